@@ -85,39 +85,35 @@ export function validatePolicy(policy: PasswordPolicy): PolicyValidation {
   const errors: PolicyIssue[] = [];
   const raw = policy as unknown as Record<string, unknown>;
   if (!isPlainObject(raw)) return { errors: [{ field: '', message: 'must be an object' }], warnings: [] };
-  for (const key of ['algorithm', 'rehashOnLogin'] as const) check(errors, key, raw[key]);
-  for (const [section, fields] of Object.entries(SECTIONS)) {
-    const values = raw[section];
-    if (!isPlainObject(values)) {
-      errors.push({ field: section, message: 'must be an object' });
-      continue;
+  for (const key of TOP_LEVEL) {
+    if (key === 'argon2' || key === 'bcrypt') {
+      const values = raw[key];
+      if (!isPlainObject(values)) errors.push({ field: key, message: 'must be an object' });
+      else for (const field of SECTIONS[key]) check(errors, `${key}.${field}`, values[field]);
+    } else {
+      check(errors, key, raw[key]);
     }
-    for (const field of fields) check(errors, `${section}.${field}`, values[field]);
   }
   return { errors, warnings: errors.length === 0 ? floorWarnings(policy) : [] };
 }
 
 /**
  * Checks user-supplied overrides: an object shaped like a partial policy, where
- * null or absent means inherit. Reports unknown keys, wrong types and values out
- * of range, each with its path. An empty result means `input` is a valid
- * `PolicyOverrides`.
+ * null or absent means inherit. Reports wrong types, values out of range and
+ * unknown keys, each with its path, in the order `validatePolicy` uses. An
+ * empty result means `input` is a valid `PolicyOverrides`.
  */
 export function validatePolicyOverrides(input: unknown): PolicyIssue[] {
   const issues: PolicyIssue[] = [];
   if (input == null) return issues;
   if (!isPlainObject(input)) return [{ field: '', message: 'must be an object' }];
-  for (const [key, value] of Object.entries(input)) {
-    if (!(TOP_LEVEL as readonly string[]).includes(key)) {
-      issues.push({ field: key, message: 'unknown setting' });
-    } else if (value == null) {
-      continue;
-    } else if (key === 'argon2' || key === 'bcrypt') {
-      checkSection(issues, key, value);
-    } else {
-      check(issues, key, value);
-    }
+  for (const key of TOP_LEVEL) {
+    const value = input[key];
+    if (value == null) continue;
+    if (key === 'argon2' || key === 'bcrypt') checkSection(issues, key, value);
+    else check(issues, key, value);
   }
+  for (const key of unknownKeys(input, TOP_LEVEL)) issues.push({ field: key, message: 'unknown setting' });
   return issues;
 }
 
@@ -136,11 +132,11 @@ function checkSection(issues: PolicyIssue[], section: keyof typeof SECTIONS, val
     issues.push({ field: section, message: 'must be an object' });
     return;
   }
-  const known: readonly string[] = SECTIONS[section];
-  for (const [field, fieldValue] of Object.entries(value)) {
-    const path = `${section}.${field}`;
-    if (!known.includes(field)) issues.push({ field: path, message: 'unknown setting' });
-    else if (fieldValue != null) check(issues, path, fieldValue);
+  for (const field of SECTIONS[section]) {
+    if (value[field] != null) check(issues, `${section}.${field}`, value[field]);
+  }
+  for (const field of unknownKeys(value, SECTIONS[section])) {
+    issues.push({ field: `${section}.${field}`, message: 'unknown setting' });
   }
 }
 
@@ -175,6 +171,10 @@ function checkInteger(value: unknown, { min, max, unit }: Range): string | null 
   if (value < min) return `must be at least ${min}${unit}`;
   if (value > max) return `must be at most ${max}${unit}`;
   return null;
+}
+
+function unknownKeys(value: Record<string, unknown>, known: readonly string[]): string[] {
+  return Object.keys(value).filter((key) => !known.includes(key));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
