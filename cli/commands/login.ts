@@ -1,0 +1,54 @@
+import { ApiClient } from '../client.js';
+import { saveCredentials } from '../config.js';
+import type { CommandDeps } from '../context.js';
+import { usageError } from '../errors.js';
+import { readStdin } from '../prompts.js';
+
+interface Options {
+  email?: string;
+  passwordStdin?: boolean;
+  newPasswordStdin?: boolean;
+  code?: string;
+}
+
+interface Session {
+  accessToken: string;
+  expiresAt: string;
+  user: { email: string; mustChangePassword: boolean };
+}
+
+type LoginAnswer = Session | { mfaRequired: true; mfaToken: string };
+
+/**
+ * `svc login`: e-mail and password, then the two-factor code when the account asks for one, then
+ * the new password when the built-in one must be changed; saves the session token.
+ */
+export async function run(options: Options, deps: CommandDeps): Promise<void> {
+  const { url } = deps.target();
+  const api = new ApiClient(url);
+  const stdinLines = options.passwordStdin ? (await readStdin()).toString('utf8').split(/\r?\n/) : [];
+  if (options.newPasswordStdin && !options.passwordStdin) throw usageError('--new-password-stdin goes with --password-stdin');
+
+  const email = options.email ?? (await deps.prompts.text('E-mail', '--email'));
+  const password = options.passwordStdin ? stdinLines[0] : await deps.prompts.password('Password', '--password-stdin');
+  if (!password) throw usageError('no password given on standard input');
+
+  let answer = await api.post<LoginAnswer>('/auth/login', { email, password });
+  if ('mfaRequired' in answer) {
+    const code = options.code ?? (await deps.prompts.text('Two-factor code (or a recovery code)', '--code'));
+    const body = /^\d{6,8}$/.test(code.trim()) ? { mfaToken: answer.mfaToken, code: code.trim() } : { mfaToken: answer.mfaToken, recoveryCode: code.trim() };
+    answer = await api.post<Session>('/auth/2fa/verify', body);
+  }
+  const session = answer as Session;
+
+  if (session.user.mustChangePassword) {
+    deps.out.info('This account still has its built-in password; choose a new one.');
+    const newPassword = options.newPasswordStdin ? stdinLines[1] : await deps.prompts.password('New password (at least 8 characters)', '--new-password-stdin');
+    if (!newPassword) throw usageError('no new password given on the second line of standard input');
+    await new ApiClient(url, session.accessToken).post('/auth/password', { currentPassword: password, newPassword });
+  }
+
+  const path = saveCredentials({ url, token: session.accessToken, email: session.user.email }, deps.env);
+  if (deps.out.jsonMode) deps.out.json({ url, email: session.user.email, expiresAt: session.expiresAt, credentials: path });
+  else deps.out.success(`signed in to ${url} as ${session.user.email} (token saved in ${path}, valid until ${session.expiresAt})`);
+}

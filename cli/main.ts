@@ -1,0 +1,104 @@
+import { Argument, Command, CommanderError } from 'commander';
+import { createCommandDeps, type CommandDeps, type GlobalOptions } from './context.js';
+import { CliError, EXIT } from './errors.js';
+import { VERSION } from '../daemon/version.js';
+
+type Loader = () => Promise<{ run(options: any, deps: CommandDeps): Promise<number | void> }>;
+
+/** Wires a command to its lazily loaded module, so `svc --help` loads none of them. */
+function action(load: Loader) {
+  return async function (this: Command) {
+    const options = this.opts();
+    const globals = this.optsWithGlobals() as GlobalOptions;
+    const mod = await load();
+    const code = await mod.run({ ...options, args: this.args }, createCommandDeps(globals));
+    if (typeof code === 'number') process.exitCode = code;
+  };
+}
+
+const example = (text: string) => `\nExample:\n  ${text.split('\n').join('\n  ')}\n`;
+
+/** Every command of the CLI, declared in one place. */
+export function buildProgram(): Command {
+  const program = new Command('svc')
+    .description('svc: sign-in, access control and monitor import for your monitoring service.')
+    .version(VERSION, '-V, --version')
+    .option('--url <url>', 'daemon URL (default: SVC_URL, the saved sign-in, or http://localhost:4000)')
+    .option('--token <token>', 'access token (default: SVC_TOKEN or the saved sign-in)')
+    .option('--json', 'print machine-readable JSON only; never prompt')
+    .option('-y, --yes', 'answer yes to confirmations; never prompt')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', example('svc login --url http://localhost:4000\nsvc whoami'));
+
+  program
+    .command('daemon')
+    .description('start the API daemon and dashboard (configured by SVC_* variables and svc.yaml; see docs/configuration.md)')
+    .addHelpText('after', example('SVC_DB_URL=postgres://localhost/svc SVC_AUTH_JWT_SECRET=... svc daemon'))
+    .action(action(() => import('./commands/daemon.js')));
+
+  program
+    .command('login')
+    .description('sign in to a daemon and save the session token (mode 0600) in the config directory')
+    .option('--email <email>', 'e-mail address')
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--code <code>', 'two-factor code (or recovery code) when the account asks for one')
+    .option('--new-password-stdin', 'when the built-in password must be changed, read the new one from the second line of standard input')
+    .addHelpText('after', example('svc login --url http://localhost:4000 --email me@example.com\nprintf "%s" "$PW" | svc login --email me@example.com --password-stdin'))
+    .action(action(() => import('./commands/login.js')));
+
+  program
+    .command('logout')
+    .description('end the session on the daemon and forget the saved token')
+    .addHelpText('after', example('svc logout'))
+    .action(action(() => import('./commands/logout.js')));
+
+  program
+    .command('whoami')
+    .description('show the signed-in account and its organizations')
+    .addHelpText('after', example('svc whoami --json'))
+    .action(action(() => import('./commands/whoami.js')));
+
+  const admin = program.command('admin').description('super-admin commands');
+  const hashing = admin.command('hashing').description('password hashing overrides (stored; effective after a daemon restart)');
+  hashing
+    .command('show')
+    .description('show the policy in force, the stored overrides and the presets')
+    .addHelpText('after', example('svc admin hashing show'))
+    .action(action(() => import('./commands/admin-hashing.js').then((m) => ({ run: m.show }))));
+  hashing
+    .command('set')
+    .description('set overrides, e.g. argon2.memory=19456 (an empty value, key=, goes back to inheriting)')
+    .argument('<assignments...>', 'KEY=VALUE pairs: algorithm, argon2.memory, argon2.time, argon2.threads, argon2.keyLength, argon2.saltLength, bcrypt.cost, rehashOnLogin')
+    .addHelpText('after', example('svc admin hashing set argon2.memory=19456 argon2.time=2 argon2.threads=1'))
+    .action(action(() => import('./commands/admin-hashing.js').then((m) => ({ run: m.set }))));
+  hashing
+    .command('preset')
+    .description('store one of the presets as the overrides')
+    .addArgument(new Argument('<name>', 'preset name').choices(['default', 'lighter', 'min', 'bcrypt']))
+    .addHelpText('after', example('svc admin hashing preset lighter'))
+    .action(action(() => import('./commands/admin-hashing.js').then((m) => ({ run: m.preset }))));
+
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; errors become one line on stderr, never a stack. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  try {
+    await program.parseAsync(argv);
+    return Number(process.exitCode ?? EXIT.ok);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (error instanceof CliError) {
+      process.stderr.write(`svc: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`svc: unexpected error: ${(error as Error)?.message ?? String(error)}\n`);
+    return EXIT.failure;
+  }
+}

@@ -1,0 +1,27 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { AppDeps } from './deps.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { mountRoutes } from './http/mount.js';
+import { ROUTES } from './routes/index.js';
+
+export const API_PREFIX = '/api/v1';
+
+/** Builds the Koa app from its dependencies. It never listens by itself. */
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  app.use(errorMiddleware(deps.logger));
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    if (ctx.path.startsWith(API_PREFIX)) ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  const api = new Router({ prefix: API_PREFIX });
+  mountRoutes(api, ROUTES, deps);
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  return app;
+}

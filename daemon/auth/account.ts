@@ -1,0 +1,38 @@
+import type { Db } from '../db/connect.js';
+import type { User } from '../db/schema.js';
+import type { Role } from '../access/permissions.js';
+
+/** The account as the API shows it (`GET /auth/me`). */
+export interface Account {
+  uid: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  hasPassword: boolean;
+  twoFactorEnabled: boolean;
+  superAdmin: boolean;
+  mustChangePassword: boolean;
+  organizations: { slug: string; name: string; role: Role }[];
+}
+
+/** Builds the account view of a user, with the organizations it belongs to. */
+export async function accountView(db: Db, user: User): Promise<Account> {
+  const organizations = await db.kysely
+    .selectFrom('members')
+    .innerJoin('organizations', 'organizations.uid', 'members.organization_uid')
+    .select(['organizations.slug', 'organizations.name', 'members.role'])
+    .where('members.user_uid', '=', user.uid)
+    .orderBy('organizations.slug')
+    .execute();
+  return {
+    uid: user.uid,
+    email: user.email,
+    emailVerified: user.email_verified === 1,
+    name: user.name,
+    hasPassword: user.password_hash !== null,
+    twoFactorEnabled: (user as User & { totp_secret?: string | null }).totp_secret != null,
+    superAdmin: user.super_admin === 1,
+    mustChangePassword: user.must_change_password === 1,
+    organizations,
+  };
+}

@@ -1,0 +1,115 @@
+import type { Context } from 'koa';
+import { jwtVerify, SignJWT } from 'jose';
+import { isoIn } from '../clock.js';
+import { newId } from '../db/ids.js';
+import type { Session, User } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import { unauthorized } from '../errors.js';
+import { accountView, type Account } from './account.js';
+import { randomToken, sha256 } from './secrets.js';
+
+/** What sign-in returns (API.md "Session and sign-in"). */
+export interface SessionResponse {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresAt: string;
+  user: Account;
+}
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock'>;
+
+const key = (deps: Pick<AppDeps, 'config'>) => new TextEncoder().encode(deps.config.auth.jwtSecret);
+
+/**
+ * Issues a session: a row keyed by the SHA-256 of a random id, and a JWT carrying that id.
+ * The row is checked on every request, so signing out server-side takes effect at once.
+ */
+export async function createSession(deps: Deps, user: User, method: string, ctx?: Context): Promise<SessionResponse> {
+  const sessionId = randomToken(32);
+  const now = deps.clock.now();
+  const expiresAt = isoIn(deps.clock, deps.config.auth.sessionTtlSeconds);
+  await deps.db.kysely
+    .insertInto('sessions')
+    .values({
+      id_hash: sha256(sessionId),
+      uid: newId(now.getTime()),
+      user_uid: user.uid,
+      method,
+      client_address: ctx?.ip ?? null,
+      user_agent: ctx?.get('user-agent')?.slice(0, 512) || null,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: expiresAt,
+      revoked_at: null,
+    })
+    .execute();
+  const accessToken = await new SignJWT({ sid: sessionId, typ: 'session' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(user.uid)
+    .setIssuedAt(Math.floor(now.getTime() / 1000))
+    .setExpirationTime(new Date(expiresAt))
+    .sign(key(deps));
+  return { accessToken, tokenType: 'Bearer', expiresAt, user: await accountView(deps.db, user) };
+}
+
+/** Signs a short-lived JWT of another kind (`mfa`, ...) that only its own endpoint accepts. */
+export async function signPurposeToken(deps: Deps, typ: string, subject: string, ttlSeconds: number, claims: Record<string, unknown> = {}): Promise<string> {
+  const now = deps.clock.now();
+  return new SignJWT({ ...claims, typ })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(subject)
+    .setIssuedAt(Math.floor(now.getTime() / 1000))
+    .setExpirationTime(Math.floor(now.getTime() / 1000) + ttlSeconds)
+    .sign(key(deps));
+}
+
+/** Verifies a JWT of kind `typ` against the injected clock; throws 401 otherwise. */
+export async function verifyPurposeToken(deps: Deps, token: string, typ: string): Promise<{ sub: string; [claim: string]: unknown }> {
+  try {
+    const { payload } = await jwtVerify(token, key(deps), {
+      algorithms: ['HS256'],
+      currentDate: deps.clock.now(),
+    });
+    if (payload.typ !== typ || typeof payload.sub !== 'string') throw new Error('wrong kind');
+    return payload as { sub: string };
+  } catch {
+    throw unauthorized('The token is invalid or has expired.');
+  }
+}
+
+const LAST_SEEN_GRANULARITY_MS = 60_000;
+
+/** Resolves a session JWT to its live session and user, or throws 401. */
+export async function authenticateSession(deps: Deps, token: string): Promise<{ user: User; session: Session }> {
+  const payload = await verifyPurposeToken(deps, token, 'session');
+  if (typeof payload.sid !== 'string') throw unauthorized('The token is invalid or has expired.');
+  const session = await deps.db.kysely.selectFrom('sessions').selectAll().where('id_hash', '=', sha256(payload.sid)).executeTakeFirst();
+  const now = deps.clock.now();
+  if (!session || session.revoked_at || session.expires_at <= now.toISOString() || session.user_uid !== payload.sub) {
+    throw unauthorized('The session has ended; sign in again.');
+  }
+  const user = await deps.db.kysely.selectFrom('users').selectAll().where('uid', '=', session.user_uid).executeTakeFirst();
+  if (!user) throw unauthorized('The session has ended; sign in again.');
+  // Recording every request would turn each read into a write; a minute's precision is enough.
+  if (now.getTime() - Date.parse(session.last_seen_at) > LAST_SEEN_GRANULARITY_MS) {
+    await deps.db.kysely.updateTable('sessions').set({ last_seen_at: now.toISOString() }).where('id_hash', '=', session.id_hash).execute();
+  }
+  return { user, session };
+}
+
+/** Ends sessions of a user server-side, all of them or all but one. Returns how many ended. */
+export async function revokeUserSessions(deps: Deps, userUid: string, options: { exceptIdHash?: string } = {}): Promise<number> {
+  let query = deps.db.kysely
+    .updateTable('sessions')
+    .set({ revoked_at: deps.clock.now().toISOString() })
+    .where('user_uid', '=', userUid)
+    .where('revoked_at', 'is', null);
+  if (options.exceptIdHash) query = query.where('id_hash', '!=', options.exceptIdHash);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Ends one session. */
+export async function revokeSession(deps: Deps, idHash: string): Promise<void> {
+  await deps.db.kysely.updateTable('sessions').set({ revoked_at: deps.clock.now().toISOString() }).where('id_hash', '=', idHash).execute();
+}

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import type { PasswordPolicy } from '../auth/password/index.js';
+import { validatePolicy } from '../auth/password/index.js';
+import { ConfigError } from './config-error.js';
+import { readConfigFile } from './config-file.js';
+import { PROVIDERS, type ProviderKey } from './provider-keys.js';
+import { SETTINGS, type Setting, type SettingName } from './settings.js';
+import { validateTenant } from './tenant.js';
+
+/** The daemon's whole configuration, typed, after env > file > default resolution. */
+export interface Config {
+  dbUrl: string;
+  listen: { host: string; port: number };
+  baseUrl: string;
+  logLevel: string;
+  mail: { smtpUrl?: string; from: string };
+  adminEmail: string;
+  auth: {
+    jwtSecret: string;
+    /** True when no secret was configured and a random one is in use. */
+    jwtSecretGenerated: boolean;
+    sessionTtlSeconds: number;
+    registrationEmailPattern?: string;
+    loginRateLimit: { max: number; windowSeconds: number };
+    password: PasswordPolicy;
+    hashConcurrency: number;
+    enterpriseCloudTenantId: string;
+    providers: Partial<Record<ProviderKey, { clientId: string; clientSecret: string }>>;
+  };
+  import: { hostedMonitorApiUrl: string };
+  /** Non-fatal findings to log once the logger exists. */
+  warnings: string[];
+  /** Where the configuration file was read from, if any. */
+  configFile?: string;
+}
+
+/** Where each field of the password policy is configured, to name it in errors. */
+export const POLICY_FIELD_SETTING: Record<string, SettingName> = {
+  algorithm: 'passwordAlgorithm',
+  'argon2.memory': 'argon2Memory',
+  'argon2.time': 'argon2Time',
+  'argon2.threads': 'argon2Threads',
+  'argon2.keyLength': 'argon2KeyLength',
+  'argon2.saltLength': 'argon2SaltLength',
+  'bcrypt.cost': 'bcryptCost',
+  rehashOnLogin: 'rehashOnLogin',
+};
+
+const KNOWN_CLIENT_VARIABLES = new Set(['SVC_URL', 'SVC_TOKEN', 'SVC_CONFIG', 'SVC_TEST_PG_URL', 'SVC_CONFIG_DIR']);
+
+/**
+ * Reads the configuration from the environment and the YAML file. Throws a ConfigError naming
+ * the variable (and file key) of the first value that is unknown or ill-typed.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const file = readConfigFile(env, cwd);
+  const warnings: string[] = [];
+  const fileKeys = new Map<string, SettingName>();
+  const envNames = new Map<string, SettingName>();
+  for (const [name, s] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
+    envNames.set(s.env, name);
+    if (s.file) fileKeys.set(s.file, name);
+    for (const alias of s.aliases ?? []) {
+      envNames.set(alias.env, name);
+      if (alias.file) fileKeys.set(alias.file, name);
+    }
+  }
+  for (const key of file.values.keys()) {
+    if (!fileKeys.has(key)) throw new ConfigError(`${file.path}: unknown setting "${key}" (see docs/configuration.md)`);
+  }
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('SVC_') && !envNames.has(name) && !KNOWN_CLIENT_VARIABLES.has(name)) {
+      warnings.push(`${name} is not a known setting and is ignored (see docs/configuration.md)`);
+    }
+  }
+
+  const get = <N extends SettingName>(name: N): (typeof SETTINGS)[N] extends Setting<infer T> ? T | undefined : never => {
+    const s = SETTINGS[name] as Setting;
+    const names = [s, ...(s.aliases ?? [])];
+    const fromEnv = names.find((n) => env[n.env] !== undefined && env[n.env] !== '');
+    const fromFile = names.find((n) => n.file && file.values.has(n.file));
+    const where = fromEnv ? fromEnv.env : fromFile ? `${fromFile.file} in ${file.path}` : undefined;
+    const raw = fromEnv ? env[fromEnv.env] : fromFile ? file.values.get(fromFile.file!) : undefined;
+    if (raw === undefined || raw === null) return s.default as never;
+    try {
+      return s.parser.parse(raw) as never;
+    } catch (error) {
+      const shown = s.secret ? '' : `: ${(error as Error).message}`;
+      throw new ConfigError(`${where}: invalid value${shown || ' (expected ' + s.parser.describe + ')'}`);
+    }
+  };
+
+  const algorithm = get('passwordAlgorithm')!;
+  const password = {
+    algorithm: algorithm as PasswordPolicy['algorithm'],
+    argon2: {
+      memory: get('argon2Memory')!,
+      time: get('argon2Time')!,
+      threads: get('argon2Threads')!,
+      keyLength: get('argon2KeyLength')!,
+      saltLength: get('argon2SaltLength')!,
+    },
+    bcrypt: { cost: get('bcryptCost')! },
+    rehashOnLogin: get('rehashOnLogin')!,
+  };
+  const policyCheck = validatePolicy(password);
+  const nameOf = (field: string) => {
+    const s = SETTINGS[POLICY_FIELD_SETTING[field] ?? 'passwordAlgorithm'] as Setting;
+    return `${s.env} (${s.file})`;
+  };
+  if (policyCheck.errors.length > 0) {
+    const first = policyCheck.errors[0];
+    throw new ConfigError(`${nameOf(first.field)}: ${first.message}`);
+  }
+  for (const w of policyCheck.warnings) warnings.push(`${nameOf(w.field)}: ${w.message}`);
+
+  const tenant = get('enterpriseCloudTenantId')!;
+  const tenantProblem = validateTenant(tenant);
+  if (tenantProblem) throw new ConfigError(`SVC_ENTERPRISE_CLOUD_TENANT_ID: ${tenantProblem}`);
+
+  const providers: Config['auth']['providers'] = {};
+  for (const { key } of PROVIDERS) {
+    const clientId = get(`provider.${key}.client_id` as SettingName) as string | undefined;
+    const clientSecret = get(`provider.${key}.client_secret` as SettingName) as string | undefined;
+    if (clientId && clientSecret) providers[key] = { clientId, clientSecret };
+    else if (clientId || clientSecret) warnings.push(`the ${key} sign-in needs both a client id and a client secret; it stays disabled`);
+  }
+
+  const configuredSecret = get('jwtSecret');
+  if (configuredSecret && configuredSecret.length < 32) warnings.push('SVC_AUTH_JWT_SECRET is shorter than the recommended 32 characters');
+  const registrationEmailPattern = get('registrationEmailPattern');
+
+  return {
+    dbUrl: get('dbUrl')!,
+    listen: get('listen')!,
+    baseUrl: get('baseUrl')!,
+    logLevel: get('logLevel')!,
+    mail: { smtpUrl: get('smtpUrl'), from: get('mailFrom')! },
+    adminEmail: get('adminEmail')!,
+    auth: {
+      jwtSecret: configuredSecret ?? randomBytes(32).toString('base64url'),
+      jwtSecretGenerated: !configuredSecret,
+      sessionTtlSeconds: get('sessionTtl')!,
+      registrationEmailPattern,
+      loginRateLimit: { max: get('loginRateLimit')!, windowSeconds: get('loginRateWindow')! },
+      password,
+      hashConcurrency: get('hashConcurrency') ?? availableParallelism(),
+      enterpriseCloudTenantId: tenant || 'common',
+      providers,
+    },
+    import: { hostedMonitorApiUrl: get('hostedMonitorApiUrl')! },
+    warnings,
+    configFile: file.path,
+  };
+}

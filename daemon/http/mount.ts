@@ -1,0 +1,72 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AuthContext, Scope } from '../access/auth-context.js';
+import { authenticateRequest } from '../access/authenticate.js';
+import { requirePermission, resolveOrgAccess } from '../access/org-access.js';
+import type { AppDeps } from '../deps.js';
+import { AppError, forbidden, unauthorized } from '../errors.js';
+import { isStateChanging, type RouteSpec } from '../routes/route.js';
+import { readJsonBody, readRawBody } from './body.js';
+import { parseOrThrow } from './validate.js';
+
+/**
+ * Mounts a route table. Every handler is wrapped with, in order: authentication, the forced
+ * password change, the token's scope, and the route's permission (for org routes, the member's
+ * role read from the database now). Only then is the body read and validated.
+ */
+export function mountRoutes(router: Router, routes: RouteSpec[], deps: AppDeps): void {
+  for (const spec of routes) {
+    router.register(spec.path, [spec.method], async (ctx: Context) => {
+      const auth = await authorize(deps, ctx, spec);
+      ctx.state.auth = auth;
+      const body = spec.rawBodyLimit
+        ? await readRawBody(ctx, spec.rawBodyLimit)
+        : spec.body
+          ? parseOrThrow(spec.body, await readJsonBody(ctx))
+          : undefined;
+      const result = await spec.handler({
+        ctx,
+        deps,
+        auth: auth as AuthContext,
+        params: (ctx as Context & { params: Record<string, string> }).params ?? {},
+        query: new URLSearchParams(ctx.querystring),
+        body,
+      });
+      if (ctx.body !== undefined || ctx.status === 302) return;
+      if (result === undefined) ctx.status = 204;
+      else {
+        ctx.status = spec.status ?? 200;
+        ctx.body = result;
+      }
+    });
+  }
+}
+
+async function authorize(deps: AppDeps, ctx: Context, spec: RouteSpec): Promise<AuthContext | undefined> {
+  const auth = await authenticateRequest(deps, ctx);
+  if (spec.permission === 'public') return auth;
+  if (!auth) throw unauthorized();
+  if (auth.user.must_change_password && !spec.allowDuringPasswordChange) {
+    throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Change the built-in password first (POST /api/v1/auth/password).');
+  }
+  requireRestScope(auth, spec);
+  if (spec.permission === 'authenticated') return auth;
+  if (spec.permission === 'superAdmin') {
+    if (!auth.user.super_admin) throw forbidden('Only a super admin may do this.');
+    return auth;
+  }
+  const slug = (ctx as Context & { params: Record<string, string> }).params?.org;
+  if (!slug) throw new Error(`route ${spec.method} ${spec.path} declares ${spec.permission} but has no :org parameter`);
+  const { org, role } = await resolveOrgAccess(deps, auth, slug);
+  requirePermission(role, spec.permission);
+  return { ...auth, org, role };
+}
+
+/** A token reaches REST only with `api` (any method) or `api:read` (GET only). */
+function requireRestScope(auth: AuthContext, spec: RouteSpec): void {
+  if (!auth.token) return;
+  const needed: Scope[] = isStateChanging(spec.method) ? ['api'] : ['api', 'api:read'];
+  if (!needed.some((scope) => auth.scopes.includes(scope))) {
+    throw forbidden(`This access token's scopes (${auth.scopes.join(', ')}) do not allow ${spec.method} on the REST API; it needs ${needed.join(' or ')}.`);
+  }
+}
