@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { hostPortProblem, urlProblem } from './hosts.js';
+
+// Building blocks of the per-type config schemas. Several source tools express the same idea
+// (a keyword, a JSON assertion, a list of accepted status codes) for several kinds of check,
+// so each idea has one spelling here and every type that needs it uses that one.
+
+/** Report down when the probe succeeds and up when it fails ("upside-down" mode). */
+export const invert = z
+  .boolean()
+  .default(false)
+  .describe('Upside-down mode: the check is down when the probe succeeds and up when it fails.');
+
+/** Accept invalid, expired or self-signed certificates. */
+export const ignoreTlsErrors = z
+  .boolean()
+  .default(false)
+  .describe('Accept invalid, expired or self-signed TLS certificates.');
+
+/** Connect over TLS from the first byte. */
+export const useTls = z.boolean().default(false).describe('Connect over TLS.');
+
+/** A user name; the matching password or key is never part of a check. */
+export const username = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe('User name to sign in with. Passwords and keys are never stored in a check.');
+
+/** An alert threshold in days before something (a certificate, a domain) expires. */
+export function expiryDays(description: string) {
+  return z.int().min(1).max(365).describe(description);
+}
+
+/** Text a response must contain, or must not contain. */
+export const keyword = z
+  .strictObject({
+    value: z.string().min(1).max(1024).describe('The text to look for.'),
+    expect: z
+      .enum(['present', 'absent'])
+      .default('present')
+      .describe('present: the response must contain the text; absent: it must not.'),
+    caseSensitive: z.boolean().default(true),
+  })
+  .describe('Text the response must contain (or must not contain).');
+
+/** The operators a value can be compared with. */
+export const COMPARISON_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'contains'] as const;
+
+// Sources write expected values as JSON numbers or booleans as often as strings; they are
+// compared as text (numerically when both sides are numbers), so they are stored as text.
+const expectedValue = z
+  .union([z.string().max(1024), z.number(), z.boolean()])
+  .transform(String)
+  .describe('The value to compare with, as text; compared numerically when both sides are numbers.');
+
+/** A comparison of a value extracted by the probe with an expected value. */
+export const condition = z.strictObject({
+  operator: z.enum(COMPARISON_OPERATORS).default('=='),
+  expected: expectedValue,
+});
+
+/** An assertion on a JSON response: a JSONata expression, an operator and an expected value. */
+export const jsonQuery = z
+  .strictObject({
+    expression: z
+      .string()
+      .min(1)
+      .max(1024)
+      .describe('A JSONata expression evaluated on the response body, e.g. data[0].status or $count(items).'),
+    ...condition.shape,
+  })
+  .describe('An assertion on the JSON response body.');
+
+/** Assertions on a JSON response; all of them must hold. */
+export const jsonQueries = z
+  .array(jsonQuery)
+  .max(20)
+  .default([])
+  .describe('Assertions on the JSON response body; all must hold.');
+
+const STATUS_RANGE = /^([1-5]\d\d)(?:-([1-5]\d\d))?$/;
+
+/** One accepted HTTP status: a code (200) or an inclusive range ("200-299"). */
+export const statusCode = z.union(
+  [
+    z.int().min(100).max(599),
+    z
+      .string()
+      .regex(STATUS_RANGE, 'expected a status code such as "204" or a range such as "200-299"')
+      .refine((value) => {
+        const [, low, high] = STATUS_RANGE.exec(value) ?? [];
+        return high === undefined || Number(low) <= Number(high);
+      }, 'the range must run from the lower code to the higher one'),
+  ],
+  { error: 'expected a status code (100-599) or a range such as "200-299"' },
+);
+
+/** Accepted HTTP statuses; the check is down on any other. */
+export const expectedStatusCodes = z
+  .array(statusCode)
+  .min(1)
+  .max(50)
+  .default(['200-299'])
+  .describe('Accepted status codes and ranges, e.g. [200, 301, "200-299"]; any other status is a failure.');
+
+// Header names are RFC 9110 tokens. Credentials headers are refused outright: secrets
+// never live in a check, and an importer must drop them with a warning instead.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+/** A header or metadata name: `pattern` plus the refusal of credential-carrying names. */
+export function headerName(pattern: RegExp, patternMessage: string) {
+  return z
+    .string()
+    .regex(pattern, patternMessage)
+    .refine(
+      (name) => !CREDENTIAL_HEADERS.has(name.toLowerCase()),
+      'this header carries credentials, which are never stored in a check',
+    );
+}
+
+/** Request headers, name to value. */
+export function headers(description: string) {
+  return z
+    .record(headerName(HEADER_NAME, "header names are letters, digits and !#$%&'*+.^_`|~-"), z.string().max(8192))
+    .refine((map) => Object.keys(map).length <= 50, 'at most 50 headers')
+    .default({})
+    .describe(description);
+}
+
+/** A `host[:port]` string naming another server (a resolver, a broker). */
+export function hostPort(description: string, portRequired: boolean) {
+  return z
+    .string()
+    .max(300)
+    .superRefine((value, ctx) => {
+      const problem = hostPortProblem(value, portRequired);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe(description);
+}
+
+/** An absolute URL with one of `schemes`, without credentials. */
+export function url(schemes: readonly string[], description: string) {
+  return z
+    .string()
+    .max(2048)
+    .superRefine((value, ctx) => {
+      const problem = urlProblem(value, schemes);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe(description);
+}
+
+/** How a mail protocol connection is secured. */
+export const mailSecurity = z
+  .enum(['none', 'starttls', 'tls'])
+  .default('none')
+  .describe('none: plain text; starttls: upgrade the plain connection; tls: TLS from the first byte.');

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineCheckType } from '../check-type.js';
+import {
+  expectedStatusCodes,
+  expiryDays,
+  headers,
+  ignoreTlsErrors,
+  invert,
+  jsonQueries,
+  keyword,
+  username,
+} from '../fields.js';
+import { urlTarget } from '../targets.js';
+
+/** The HTTP methods a check may send. */
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** An HTTP(S) request whose status, body and timing are checked. */
+export const httpCheck = defineCheckType({
+  type: 'http',
+  title: 'HTTP(S)',
+  description:
+    'Sends an HTTP request and checks the status code, and optionally a keyword in the body, ' +
+    'assertions on a JSON body and the TLS certificate expiry.',
+  target: urlTarget(['http', 'https'], 'The URL to request.', 'https://example.com/health'),
+  config: z.strictObject({
+    method: z.enum(HTTP_METHODS).default('GET'),
+    headers: headers('Request headers. Authorization headers are refused: credentials never live in a check.'),
+    body: z.string().max(65_536).optional().describe('The request body, sent as is.'),
+    expectedStatusCodes,
+    keyword: keyword.optional(),
+    jsonQueries,
+    basicAuthUser: username.describe('User name for HTTP basic authentication; the password is never stored in a check.'),
+    followRedirects: z.boolean().default(true),
+    maxRedirects: z.int().min(0).max(30).default(10).describe('Redirects followed before giving up.'),
+    ignoreTlsErrors,
+    certificateExpiryDays: expiryDays(
+      'Fail when the TLS certificate expires within this many days (https targets only).',
+    ).optional(),
+    invert,
+  }),
+  sample: {
+    name: 'API health',
+    target: 'https://api.example.com/health',
+    config: {
+      method: 'GET',
+      headers: { Accept: 'application/json' },
+      expectedStatusCodes: ['200-299'],
+      jsonQueries: [{ expression: 'status', operator: '==', expected: 'ok' }],
+      certificateExpiryDays: 14,
+    },
+    labels: { team: 'platform' },
+  },
+});

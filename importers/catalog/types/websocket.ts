@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineCheckType } from '../check-type.js';
+import { headers, ignoreTlsErrors, invert, keyword } from '../fields.js';
+import { urlTarget } from '../targets.js';
+
+/** A WebSocket upgrade and, optionally, a message exchange. */
+export const websocketCheck = defineCheckType({
+  type: 'websocket',
+  title: 'WebSocket',
+  description:
+    'Opens a WebSocket connection; optionally sends a message and looks for a keyword in the first reply.',
+  target: urlTarget(['ws', 'wss'], 'The WebSocket URL.', 'wss://example.com/socket'),
+  config: z.strictObject({
+    headers: headers('Headers of the upgrade request. Authorization headers are refused.'),
+    subprotocols: z
+      .array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'expected a subprotocol token'))
+      .max(10)
+      .default([])
+      .describe('Subprotocols offered in Sec-WebSocket-Protocol.'),
+    message: z.string().max(65_536).optional().describe('A text message sent once connected.'),
+    keyword: keyword.optional(),
+    ignoreSecWebSocketAccept: z
+      .boolean()
+      .default(false)
+      .describe('Tolerate a wrong Sec-WebSocket-Accept header (some proxies rewrite it).'),
+    ignoreTlsErrors,
+    invert,
+  }),
+  sample: {
+    name: 'Live updates socket',
+    target: 'wss://stream.example.com/live',
+    config: { message: 'ping', keyword: { value: 'pong' } },
+  },
+});
