@@ -7,9 +7,22 @@ import { findUserByEmail, normalizeEmail } from './users.js';
 
 const WRONG = 'The e-mail address or the password is wrong.';
 
-/** The failed-sign-in limiter: per e-mail address and per client address. */
-export const loginLimiter = (deps: AppDeps): RateLimiter =>
-  new RateLimiter(deps, deps.config.auth.loginRateLimit.max, deps.config.auth.loginRateLimit.windowSeconds);
+/** The failed-sign-in limits: one per e-mail address, a looser one per client address. */
+export function loginLimiters(deps: AppDeps, ctx: Context, email: string) {
+  const { max, maxPerClient, windowSeconds } = deps.config.auth.loginRateLimit;
+  const byEmail = new RateLimiter(deps, max, windowSeconds);
+  const byClient = new RateLimiter(deps, maxPerClient, windowSeconds);
+  const emailKey = `login:email:${email}`;
+  const clientKey = `login:ip:${ctx.ip}`;
+  return {
+    check: async () => {
+      await byEmail.check(emailKey);
+      await byClient.check(clientKey);
+    },
+    fail: () => byEmail.hit(emailKey, clientKey),
+    succeed: () => byEmail.reset(emailKey),
+  };
+}
 
 /**
  * Checks an e-mail and password. An unknown address and a wrong password answer the same error
@@ -18,26 +31,24 @@ export const loginLimiter = (deps: AppDeps): RateLimiter =>
  */
 export async function verifyPasswordLogin(deps: AppDeps, ctx: Context, email: string, password: string): Promise<User> {
   const address = normalizeEmail(email);
-  const limiter = loginLimiter(deps);
-  const keys = [`login:email:${address}`, `login:ip:${ctx.ip}`];
-  await limiter.check(...keys);
+  const limits = loginLimiters(deps, ctx, address);
+  await limits.check();
   const user = await findUserByEmail(deps, address);
   const ok = user?.password_hash ? await deps.hasher.verify(user.password_hash, password) : await deps.hasher.verifyDummy(password);
   if (!user || !ok) {
-    await limiter.hit(...keys);
+    await limits.fail();
     throw unauthorized(WRONG);
   }
-  await limiter.reset(keys[0]);
+  await limits.succeed();
   return rehashIfNeeded(deps, user, password);
 }
 
 /** Verifies the current password of a signed-in user (401 when wrong, counted like a failed sign-in). */
 export async function verifyCurrentPassword(deps: AppDeps, ctx: Context, user: User, password: string): Promise<void> {
-  const limiter = loginLimiter(deps);
-  const keys = [`login:email:${user.email}`, `login:ip:${ctx.ip}`];
-  await limiter.check(...keys);
+  const limits = loginLimiters(deps, ctx, user.email);
+  await limits.check();
   if (!user.password_hash || !(await deps.hasher.verify(user.password_hash, password))) {
-    await limiter.hit(...keys);
+    await limits.fail();
     throw unauthorized('The current password is wrong.');
   }
 }

@@ -22,7 +22,7 @@ export interface Config {
     jwtSecretGenerated: boolean;
     sessionTtlSeconds: number;
     registrationEmailPattern?: string;
-    loginRateLimit: { max: number; windowSeconds: number };
+    loginRateLimit: { max: number; maxPerClient: number; windowSeconds: number };
     password: PasswordPolicy;
     hashConcurrency: number;
     enterpriseCloudTenantId: string;
@@ -143,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       jwtSecretGenerated: !configuredSecret,
       sessionTtlSeconds: get('sessionTtl')!,
       registrationEmailPattern,
-      loginRateLimit: { max: get('loginRateLimit')!, windowSeconds: get('loginRateWindow')! },
+      loginRateLimit: { max: get('loginRateLimit')!, maxPerClient: get('loginRateLimitPerClient')!, windowSeconds: get('loginRateWindow')! },
       password,
       hashConcurrency: get('hashConcurrency') ?? availableParallelism(),
       enterpriseCloudTenantId: tenant || 'common',
