@@ -47,7 +47,7 @@ describe('slugify', () => {
 
   test('leaves a valid slug without double dashes unchanged', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,62}$/), (slug) => {
+      fc.property(fc.stringMatching(/^[a-z0-9]{1,8}(?:-[a-z0-9]{1,8}){0,6}$/), (slug) => {
         expect(slugify(slug)).toBe(slug);
       }),
     );
