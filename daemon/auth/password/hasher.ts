@@ -19,7 +19,11 @@ export type PasswordHasher = {
   readonly policy: Readonly<PasswordPolicy>;
   /** A new self-identifying hash of `password` under the policy, with a fresh salt. */
   hash(password: string): Promise<string>;
-  /** Whether `password` matches `storedHash`, whatever policy made it; false for a malformed hash. */
+  /**
+   * Whether `password` matches `storedHash`, whatever policy made it. A malformed
+   * hash, or one with costs beyond any valid policy, is simply false; this rejects
+   * only when the hasher is closed or a bcrypt worker fails.
+   */
   verify(storedHash: string, password: string): Promise<boolean>;
   /** Whether a hash that just verified should be replaced by one under the policy. */
   needsRehash(storedHash: string): boolean;

@@ -22,7 +22,13 @@ export {
   type PolicyIssue,
   type PolicyValidation,
 } from './validate-policy.js';
-export { hashMatchesPolicy, parseStoredHash, type Argon2HashInfo, type BcryptHashInfo, type HashInfo } from './hashes.js';
+export {
+  hashMatchesPolicy,
+  parseStoredHash,
+  type Argon2HashInfo,
+  type BcryptHashInfo,
+  type HashInfo,
+} from './hashes.js';
 export { bcryptPrehash } from './bcrypt-prehash.js';
 export { createSemaphore, type Semaphore } from './semaphore.js';
 export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions } from './hasher.js';

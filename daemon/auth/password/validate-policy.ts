@@ -65,7 +65,7 @@ const RULES: Record<string, Rule> = {
   algorithm: (value) =>
     isPasswordAlgorithm(value)
       ? null
-      : `unknown algorithm ${JSON.stringify(value) ?? String(value)}; expected one of ${PASSWORD_ALGORITHMS.join(', ')}`,
+      : `unknown algorithm ${describeValue(value)}; expected one of ${PASSWORD_ALGORITHMS.join(', ')}`,
   rehashOnLogin: (value) => (typeof value === 'boolean' ? null : 'must be true or false'),
   ...Object.fromEntries(
     Object.entries(POLICY_LIMITS).map(([path, range]) => [path, (value: unknown) => checkInteger(value, range)]),
@@ -153,10 +153,16 @@ function floorWarnings(policy: PasswordPolicy): PolicyIssue[] {
     });
   }
   if (saltLength < RECOMMENDED_FLOORS.saltLength) {
-    warnings.push({ field: 'argon2.saltLength', message: `${saltLength} bytes is below the recommended ${RECOMMENDED_FLOORS.saltLength}` });
+    warnings.push({
+      field: 'argon2.saltLength',
+      message: `${saltLength} bytes is below the recommended ${RECOMMENDED_FLOORS.saltLength}`,
+    });
   }
   if (keyLength < RECOMMENDED_FLOORS.keyLength) {
-    warnings.push({ field: 'argon2.keyLength', message: `${keyLength} bytes is below the recommended ${RECOMMENDED_FLOORS.keyLength}` });
+    warnings.push({
+      field: 'argon2.keyLength',
+      message: `${keyLength} bytes is below the recommended ${RECOMMENDED_FLOORS.keyLength}`,
+    });
   }
   return warnings;
 }
@@ -171,6 +177,13 @@ function checkInteger(value: unknown, { min, max, unit }: Range): string | null 
   if (value < min) return `must be at least ${min}${unit}`;
   if (value > max) return `must be at most ${max}${unit}`;
   return null;
+}
+
+// Never throws, whatever the value: validation must report, not crash.
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'an array' : 'an object';
+  return String(value);
 }
 
 function unknownKeys(value: Record<string, unknown>, known: readonly string[]): string[] {

@@ -28,6 +28,17 @@ describe('validatePolicy: start-up errors (SPEC rule 3)', () => {
   });
 
   it.each([
+    [undefined, 'unknown algorithm undefined'],
+    [10n, 'unknown algorithm 10'],
+    [Object.create(null), 'unknown algorithm an object'],
+    [['bcrypt'], 'unknown algorithm an array'],
+  ])('rejects the algorithm %o without throwing', (algorithm, message) => {
+    const [error] = validatePolicy({ ...DEFAULT_POLICY, algorithm } as unknown as PasswordPolicy).errors;
+    expect(error.field).toBe('algorithm');
+    expect(error.message.startsWith(`${message};`)).toBe(true);
+  });
+
+  it.each([
     [9, 'must be at least 10'],
     [32, 'must be at most 31'],
     [12.5, 'must be an integer'],
