@@ -1,0 +1,44 @@
+// The contract every importer follows (ARCHITECTURE.md rule 6): a converter is a pure function
+// from the raw export of a source tool to check definitions plus warnings. No file system, no
+// network, no clock, no database, no environment. One item's problem is a warning; only input
+// that cannot be read at all throws, and then only an ImportInputError.
+import type { CheckDefinition } from './catalog/index.js';
+import type { ImportWarning, SkippedItem } from './shared/warnings.js';
+
+export {
+  IMPORT_SOURCES,
+  IMPORT_SOURCE_ALIASES,
+  MANAGED_LABEL_KEY,
+  canonicalSource,
+  isImportSource,
+  type ImportSource,
+} from './shared/sources.js';
+export { IMPORT_WARNING_CODES, type ImportWarning, type ImportWarningCode, type SkippedItem } from './shared/warnings.js';
+export { ImportInputError } from './shared/import-input-error.js';
+export { SlugAllocator } from './shared/slug-allocator.js';
+export { ItemScope, TIMEOUT_BOUNDS_MS } from './shared/item-scope.js';
+export { ConversionBuilder, type CheckCandidate } from './shared/conversion-builder.js';
+export { importLabels, labelKey, labelValue } from './shared/labels.js';
+export { inputText, isRecord, parseJsonText } from './shared/input-text.js';
+
+/** What a converter returns. Checks and warnings are in input order. */
+export interface ConversionResult {
+  /** Valid, normalised checks, each with its import slug and the label `svc-managed=<source>`. */
+  checks: CheckDefinition[];
+  /** Everything that did not carry over exactly, including the reasons for skipped items. */
+  warnings: ImportWarning[];
+  /** Items that produced no check; their count is the response's `skipped`. */
+  skipped: SkippedItem[];
+}
+
+/** Options a converter may honour. Every field is optional; converters ignore what they do not use. */
+export interface ConvertOptions {
+  /** Called now and then while items are converted, for progress display of large inputs. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * A converter: the raw request body (text or bytes, exactly as sent) to checks and warnings.
+ * Throws only ImportInputError, and only when the input cannot be read at all.
+ */
+export type Converter = (input: Uint8Array | string, options?: ConvertOptions) => ConversionResult;

@@ -1,0 +1,100 @@
+import { validateCheck, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../catalog/index.js';
+import type { ConversionResult } from '../converter.js';
+import { ItemScope } from './item-scope.js';
+import { SlugAllocator } from './slug-allocator.js';
+import { MANAGED_LABEL_KEY, type ImportSource } from './sources.js';
+import type { ImportWarning, SkippedItem } from './warnings.js';
+
+const MAX_NAME_LENGTH = 200;
+
+/** A check as a converter proposes it: a check definition without its slug, config loosely typed. */
+export interface CheckCandidate {
+  name: string;
+  type: CheckTypeName;
+  enabled?: boolean;
+  intervalSeconds?: number;
+  target?: string;
+  config?: Record<string, unknown>;
+  thresholds?: ThresholdsInput;
+  labels?: Record<string, string>;
+  description?: string;
+}
+
+// Optional fields a converter leaves undefined are left out, so that the emitted check is the
+// same whether a source omitted a field or wrote it empty.
+function withoutUndefined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutUndefined) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (inner !== undefined) out[key] = withoutUndefined(inner);
+  }
+  return out as T;
+}
+
+function cutName(name: string): string {
+  let cut = name;
+  while (cut.length > MAX_NAME_LENGTH) cut = Array.from(cut).slice(0, -1).join('');
+  return cut.trim();
+}
+
+/**
+ * Collects the outcome of one conversion and applies the steps every converter shares: the
+ * catalog validates each candidate (a rejected one becomes an `INVALID_ITEM` warning and is
+ * skipped, never emitted), slugs are allocated in input order among the emitted checks, and
+ * every emitted check carries the label `svc-managed=<source>`.
+ */
+export class ConversionBuilder {
+  readonly #source: ImportSource;
+  readonly #slugs = new SlugAllocator();
+  readonly #checks: CheckDefinition[] = [];
+  readonly #warnings: ImportWarning[] = [];
+  readonly #skipped: SkippedItem[] = [];
+
+  constructor(source: ImportSource) {
+    this.#source = source;
+  }
+
+  /** Starts an item: `item` names it in warnings (its name in the source, or its position). */
+  item(item: string): ItemScope {
+    return new ItemScope(item, this.#warnings);
+  }
+
+  /** Records that the item produces no check; `code` is `UNSUPPORTED_TYPE` or `INVALID_ITEM`. */
+  skip(scope: ItemScope, code: 'UNSUPPORTED_TYPE' | 'INVALID_ITEM', message: string, field?: string): void {
+    scope.warn(code, message, field);
+    this.#skipped.push({ item: scope.item, reason: code });
+  }
+
+  /**
+   * Validates `candidate` with the catalog and, when it passes, emits it under a fresh slug and
+   * returns it; otherwise skips the item with an `INVALID_ITEM` warning listing the problems.
+   */
+  emit(scope: ItemScope, candidate: CheckCandidate): CheckDefinition | undefined {
+    const name = cutName(candidate.name.trim());
+    if (name === '') {
+      this.skip(scope, 'INVALID_ITEM', 'the item has no name', 'name');
+      return undefined;
+    }
+    if (name !== candidate.name.trim()) {
+      scope.warn('VALUE_ADJUSTED', `the name was cut to ${MAX_NAME_LENGTH} characters`, 'name');
+    }
+    const labels = { ...candidate.labels, [MANAGED_LABEL_KEY]: this.#source };
+    const validation = validateCheck(withoutUndefined({ ...candidate, name, labels }));
+    if (!validation.ok) {
+      const problems = validation.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
+      this.skip(scope, 'INVALID_ITEM', `the converted check is not valid (${problems.join('; ')}); the item was skipped`);
+      return undefined;
+    }
+    const slug = this.#slugs.allocate(name);
+    const check = { ...validation.check, slug };
+    scope.attachSlug(slug);
+    this.#checks.push(check);
+    return check;
+  }
+
+  /** The checks, warnings and skipped items so far, in input order. */
+  result(): ConversionResult {
+    return { checks: [...this.#checks], warnings: [...this.#warnings], skipped: [...this.#skipped] };
+  }
+}

@@ -1,0 +1,36 @@
+import { ImportInputError } from './import-input-error.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The input as text: a string as is, bytes decoded as UTF-8; a leading byte-order mark is
+ * removed. Bytes that are not UTF-8 are an ImportInputError naming `expected`.
+ */
+export function inputText(input: Uint8Array | string, expected: string): string {
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else {
+    try {
+      text = decoder.decode(input);
+    } catch (error) {
+      throw new ImportInputError(`expected ${expected}, but the input is not UTF-8 text`, { cause: error });
+    }
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Parses JSON text; malformed or truncated JSON is an ImportInputError naming `expected`. */
+export function parseJsonText(text: string, expected: string): unknown {
+  if (text.trim() === '') throw new ImportInputError(`expected ${expected}, but the input is empty`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ImportInputError(`expected ${expected}, but the input is not valid JSON (${reason})`, { cause: error });
+  }
+}
+
+/** Whether `value` is a JSON object (not null, not a list). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,78 @@
+import { INTERVAL_BOUNDS } from '../catalog/index.js';
+import type { ImportWarning, ImportWarningCode } from './warnings.js';
+
+/** The catalog's bounds of `thresholds.timeoutMs`. */
+export const TIMEOUT_BOUNDS_MS = { min: 100, max: 300_000 } as const;
+
+/**
+ * The warnings of one source item while it is converted. Warnings go to the import's list in
+ * the order they are raised; the slug is filled in once the item has become a check.
+ */
+export class ItemScope {
+  readonly #sink: ImportWarning[];
+  readonly #own: ImportWarning[] = [];
+
+  /** `item` names the item in warnings: its name in the source, or its position when it has none. */
+  constructor(
+    readonly item: string,
+    sink: ImportWarning[],
+  ) {
+    this.#sink = sink;
+  }
+
+  /** Records a warning about this item; `field` is the source's field, in its own spelling. */
+  warn(code: ImportWarningCode, message: string, field?: string): void {
+    const warning: ImportWarning = { item: this.item, code, ...(field === undefined ? {} : { field }), message };
+    this.#own.push(warning);
+    this.#sink.push(warning);
+  }
+
+  /** The warnings raised so far about this item. */
+  get warnings(): readonly ImportWarning[] {
+    return this.#own;
+  }
+
+  /** Puts the slug of the check the item became on each of its warnings. */
+  attachSlug(slug: string): void {
+    for (const warning of this.#own) warning.slug = slug;
+  }
+
+  /**
+   * An interval in whole seconds within the catalog's bounds (10 s to a day); a value outside
+   * them is moved to the nearest bound with a `VALUE_ADJUSTED` warning on `field`. Undefined
+   * (the catalog's default) when `seconds` is not a finite number.
+   */
+  intervalSeconds(seconds: number | undefined, field: string): number | undefined {
+    if (seconds === undefined) return undefined;
+    if (!Number.isFinite(seconds)) {
+      this.warn('VALUE_ADJUSTED', `the interval is not a number; the default of ${INTERVAL_BOUNDS.default} s is used`, field);
+      return undefined;
+    }
+    return this.#fit(seconds, INTERVAL_BOUNDS.min, INTERVAL_BOUNDS.max, 's', 'interval', field);
+  }
+
+  /**
+   * A timeout in whole milliseconds within the catalog's bounds (100 ms to 5 min) and no
+   * longer than the interval, adjusted with a `VALUE_ADJUSTED` warning on `field`.
+   */
+  timeoutMs(ms: number | undefined, intervalSeconds: number | undefined, field: string): number | undefined {
+    if (ms === undefined) return undefined;
+    if (!Number.isFinite(ms)) {
+      this.warn('VALUE_ADJUSTED', 'the timeout is not a number; the default is used', field);
+      return undefined;
+    }
+    const interval = (intervalSeconds ?? INTERVAL_BOUNDS.default) * 1000;
+    const max = Math.min(TIMEOUT_BOUNDS_MS.max, interval);
+    return this.#fit(ms, TIMEOUT_BOUNDS_MS.min, max, 'ms', 'timeout', field);
+  }
+
+  #fit(value: number, min: number, max: number, unit: string, what: string, field: string): number {
+    const whole = Math.round(value);
+    const fitted = Math.min(max, Math.max(min, whole));
+    if (fitted !== value) {
+      const why = whole !== value && whole === fitted ? 'rounded to a whole number' : `kept within ${min}-${max} ${unit}`;
+      this.warn('VALUE_ADJUSTED', `the ${what} of ${value} ${unit} was changed to ${fitted} ${unit} (${why})`, field);
+    }
+    return fitted;
+  }
+}

@@ -1,0 +1,30 @@
+import { SLUG_PATTERN, slugify } from '../catalog/index.js';
+
+const MAX_SLUG_LENGTH = 63;
+
+/**
+ * Hands out the slugs of one import. A name becomes a slug with the catalog's `slugify`; a
+ * slug already handed out gets `-2`, `-3`, ... in the order of the calls, cut so that the
+ * result still fits 63 characters. The same sequence of names always gives the same slugs,
+ * which is how a re-run import finds the checks it created before.
+ */
+export class SlugAllocator {
+  readonly #taken = new Set<string>();
+
+  /** The slug for `name` (or for `preferred`, when it is already a valid slug). */
+  allocate(name: string, preferred?: string): string {
+    const base = preferred !== undefined && SLUG_PATTERN.test(preferred) ? preferred : slugify(name);
+    let slug = base;
+    for (let n = 2; this.#taken.has(slug); n++) {
+      const suffix = `-${n}`;
+      slug = base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, '') + suffix;
+    }
+    this.#taken.add(slug);
+    return slug;
+  }
+
+  /** Whether `slug` was handed out already. */
+  has(slug: string): boolean {
+    return this.#taken.has(slug);
+  }
+}

@@ -1,0 +1,39 @@
+// The import sources. The four values are fixed by the API; the tool names are accepted as
+// aliases so that people can type the name of the tool they are leaving.
+
+/** An import source value, as the API and the CLI name it. */
+export type ImportSource = 'configfile-monitor' | 'hosted-monitor-api' | 'selfhosted-monitor-db' | 'uptime-api-monitor';
+
+/** Every import source value, in the order the API documents them. */
+export const IMPORT_SOURCES: readonly ImportSource[] = Object.freeze([
+  'configfile-monitor',
+  'hosted-monitor-api',
+  'selfhosted-monitor-db',
+  'uptime-api-monitor',
+]);
+
+/** The tool names accepted in place of a source value; responses always name the canonical value. */
+export const IMPORT_SOURCE_ALIASES: Readonly<Record<string, ImportSource>> = Object.freeze({
+  gatus: 'configfile-monitor',
+  betterstack: 'hosted-monitor-api',
+  'uptime-kuma': 'selfhosted-monitor-db',
+  uptimerobot: 'uptime-api-monitor',
+});
+
+/** Whether `name` is one of the four canonical source values. */
+export function isImportSource(name: string): name is ImportSource {
+  return (IMPORT_SOURCES as readonly string[]).includes(name);
+}
+
+/**
+ * The canonical source value for a source value or a tool alias (case and surrounding spaces
+ * ignored), or undefined when `name` is neither.
+ */
+export function canonicalSource(name: string): ImportSource | undefined {
+  const key = name.trim().toLowerCase();
+  if (isImportSource(key)) return key;
+  return Object.hasOwn(IMPORT_SOURCE_ALIASES, key) ? IMPORT_SOURCE_ALIASES[key] : undefined;
+}
+
+/** The key of the label every imported check carries: `svc-managed=<source>`. */
+export const MANAGED_LABEL_KEY = 'svc-managed';
