@@ -33,6 +33,18 @@ function parseCommonFields(input: Record<string, unknown>, issues: ValidationIss
   return fields as Partial<CommonFields>;
 }
 
+// zod drops a "__proto__" key from maps (labels, headers) without a word, because a plain
+// object cannot hold it as data; report it wherever it appears rather than lose it silently.
+function reservedKeyIssues(value: unknown, path: string[] = []): ValidationIssue[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => reservedKeyIssues(item, [...path, String(i)]));
+  if (!isPlainObject(value)) return [];
+  return Object.keys(value).flatMap((key) =>
+    key === '__proto__'
+      ? [{ path: [...path, key].join('.'), message: 'reserved name' }]
+      : reservedKeyIssues(value[key], [...path, key]),
+  );
+}
+
 function crossFieldIssues(fields: Partial<CommonFields>): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const { thresholds, intervalSeconds } = fields;
@@ -89,6 +101,8 @@ export function validateCheck(input: unknown): CheckValidation {
   }
 
   issues.push(...crossFieldIssues(fields));
+  const reported = new Set(issues.map((issue) => issue.path));
+  issues.push(...reservedKeyIssues(input).filter((issue) => !reported.has(issue.path)));
   if (issues.length > 0) return { ok: false, issues };
 
   const { slug, name, type, enabled, intervalSeconds, target, thresholds, labels, description } =

@@ -9,8 +9,19 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isPlainObject(patch)) return patch;
   const result: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
+    if (value === null) {
+      delete result[key];
+      continue;
+    }
+    // Defined rather than assigned, so that a "__proto__" key from parsed JSON stays a plain
+    // field (and is then reported) instead of replacing the object's prototype.
+    const previous = Object.hasOwn(result, key) ? result[key] : undefined;
+    Object.defineProperty(result, key, {
+      value: mergePatch(previous, value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return result;
 }

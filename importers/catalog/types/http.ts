@@ -21,7 +21,7 @@ export const httpCheck = defineCheckType({
   title: 'HTTP(S)',
   description:
     'Sends an HTTP request and checks the status code, and optionally a keyword in the body, ' +
-    'assertions on a JSON body and the TLS certificate expiry.',
+    'assertions on a JSON body, the TLS certificate expiry and the domain registration expiry.',
   target: urlTarget(['http', 'https'], 'The URL to request.', 'https://example.com/health'),
   config: z.strictObject({
     method: z.enum(HTTP_METHODS).default('GET'),
@@ -36,6 +36,9 @@ export const httpCheck = defineCheckType({
     ignoreTlsErrors,
     certificateExpiryDays: expiryDays(
       'Fail when the TLS certificate expires within this many days (https targets only).',
+    ).optional(),
+    domainExpiryDays: expiryDays(
+      'Fail when the registration of the target\'s domain expires within this many days.',
     ).optional(),
     invert,
   }),

@@ -205,6 +205,11 @@ describe('validateCheck: labels', () => {
     expect(pathsOf({ ...minimal, labels: { [key]: value } })).toEqual([`labels.${key}`]);
   });
 
+  test('rejects the reserved key __proto__ instead of dropping it', () => {
+    const input = JSON.parse('{"name": "x", "type": "tcp", "target": "db:5432", "labels": {"__proto__": "v"}}');
+    expect(issuesOf(validateCheck(input))).toEqual([{ path: 'labels.__proto__', message: 'reserved name' }]);
+  });
+
   test('rejects a label value that is not a string', () => {
     expect(issuesOf(validateCheck({ ...minimal, labels: { team: 7 } }))).toEqual([
       { path: 'labels.team', message: 'expected a string, got a number' },

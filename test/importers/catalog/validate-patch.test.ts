@@ -51,6 +51,14 @@ describe('validateCheckPatch', () => {
     if (!result.ok) expect(result.issues.map((issue) => issue.path)).toEqual(['intervalSeconds', 'extra', 'config.method']);
   });
 
+  test('keeps a "__proto__" key from parsed JSON as a field, so it is reported', () => {
+    const merged = mergePatch({ a: 1 }, JSON.parse('{"__proto__": {"polluted": true}}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+    expect(Object.keys(merged)).toEqual(['a', '__proto__']);
+    const result = validateCheckPatch(existing, JSON.parse('{"labels": {"__proto__": "x"}}'));
+    expect(result.ok ? [] : result.issues.map((issue) => issue.path)).toEqual(['labels.__proto__']);
+  });
+
   test('rejects changes that are not an object', () => {
     expect(validateCheckPatch(existing, [])).toEqual({
       ok: false,
