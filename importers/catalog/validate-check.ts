@@ -4,6 +4,7 @@ import { commonFieldSchemas } from './check-fields.js';
 import { parseWithIssues, unknownKeyIssue, type ValidationIssue } from './issues.js';
 import { checkTypeNames, getCheckType } from './registry.js';
 import { slugify } from './slug.js';
+import type { TargetRule } from './targets.js';
 
 /** The outcome of validating a check: the normalised check, or every problem found. */
 export type CheckValidation =
@@ -31,6 +32,11 @@ function parseCommonFields(input: Record<string, unknown>, issues: ValidationIss
     if (!known.includes(key)) issues.push(unknownKeyIssue([], key, known));
   }
   return fields as Partial<CommonFields>;
+}
+
+function targetProblem(rule: TargetRule, target: string | undefined): string | undefined {
+  if (target !== undefined) return rule.problem(target);
+  return rule.kind === 'none' ? undefined : `required: ${rule.description}`;
 }
 
 // zod drops a "__proto__" key from maps (labels, headers) without a word, because a plain
@@ -87,12 +93,7 @@ export function validateCheck(input: unknown): CheckValidation {
   let config: unknown;
   if (checkType) {
     if ('target' in fields) {
-      const problem =
-        fields.target === undefined
-          ? checkType.target.kind === 'none'
-            ? undefined
-            : `required: ${checkType.target.description}`
-          : checkType.target.problem(fields.target);
+      const problem = targetProblem(checkType.target, fields.target);
       if (problem) issues.push({ path: 'target', message: problem });
     }
     const outcome = parseWithIssues(checkType.config, input.config === undefined ? {} : input.config, ['config']);
