@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -18,6 +18,31 @@ export interface Db {
 // PostgreSQL returns 64-bit integers (COUNT(*) among them) as strings by default.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
+/**
+ * Kysely takes no migration lock on SQLite and runs its migrations outside a transaction, assuming
+ * one process. Two daemons starting at once on one file would both migrate. SQLite does have
+ * transactional DDL: with it, writing the lock row first makes the second daemon wait
+ * (busy_timeout) until the first has committed, and then find nothing left to do.
+ */
+class LockingSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+
+  override async acquireMigrationLock(db: Kysely<any>): Promise<void> {
+    await sql`update kysely_migration_lock set is_locked = 1 where id = 'migration_lock'`.execute(db);
+  }
+  override async releaseMigrationLock(db: Kysely<any>): Promise<void> {
+    await sql`update kysely_migration_lock set is_locked = 0 where id = 'migration_lock'`.execute(db);
+  }
+}
+
+class LockingSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new LockingSqliteAdapter();
+  }
+}
+
 /** Opens `sqlite:<path>` (creating the file and its folder) or a `postgres://` URL. */
 export function openDatabase(url: string): Db {
   if (url.startsWith('sqlite:')) {
@@ -28,7 +53,7 @@ export function openDatabase(url: string): Db {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const kysely = new Kysely<Database>({ dialect: new LockingSqliteDialect({ database: sqlite }) });
     return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
