@@ -5,7 +5,7 @@ import { validatePolicy } from '../auth/password/index.js';
 import { ConfigError } from './config-error.js';
 import { readConfigFile } from './config-file.js';
 import { PROVIDERS, type ProviderKey } from './provider-keys.js';
-import { SETTINGS, type Setting, type SettingName } from './settings.js';
+import { providerEndpointFields, SETTINGS, type Setting, type SettingName } from './settings.js';
 import { validateTenant } from './tenant.js';
 
 /** The daemon's whole configuration, typed, after env > file > default resolution. */
@@ -27,6 +27,10 @@ export interface Config {
     hashConcurrency: number;
     enterpriseCloudTenantId: string;
     providers: Partial<Record<ProviderKey, { clientId: string; clientSecret: string }>>;
+    /** Endpoint overrides per provider, by setting field (`token_url`, `issuer`, ...): tests and self-hosted instances. */
+    providerEndpoints: Partial<Record<ProviderKey, Record<string, string>>>;
+    /** The generic OpenID Connect provider, enabled when issuer, client id and secret are all set. */
+    oidc?: { issuer: string; clientId: string; clientSecret: string; displayName: string };
   };
   import: { hostedMonitorApiUrl: string };
   /** Non-fatal findings to log once the logger exists. */
@@ -127,6 +131,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     else if (clientId || clientSecret) warnings.push(`the ${key} sign-in needs both a client id and a client secret; it stays disabled`);
   }
 
+  const providerEndpoints: Config['auth']['providerEndpoints'] = {};
+  for (const { key } of PROVIDERS) {
+    const urls: Record<string, string> = {};
+    for (const [field] of providerEndpointFields(key)) {
+      const value = get(`provider.${key}.${field}` as SettingName) as string | undefined;
+      if (value) urls[field] = value;
+    }
+    if (Object.keys(urls).length > 0) providerEndpoints[key] = urls;
+  }
+  const oidcIssuer = get('provider.oidc.issuer' as SettingName) as string | undefined;
+  const oidcClientId = get('provider.oidc.client_id' as SettingName) as string | undefined;
+  const oidcClientSecret = get('provider.oidc.client_secret' as SettingName) as string | undefined;
+  const oidc = oidcIssuer && oidcClientId && oidcClientSecret
+    ? { issuer: oidcIssuer, clientId: oidcClientId, clientSecret: oidcClientSecret, displayName: get('provider.oidc.display_name' as SettingName) as string }
+    : undefined;
+  if (!oidc && (oidcIssuer || oidcClientId || oidcClientSecret)) warnings.push('the oidc sign-in needs SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET; it stays disabled');
+
   const configuredSecret = get('jwtSecret');
   if (configuredSecret && configuredSecret.length < 32) warnings.push('SVC_AUTH_JWT_SECRET is shorter than the recommended 32 characters');
   const registrationEmailPattern = get('registrationEmailPattern');
@@ -148,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       hashConcurrency: get('hashConcurrency') ?? availableParallelism(),
       enterpriseCloudTenantId: tenant || 'common',
       providers,
+      providerEndpoints,
+      oidc,
     },
     import: { hostedMonitorApiUrl: get('hostedMonitorApiUrl')! },
     warnings,

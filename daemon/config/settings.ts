@@ -56,6 +56,8 @@ export const SETTINGS = {
   enterpriseCloudTenantId: setting({ env: 'SVC_ENTERPRISE_CLOUD_TENANT_ID', file: 'auth.enterprise_cloud.tenant_id', aliases: [{ env: 'SVC_MICROSOFT_TENANT_ID', file: 'auth.microsoft.tenant_id' }], parser: p.string(), default: 'common', doc: 'Tenant of the enterprise cloud directory in its authorize/token URLs: a directory GUID, a verified domain, `common`, `organizations` or `consumers`; empty means `common`.' }),
   hostedMonitorApiUrl: setting({ env: 'SVC_IMPORT_HOSTED_MONITOR_API_URL', file: 'import.hosted_monitor_api_url', parser: p.httpUrl(), default: 'https://uptime.betterstack.com', doc: 'Base URL of the hosted monitoring API that the `hosted-monitor-api` import reads.' }),
   ...providerSettings(),
+  ...providerEndpointSettings(),
+  ...oidcProviderSettings(),
 } satisfies Record<string, Setting<any>>;
 
 /** Client id and secret of each external provider, under its key and its platform name. */
@@ -74,6 +76,48 @@ function providerSettings(): Record<string, Setting<string>> {
     }
   }
   return out;
+}
+
+/** The endpoint overrides a provider has, each with what it moves (API.md). */
+export function providerEndpointFields(key: string): [field: string, what: string][] {
+  const fields: [string, string][] = [];
+  if (key === 'code_host_b') fields.push(['base_url', 'base URL of a self-hosted instance, moving all its endpoints at once']);
+  fields.push(['authorize_url', 'authorization endpoint'], ['token_url', 'token endpoint'], ['userinfo_url', 'user-info endpoint']);
+  // The OpenID Connect kinds verify ID tokens.
+  if (['search_portal', 'code_host_b', 'enterprise_cloud', 'team_chat'].includes(key)) fields.push(['issuer', 'expected issuer of its ID tokens'], ['jwks_url', 'key set (JWKS) that signs its ID tokens']);
+  if (key === 'code_host_a') fields.push(['emails_url', "list of the account's e-mail addresses"]);
+  if (key === 'team_chat') fields.push(['install_authorize_url', 'authorization endpoint of the app install'], ['install_token_url', 'token endpoint of the app install']);
+  return fields;
+}
+
+/** Endpoint overrides of every provider, under its key and its platform name. */
+function providerEndpointSettings(): Record<string, Setting<string>> {
+  const out: Record<string, Setting<string>> = {};
+  for (const { key, alias, displayName } of PROVIDERS) {
+    for (const [field, what] of providerEndpointFields(key)) {
+      const placeholder =
+        key !== 'enterprise_cloud' ? '' : field === 'issuer' ? ' `{tenantid}` stands for the `tid` claim of the token.' : ' `{tenant}` stands for the configured tenant.';
+      out[`provider.${key}.${field}`] = setting({
+        env: `SVC_${key.toUpperCase()}_${field.toUpperCase()}`,
+        file: `auth.${key}.${field}`,
+        aliases: [{ env: `SVC_${alias.toUpperCase()}_${field.toUpperCase()}`, file: `auth.${alias}.${field}` }],
+        parser: p.httpUrl(),
+        defaultDoc: field === 'base_url' ? '`https://gitlab.com`' : `${displayName}'s own`,
+        doc: `Moves the ${displayName} sign-in's (\`${key}\`) ${what}.${placeholder}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** The generic OpenID Connect provider (`oidc`): Keycloak, Authentik, Okta, Dex and the like. */
+function oidcProviderSettings(): Record<string, Setting<string>> {
+  return {
+    'provider.oidc.issuer': setting({ env: 'SVC_OIDC_ISSUER', file: 'auth.oidc.issuer', parser: p.httpUrl(), doc: 'Issuer of a generic OpenID Connect provider (`oidc`); its endpoints come from `{issuer}/.well-known/openid-configuration`. Issuer, client id and secret together enable it.' }),
+    'provider.oidc.client_id': setting({ env: 'SVC_OIDC_CLIENT_ID', file: 'auth.oidc.client_id', parser: p.string(), doc: 'OAuth client id at the generic OpenID Connect provider (`oidc`).' }),
+    'provider.oidc.client_secret': setting({ env: 'SVC_OIDC_CLIENT_SECRET', file: 'auth.oidc.client_secret', parser: p.string(), doc: 'OAuth client secret at the generic OpenID Connect provider (`oidc`).', secret: true }),
+    'provider.oidc.display_name': setting({ env: 'SVC_OIDC_DISPLAY_NAME', file: 'auth.oidc.display_name', parser: p.string(), default: 'Single sign-on', doc: 'Name of the generic OpenID Connect provider on the sign-in page.' }),
+  };
 }
 
 export type SettingName = keyof typeof SETTINGS;

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * The database tables. The same schema runs on SQLite and PostgreSQL, so it keeps to types both
@@ -6,7 +6,8 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
  * integers, JSON is text.
  */
 export interface Database {
-  users: UsersTable;
+  /** TOTP columns come with migration 005; User (the foundation's row type) leaves them out. */
+  users: UsersTable & UsersTotpColumns;
   organizations: OrganizationsTable;
   members: MembersTable;
   sessions: SessionsTable;
@@ -14,6 +15,12 @@ export interface Database {
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
   personal_tokens: PersonalTokensTable;
+  oauth_states: OAuthStatesTable;
+  handoff_codes: HandoffCodesTable;
+  linked_identities: LinkedIdentitiesTable;
+  recovery_codes: RecoveryCodesTable;
+  totp_used_steps: TotpUsedStepsTable;
+  workspace_links: WorkspaceLinksTable;
 }
 
 export type Flag = 0 | 1;
@@ -111,3 +118,76 @@ export type Organization = Selectable<OrganizationsTable>;
 export type Member = Selectable<MembersTable>;
 export type Session = Selectable<SessionsTable>;
 export type Role = MembersTable['role'];
+
+/** Two-factor columns of users; optional on insert, so accounts are created without them. */
+export interface UsersTotpColumns {
+  /** The confirmed TOTP secret (base32); set means two-factor is on. */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A secret from /auth/2fa/setup awaiting its first code. */
+  totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_enabled_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+/** An OAuth authorization in flight: single use, deleted when the provider returns. */
+export interface OAuthStatesTable {
+  /** SHA-256 of the `state` parameter. */
+  state_hash: string;
+  provider: string;
+  /** `login` (sign-in) or `install` (team-chat app install). */
+  purpose: string;
+  code_verifier: string | null;
+  nonce: string | null;
+  return_to: string;
+  /** The signed-in account that started an install. */
+  user_uid: string | null;
+  /** The organization an install links, when it links an existing one. */
+  organization_uid: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A sign-in waiting for the dashboard to exchange its one-time code. */
+export interface HandoffCodesTable {
+  /** SHA-256 of the code; the code itself is never stored. */
+  code_hash: string;
+  user_uid: string;
+  method: string;
+  return_to: string;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+/** An external identity (provider, subject) linked to an account. */
+export interface LinkedIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_uid: string;
+  email: string | null;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
+export interface RecoveryCodesTable {
+  code_hash: string;
+  user_uid: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** TOTP time steps already accepted for a user (replay protection). */
+export interface TotpUsedStepsTable {
+  user_uid: string;
+  step: number;
+  used_at: string;
+}
+
+/** An organization's link to a team-chat workspace; a removed link no longer matches. */
+export interface WorkspaceLinksTable {
+  organization_uid: string;
+  provider: string;
+  workspace_id: string;
+  workspace_name: string | null;
+  linked_by: string | null;
+  created_at: string;
+  removed_at: string | null;
+}
