@@ -28,6 +28,9 @@ export function buildProgram(): Command {
     .option('--json', 'print machine-readable JSON only; never prompt')
     .option('-y, --yes', 'answer yes to confirmations; never prompt')
     .showHelpAfterError('(run with --help for usage)')
+    // Set before the subcommands are added: they inherit these settings when created.
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
     .addHelpText('after', example('svc login --url http://localhost:4000\nsvc whoami'));
 
   program
@@ -84,14 +87,12 @@ export function buildProgram(): Command {
 /** Runs the CLI and returns the exit code; errors become one line on stderr, never a stack. */
 export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
-  program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
   try {
     await program.parseAsync(argv);
     return Number(process.exitCode ?? EXIT.ok);
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
       return EXIT.usage;
     }
     if (error instanceof CliError) {
