@@ -21,6 +21,13 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   totp_used_steps: TotpUsedStepsTable;
   workspace_links: WorkspaceLinksTable;
+  checks: ChecksTable;
+  check_labels: CheckLabelsTable;
+  incidents: IncidentsTable;
+  status_pages: StatusPagesTable;
+  status_page_checks: StatusPageChecksTable;
+  notification_channels: NotificationChannelsTable;
+  notification_settings: NotificationSettingsTable;
 }
 
 export type Flag = 0 | 1;
@@ -190,4 +197,84 @@ export interface WorkspaceLinksTable {
   linked_by: string | null;
   created_at: string;
   removed_at: string | null;
+}
+
+/** A check; `(organization_uid, slug)` is unique. Config, thresholds and labels are JSON text. */
+export interface ChecksTable {
+  /** Time-ordered (see newId): the list order and its cursor. */
+  uid: string;
+  organization_uid: string;
+  slug: string;
+  name: string;
+  type: string;
+  enabled: Flag;
+  interval_seconds: number;
+  target: string;
+  config: string;
+  thresholds: string;
+  /** JSON map, the same labels as the check's check_labels rows. */
+  labels: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One label of a check, indexed for `?label=key=value` filtering. */
+export interface CheckLabelsTable {
+  check_uid: string;
+  organization_uid: string;
+  key: string;
+  value: string;
+}
+
+export interface IncidentsTable {
+  uid: string;
+  organization_uid: string;
+  title: string;
+  status: 'open' | 'acknowledged' | 'resolved';
+  check_uid: string | null;
+  check_slug: string | null;
+  opened_by: string | null;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StatusPagesTable {
+  uid: string;
+  organization_uid: string;
+  slug: string;
+  title: string;
+  description: string | null;
+  public: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StatusPageChecksTable {
+  status_page_uid: string;
+  check_uid: string;
+  position: number;
+}
+
+export interface NotificationChannelsTable {
+  uid: string;
+  organization_uid: string;
+  name: string;
+  type: string;
+  /** JSON text, secrets included (never answered unmasked). */
+  config: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationSettingsTable {
+  organization_uid: string;
+  user_uid: string;
+  /** JSON text of the member's settings. */
+  settings: string;
+  updated_at: string;
 }

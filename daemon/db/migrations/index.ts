@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as foundation from './001-foundation.js';
+import * as monitoring from './004-monitoring.js';
 import * as personalTokens from './002-personal-tokens.js';
 import * as externalSignIn from './005-external-sign-in.js';
 
@@ -7,5 +8,6 @@ import * as externalSignIn from './005-external-sign-in.js';
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': foundation,
   '002-personal-tokens': personalTokens,
+  '004-monitoring': monitoring,
   '005-external-sign-in': externalSignIn,
 };

@@ -1,0 +1,262 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { CheckDefinition } from '../../importers/catalog/index.js';
+import { newId } from '../db/ids.js';
+import type { ChecksTable, Database } from '../db/schema.js';
+import { conflict } from '../errors.js';
+import { checkContent, rowToCheck, sameContent, type StoredCheck } from './check-rows.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+// The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
+// Every function takes the query builder to run on, so a caller may pass a transaction.
+
+/** The database, or a transaction of it. */
+export type Executor = Kysely<Database>;
+
+/** One `?label=key=value` filter. */
+export interface LabelFilter {
+  key: string;
+  value: string;
+}
+
+/** What `listChecks` returns: one page, and the cursor of the next (null on the last page). */
+export interface CheckPage {
+  items: StoredCheck[];
+  nextCursor: string | null;
+}
+
+/** What `upsertChecks` did (or, in a dry run, would do) with one check, in input order. */
+export interface UpsertOutcome {
+  slug: string;
+  action: 'create' | 'update' | 'unchanged';
+  /** The stored check's uid; absent for a `create` in a dry run. */
+  uid?: string;
+}
+
+// Rows per multi-row statement: 14 parameters a check stays well under both engines' limits.
+const CHECK_BATCH = 500;
+const LABEL_BATCH = 1000;
+
+const slugTaken = (slug: string) => conflict('SLUG_TAKEN', `A check with slug "${slug}" already exists in this organization.`);
+
+/** Runs `fn` in a transaction, or directly when `db` already is one. */
+async function inTransaction<T>(db: Executor, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function insertLabels(db: Executor, orgUid: string, checks: { uid: string; labels: Record<string, string> }[]): Promise<void> {
+  const rows = checks.flatMap(({ uid, labels }) =>
+    Object.entries(labels).map(([key, value]) => ({ check_uid: uid, organization_uid: orgUid, key, value })),
+  );
+  for (const batch of chunks(rows, LABEL_BATCH)) await db.insertInto('check_labels').values(batch).execute();
+}
+
+async function deleteLabels(db: Executor, checkUids: string[]): Promise<void> {
+  for (const batch of chunks(checkUids, LABEL_BATCH)) await db.deleteFrom('check_labels').where('check_uid', 'in', batch).execute();
+}
+
+/**
+ * One page of an organization's checks in creation order, filtered by every label given (all
+ * must match) and by type. `after` is the previous page's `nextCursor`. With labels the query
+ * walks the (organization, key, value, check) index, so a filtered page costs an index range.
+ */
+export async function listChecks(
+  db: Executor,
+  orgUid: string,
+  query: { labels?: LabelFilter[]; type?: string; limit: number; after?: string },
+): Promise<CheckPage> {
+  const [first, ...more] = query.labels ?? [];
+  let rows: Selectable<ChecksTable>[];
+  if (first) {
+    // Dynamic aliases (l1, l2, ...) are beyond the typed builder, hence the loosened type.
+    let builder: any = db
+      .selectFrom('check_labels as l0')
+      .innerJoin('checks', 'checks.uid', 'l0.check_uid')
+      .selectAll('checks')
+      .where('l0.organization_uid', '=', orgUid)
+      .where('l0.key', '=', first.key)
+      .where('l0.value', '=', first.value);
+    more.forEach((label, i) => {
+      const alias = `l${i + 1}`;
+      builder = builder.innerJoin(`check_labels as ${alias}`, (join: any) =>
+        join.onRef(`${alias}.check_uid`, '=', 'checks.uid').on(`${alias}.key`, '=', label.key).on(`${alias}.value`, '=', label.value),
+      );
+    });
+    if (query.type) builder = builder.where('checks.type', '=', query.type);
+    if (query.after) builder = builder.where('l0.check_uid', '>', query.after);
+    rows = await builder.orderBy('l0.check_uid').limit(query.limit + 1).execute();
+  } else {
+    let builder = db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid);
+    if (query.type) builder = builder.where('type', '=', query.type);
+    if (query.after) builder = builder.where('uid', '>', query.after);
+    rows = await builder.orderBy('uid').limit(query.limit + 1).execute();
+  }
+  const page = rows.slice(0, query.limit);
+  return {
+    items: page.map(rowToCheck),
+    nextCursor: rows.length > query.limit ? page[page.length - 1].uid : null,
+  };
+}
+
+/** The check with `slug` in the organization, or undefined. */
+export async function getCheck(db: Executor, orgUid: string, slug: string): Promise<StoredCheck | undefined> {
+  const row = await db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', '=', slug).executeTakeFirst();
+  return row && rowToCheck(row);
+}
+
+async function findRowsBySlugs(db: Executor, orgUid: string, slugs: readonly string[]): Promise<Map<string, Selectable<ChecksTable>>> {
+  const found = new Map<string, Selectable<ChecksTable>>();
+  for (const batch of chunks([...new Set(slugs)], CHECK_BATCH)) {
+    const rows = await db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', 'in', batch).execute();
+    for (const row of rows) found.set(row.slug, row);
+  }
+  return found;
+}
+
+/** The organization's checks with any of `slugs`, keyed by slug (missing slugs are absent). */
+export async function findChecksBySlugs(db: Executor, orgUid: string, slugs: readonly string[]): Promise<Map<string, StoredCheck>> {
+  const rows = await findRowsBySlugs(db, orgUid, slugs);
+  return new Map([...rows].map(([slug, row]) => [slug, rowToCheck(row)]));
+}
+
+/** Stores a new check; 409 CONFLICT `SLUG_TAKEN` when its slug is in use in the organization. */
+export async function createCheck(db: Executor, orgUid: string, check: CheckDefinition, now: Date): Promise<StoredCheck> {
+  const at = now.toISOString();
+  const uid = newId(now.getTime());
+  return inTransaction(db, async (trx) => {
+    const inserted = await trx
+      .insertInto('checks')
+      .values({ uid, organization_uid: orgUid, ...checkContent(check), created_at: at, updated_at: at })
+      .onConflict((oc) => oc.columns(['organization_uid', 'slug']).doNothing())
+      .returning('uid')
+      .executeTakeFirst();
+    if (!inserted) throw slugTaken(check.slug);
+    await insertLabels(trx, orgUid, [{ uid, labels: check.labels }]);
+    return { ...check, uid, createdAt: at, updatedAt: at };
+  });
+}
+
+/**
+ * Replaces the definition of the check `uid` (its slug may change: 409 `SLUG_TAKEN` when the
+ * new one is in use). Returns undefined when the check no longer exists.
+ */
+export async function updateCheck(db: Executor, orgUid: string, uid: string, check: CheckDefinition, now: Date): Promise<StoredCheck | undefined> {
+  const at = now.toISOString();
+  try {
+    return await inTransaction(db, async (trx) => {
+      const taken = await trx
+        .selectFrom('checks')
+        .select('uid')
+        .where('organization_uid', '=', orgUid)
+        .where('slug', '=', check.slug)
+        .where('uid', '!=', uid)
+        .executeTakeFirst();
+      if (taken) throw slugTaken(check.slug);
+      const updated = await trx
+        .updateTable('checks')
+        .set({ ...checkContent(check), updated_at: at })
+        .where('organization_uid', '=', orgUid)
+        .where('uid', '=', uid)
+        .returning('created_at')
+        .executeTakeFirst();
+      if (!updated) return undefined;
+      await deleteLabels(trx, [uid]);
+      await insertLabels(trx, orgUid, [{ uid, labels: check.labels }]);
+      return { ...check, uid, createdAt: updated.created_at, updatedAt: at };
+    });
+  } catch (error) {
+    // Another request took the slug between the look-up and the update.
+    if (isUniqueViolation(error)) throw slugTaken(check.slug);
+    throw error;
+  }
+}
+
+/** Deletes the check with `slug`; false when there is none. Its labels go with it. */
+export async function deleteCheck(db: Executor, orgUid: string, slug: string): Promise<boolean> {
+  const result = await db.deleteFrom('checks').where('organization_uid', '=', orgUid).where('slug', '=', slug).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Creates or updates many checks by slug in a few multi-row statements: existing ones are
+ * updated in place (uid and creation time kept), identical ones are left alone, new ones get
+ * uids in input order. Pass a transaction so the whole batch lands or none of it does. With
+ * `dryRun` nothing is written and the outcome says what would happen. Slugs must be unique
+ * within `checks` (a repeated slug throws: the caller decides which definition wins).
+ */
+export async function upsertChecks(
+  db: Executor,
+  orgUid: string,
+  checks: readonly CheckDefinition[],
+  options: { now: Date; dryRun?: boolean },
+): Promise<UpsertOutcome[]> {
+  const seen = new Set<string>();
+  for (const check of checks) {
+    if (seen.has(check.slug)) throw new Error(`upsertChecks: slug "${check.slug}" appears twice`);
+    seen.add(check.slug);
+  }
+  const existing = await findRowsBySlugs(db, orgUid, [...seen]);
+  const newIds = checks.filter((check) => !existing.has(check.slug)).map(() => newId(options.now.getTime()));
+  // Sorted random tails, handed out in order, keep the input order in the listing.
+  newIds.sort();
+  let nextNew = 0;
+  const outcomes: UpsertOutcome[] = [];
+  const writes: { check: CheckDefinition; uid: string; replacesLabels: boolean }[] = [];
+  for (const check of checks) {
+    const row = existing.get(check.slug);
+    if (!row) {
+      const uid = newIds[nextNew++];
+      outcomes.push({ slug: check.slug, action: 'create', ...(options.dryRun ? {} : { uid }) });
+      writes.push({ check, uid, replacesLabels: false });
+    } else if (sameContent(row, check)) {
+      outcomes.push({ slug: check.slug, action: 'unchanged', uid: row.uid });
+    } else {
+      outcomes.push({ slug: check.slug, action: 'update', uid: row.uid });
+      writes.push({ check, uid: row.uid, replacesLabels: true });
+    }
+  }
+  if (options.dryRun || writes.length === 0) return outcomes;
+
+  const at = options.now.toISOString();
+  const stored = new Map<string, string>();
+  for (const batch of chunks(writes, CHECK_BATCH)) {
+    const returned = await db
+      .insertInto('checks')
+      .values(batch.map(({ check, uid }) => ({ uid, organization_uid: orgUid, ...checkContent(check), created_at: at, updated_at: at })))
+      .onConflict((oc) =>
+        oc.columns(['organization_uid', 'slug']).doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          type: eb.ref('excluded.type'),
+          enabled: eb.ref('excluded.enabled'),
+          interval_seconds: eb.ref('excluded.interval_seconds'),
+          target: eb.ref('excluded.target'),
+          config: eb.ref('excluded.config'),
+          thresholds: eb.ref('excluded.thresholds'),
+          labels: eb.ref('excluded.labels'),
+          description: eb.ref('excluded.description'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .returning(['uid', 'slug'])
+      .execute();
+    for (const { uid, slug } of returned) stored.set(slug, uid);
+  }
+  // A check created concurrently since the look-up was updated instead: use the uid it has,
+  // and replace whatever labels it got.
+  const resolved = writes.map((write) => {
+    const uid = stored.get(write.check.slug) ?? write.uid;
+    return { ...write, uid, replacesLabels: write.replacesLabels || uid !== write.uid };
+  });
+  await deleteLabels(db, resolved.filter((write) => write.replacesLabels).map((write) => write.uid));
+  await insertLabels(db, orgUid, resolved.map(({ check, uid }) => ({ uid, labels: check.labels })));
+  for (const outcome of outcomes) {
+    const uid = stored.get(outcome.slug);
+    if (uid && outcome.uid !== uid) outcome.uid = uid;
+  }
+  return outcomes;
+}
