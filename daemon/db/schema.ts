@@ -15,6 +15,9 @@ export interface Database {
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
   personal_tokens: PersonalTokensTable;
+  invitations: InvitationsTable;
+  membership_requests: MembershipRequestsTable;
+  email_verifications: EmailVerificationsTable;
   oauth_states: OAuthStatesTable;
   handoff_codes: HandoffCodesTable;
   linked_identities: LinkedIdentitiesTable;
@@ -115,6 +118,47 @@ export interface PersonalTokensTable {
   expires_at: string | null;
   last_used_at: string | null;
   revoked_at: string | null;
+  created_at: string;
+}
+
+export interface InvitationsTable {
+  uid: string;
+  organization_uid: string;
+  /** Lower-cased; only the account with this address may accept. */
+  email: string;
+  role: 'owner' | 'admin' | 'user' | 'viewer';
+  /** SHA-256 of the token in the invitation link. */
+  token_hash: string;
+  invited_by_uid: string | null;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by_uid: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface MembershipRequestsTable {
+  uid: string;
+  organization_uid: string;
+  user_uid: string;
+  message: string | null;
+  /** How the request came about: `request` (asked), `email_pattern` or `team_chat` (auto-join fell back). */
+  via: string;
+  status: 'pending' | 'approved' | 'rejected';
+  decided_by_uid: string | null;
+  decided_at: string | null;
+  created_at: string;
+}
+
+export interface EmailVerificationsTable {
+  /** SHA-256 of the token in the verification link. */
+  token_hash: string;
+  user_uid: string;
+  email: string;
+  /** `registration` or `email_change`. */
+  purpose: string;
+  expires_at: string;
+  used_at: string | null;
   created_at: string;
 }
 

@@ -1,0 +1,106 @@
+import type { Kysely } from 'kysely';
+import { newId } from '../db/ids.js';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../clock.js';
+
+/** The event kinds the audit log records. */
+export const AUDIT_KINDS = [
+  'auth.email_changed',
+  'organization.created',
+  'organization.updated',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.accepted',
+  'membership_request.created',
+  'membership_request.approved',
+  'membership_request.rejected',
+  'token.created',
+  'token.revoked',
+] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
+/** One event to record. `data` must never hold a secret (no token, no password, no hash). */
+export interface AuditEvent {
+  organizationUid: string;
+  kind: AuditKind;
+  actorUid: string | null;
+  targetUid?: string | null;
+  data?: Record<string, unknown>;
+}
+
+let lastMs = 0;
+
+/**
+ * A time-ordered id that never goes backwards within this process: audit entries page newest
+ * first by uid, so two events in the same millisecond must still keep their order.
+ */
+function auditId(): string {
+  lastMs = Math.max(Date.now(), lastMs + 1);
+  return newId(lastMs);
+}
+
+/**
+ * Appends events to the audit log. Takes the query builder so that callers record inside the
+ * transaction that made the change: the log never claims something that was rolled back.
+ */
+export async function recordAudit(db: Kysely<Database>, clock: Clock, ...events: AuditEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const createdAt = clock.now().toISOString();
+  await db
+    .insertInto('audit_log')
+    .values(
+      events.map((event) => ({
+        uid: auditId(),
+        organization_uid: event.organizationUid,
+        kind: event.kind,
+        actor_uid: event.actorUid,
+        target_uid: event.targetUid ?? null,
+        data: JSON.stringify(event.data ?? {}),
+        created_at: createdAt,
+      })),
+    )
+    .execute();
+}
+
+/** An entry as the API shows it. */
+export interface AuditEntryView {
+  uid: string;
+  kind: string;
+  actor: { uid: string; email: string | null } | null;
+  target: { uid: string; email: string | null } | null;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** One page of an organization's audit log, newest first, optionally of some kinds only. */
+export async function listAudit(
+  db: Kysely<Database>,
+  input: { organizationUid: string; kinds: string[]; limit: number; cursor?: string },
+): Promise<{ items: AuditEntryView[]; nextCursor: string | null }> {
+  let query = db
+    .selectFrom('audit_log')
+    .leftJoin('users as actor', 'actor.uid', 'audit_log.actor_uid')
+    .leftJoin('users as target', 'target.uid', 'audit_log.target_uid')
+    .select(['audit_log.uid', 'audit_log.kind', 'audit_log.actor_uid', 'audit_log.target_uid', 'audit_log.data', 'audit_log.created_at'])
+    .select(['actor.email as actor_email', 'target.email as target_email'])
+    .where('audit_log.organization_uid', '=', input.organizationUid);
+  if (input.kinds.length > 0) query = query.where('audit_log.kind', 'in', input.kinds);
+  if (input.cursor) query = query.where('audit_log.uid', '<', input.cursor);
+  // One row more than asked tells whether another page exists.
+  const rows = await query.orderBy('audit_log.uid', 'desc').limit(input.limit + 1).execute();
+  const page = rows.slice(0, input.limit);
+  return {
+    items: page.map((row) => ({
+      uid: row.uid,
+      kind: row.kind,
+      actor: row.actor_uid ? { uid: row.actor_uid, email: row.actor_email ?? null } : null,
+      target: row.target_uid ? { uid: row.target_uid, email: row.target_email ?? null } : null,
+      data: JSON.parse(row.data) as Record<string, unknown>,
+      createdAt: row.created_at,
+    })),
+    nextCursor: rows.length > input.limit ? page[page.length - 1].uid : null,
+  };
+}
