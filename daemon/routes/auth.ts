@@ -3,6 +3,7 @@ import { accountView } from '../auth/account.js';
 import { verifyCurrentPassword, verifyPasswordLogin } from '../auth/password-login.js';
 import { emailField, newPasswordField, passwordField } from '../auth/schemas.js';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
+import { afterRegistration } from '../auth/registration.js';
 import { createUser } from '../auth/users.js';
 import { AppError, forbidden } from '../errors.js';
 import { route, type RouteSpec } from './route.js';
@@ -22,6 +23,7 @@ export const authRoutes: RouteSpec[] = [
         throw forbidden('Registration is not open to this e-mail address.');
       }
       const user = await createUser(deps, { email: body.email, name: body.name, passwordHash: await deps.hasher.hash(body.password) });
+      await afterRegistration(deps, user);
       return { user: await accountView(deps.db, user) };
     },
   }),

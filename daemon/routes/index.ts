@@ -1,7 +1,27 @@
+import { accountRoutes } from './account.js';
+import { auditLogRoutes } from './audit-log.js';
+import { invitationRoutes } from './invitations.js';
+import { memberRoutes } from './members.js';
+import { membershipRequestRoutes } from './membership-requests.js';
+import { organizationRoutes } from './organizations.js';
+import { systemUserRoutes } from './system-users.js';
+import { tokenRoutes } from './tokens.js';
 import { authRoutes } from './auth.js';
 import { healthRoutes } from './health.js';
 import type { RouteSpec } from './route.js';
 import { systemHashingRoutes } from './system-hashing.js';
 
 /** The whole route table of the API, under /api/v1. */
-export const ROUTES: RouteSpec[] = [...healthRoutes, ...authRoutes, ...systemHashingRoutes];
+export const ROUTES: RouteSpec[] = [
+  ...healthRoutes,
+  ...authRoutes,
+  ...systemHashingRoutes,
+  ...accountRoutes,
+  ...tokenRoutes,
+  ...organizationRoutes,
+  ...memberRoutes,
+  ...invitationRoutes,
+  ...membershipRequestRoutes,
+  ...auditLogRoutes,
+  ...systemUserRoutes,
+];

@@ -1,0 +1,75 @@
+import { recordAudit } from '../audit/audit-log.js';
+import type { User } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import { conflict } from '../errors.js';
+import { emailChangedNotice } from '../mail/notices.js';
+import { issueEmailVerification, sendVerificationMail } from './email-verification.js';
+import { findUserByEmail, normalizeEmail } from './users.js';
+
+const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this e-mail address.');
+
+/** A unique-constraint violation on either engine. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * Changes an account's sign-in address; the caller has already authorised it (current password
+ * for the user, super-admin flag otherwise). In one transaction: the address is replaced and
+ * marked unverified, the user's other sessions end (all but `keepSessionIdHash`), a verification
+ * link is issued, and `auth.email_changed` goes to the audit log of each organization the user
+ * belongs to. After it commits: a notice to the previous address and the link to the new one.
+ * Refuses an address another account uses (case-insensitively) with 409 `EMAIL_TAKEN`.
+ */
+export async function changeEmail(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'mailer' | 'logger'>,
+  input: { target: User; newEmail: string; actor: User; by: 'self' | 'super_admin'; keepSessionIdHash?: string },
+): Promise<User> {
+  const oldEmail = input.target.email;
+  const newEmail = normalizeEmail(input.newEmail);
+  if (newEmail === oldEmail) return input.target;
+  const holder = await findUserByEmail(deps, newEmail);
+  if (holder && holder.uid !== input.target.uid) throw emailTaken();
+
+  const now = deps.clock.now().toISOString();
+  const { user, verification } = await deps.db.kysely
+    .transaction()
+    .execute(async (trx) => {
+      const user = await trx
+        .updateTable('users')
+        .set({ email: newEmail, email_verified: 0, updated_at: now })
+        .where('uid', '=', input.target.uid)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      let sessions = trx.updateTable('sessions').set({ revoked_at: now }).where('user_uid', '=', user.uid).where('revoked_at', 'is', null);
+      if (input.keepSessionIdHash) sessions = sessions.where('id_hash', '!=', input.keepSessionIdHash);
+      await sessions.execute();
+      const verification = await issueEmailVerification(trx, deps, { userUid: user.uid, email: newEmail, purpose: 'email_change' });
+      const orgs = await trx.selectFrom('members').select('organization_uid').where('user_uid', '=', user.uid).execute();
+      await recordAudit(
+        trx,
+        deps.clock,
+        ...orgs.map((org) => ({
+          organizationUid: org.organization_uid,
+          kind: 'auth.email_changed' as const,
+          actorUid: input.actor.uid,
+          targetUid: user.uid,
+          data: { oldEmail, newEmail, by: input.by },
+        })),
+      );
+      return { user, verification };
+    })
+    .catch((error: unknown) => {
+      // Another account took the address between the check and the update.
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    });
+
+  deps.logger.info({ user: user.uid, actor: input.actor.uid, by: input.by }, 'account e-mail address changed');
+  if (deps.mailer.enabled) {
+    await deps.mailer.send(emailChangedNotice({ to: oldEmail, newEmail, bySuperAdmin: input.by === 'super_admin', at: now }));
+    await sendVerificationMail(deps, verification);
+  }
+  return user;
+}

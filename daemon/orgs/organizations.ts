@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { recordAudit } from '../audit/audit-log.js';
+import { countMembers } from '../access/membership.js';
+import type { Role } from '../access/permissions.js';
+import { newId } from '../db/ids.js';
+import type { Organization, User } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import { conflict } from '../errors.js';
+import { deleteParameter, readParameter, writeParameter } from '../parameters.js';
+import { EMAIL_PATTERN_PARAMETER } from './email-pattern.js';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+/** Lower-case letters, digits and inner hyphens: it appears in every URL of the organization. */
+export const orgSlugField = z
+  .string()
+  .min(2, 'must be at least 2 characters')
+  .max(48, 'must be at most 48 characters')
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'must be lower-case letters, digits and inner hyphens');
+
+export const orgNameField = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
+
+/** An organization as its members see it. */
+export interface OrganizationView {
+  uid: string;
+  slug: string;
+  name: string;
+  /** The caller's role. */
+  role: Role;
+  memberCount: number;
+  /** Null: unlimited. */
+  memberLimit: number | null;
+  /** The `registration.email_pattern` parameter, null when unset. */
+  registrationEmailPattern: string | null;
+  createdAt: string;
+}
+
+export async function organizationView(deps: Pick<AppDeps, 'db'>, org: Organization, role: Role): Promise<OrganizationView> {
+  const pattern = await readParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER);
+  return {
+    uid: org.uid,
+    slug: org.slug,
+    name: org.name,
+    role,
+    memberCount: await countMembers(deps.db.kysely, org.uid),
+    memberLimit: org.member_limit,
+    registrationEmailPattern: typeof pattern.value === 'string' ? pattern.value : null,
+    createdAt: org.created_at,
+  };
+}
+
+/** Creates an organization with its creator as `owner`; 409 `SLUG_TAKEN` when the slug is in use. */
+export async function createOrganization(deps: Deps, user: User, input: { slug: string; name: string }): Promise<Organization> {
+  const now = deps.clock.now().toISOString();
+  const org: Organization = { uid: newId(), slug: input.slug, name: input.name, member_limit: null, created_at: now };
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const inserted = await trx.insertInto('organizations').values(org).onConflict((oc) => oc.column('slug').doNothing()).returning('uid').executeTakeFirst();
+    if (!inserted) throw conflict('SLUG_TAKEN', `The organization slug "${input.slug}" is already taken.`);
+    await trx.insertInto('members').values({ organization_uid: org.uid, user_uid: user.uid, role: 'owner', created_at: now }).execute();
+    await recordAudit(trx, deps.clock, { organizationUid: org.uid, kind: 'organization.created', actorUid: user.uid, data: { slug: org.slug, name: org.name } });
+    return org;
+  });
+}
+
+/** The caller's organizations, by slug. */
+export async function listMyOrganizations(deps: Pick<AppDeps, 'db'>, userUid: string) {
+  const rows = await deps.db.kysely
+    .selectFrom('members')
+    .innerJoin('organizations', 'organizations.uid', 'members.organization_uid')
+    .select(['organizations.uid', 'organizations.slug', 'organizations.name', 'organizations.created_at', 'members.role'])
+    .where('members.user_uid', '=', userUid)
+    .orderBy('organizations.slug')
+    .execute();
+  return rows.map((row) => ({ uid: row.uid, slug: row.slug, name: row.name, role: row.role, createdAt: row.created_at }));
+}
+
+/** The settings a PATCH may change; absent fields stay as they are, null clears. */
+export interface OrganizationChanges {
+  name?: string;
+  memberLimit?: number | null;
+  registrationEmailPattern?: string | null;
+}
+
+/** Applies changes and records `organization.updated` with what changed (old and new values). */
+export async function updateOrganization(deps: Deps, org: Organization, actorUid: string, changes: OrganizationChanges): Promise<Organization> {
+  const changed: Record<string, { from: unknown; to: unknown }> = {};
+  const updated = { ...org };
+  if (changes.name !== undefined && changes.name !== org.name) {
+    changed.name = { from: org.name, to: changes.name };
+    updated.name = changes.name;
+  }
+  if (changes.memberLimit !== undefined && changes.memberLimit !== org.member_limit) {
+    changed.memberLimit = { from: org.member_limit, to: changes.memberLimit };
+    updated.member_limit = changes.memberLimit;
+  }
+  if (changes.registrationEmailPattern !== undefined) {
+    const current = await readParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER);
+    const before = typeof current.value === 'string' ? current.value : null;
+    if (before !== changes.registrationEmailPattern) changed.registrationEmailPattern = { from: before, to: changes.registrationEmailPattern };
+  }
+  if (Object.keys(changed).length === 0) return org;
+  if (changed.name || changed.memberLimit) {
+    await deps.db.kysely.updateTable('organizations').set({ name: updated.name, member_limit: updated.member_limit }).where('uid', '=', org.uid).execute();
+  }
+  if (changed.registrationEmailPattern) {
+    if (changes.registrationEmailPattern === null) await deleteParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER);
+    else await writeParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER, changes.registrationEmailPattern);
+  }
+  await recordAudit(deps.db.kysely, deps.clock, { organizationUid: org.uid, kind: 'organization.updated', actorUid, data: { changes: changed } });
+  return updated;
+}
+
+/** Deletes an organization and, by cascade, everything it owns (members, tokens, checks, its audit log). */
+export async function deleteOrganization(deps: Pick<AppDeps, 'db'>, org: Organization): Promise<void> {
+  await deps.db.kysely.deleteFrom('organizations').where('uid', '=', org.uid).execute();
+}

@@ -1,0 +1,22 @@
+import { AUDIT_KINDS, listAudit } from '../audit/audit-log.js';
+import { validationFailed } from '../errors.js';
+import { parsePage } from '../http/pagination.js';
+import { route, type RouteSpec } from './route.js';
+
+/** The organization's audit log (admins). */
+export const auditLogRoutes: RouteSpec[] = [
+  route({
+    method: 'GET',
+    path: '/orgs/:org/audit-log',
+    permission: 'audit-log:read',
+    summary: 'Audit entries newest first; ?kind= (repeatable or comma-separated), ?limit=, ?cursor=.',
+    async handler({ deps, auth, query }) {
+      const kinds = query.getAll('kind').flatMap((k) => k.split(',')).map((k) => k.trim()).filter(Boolean);
+      const unknown = kinds.filter((k) => !(AUDIT_KINDS as readonly string[]).includes(k));
+      if (unknown.length > 0) {
+        throw validationFailed([{ path: 'kind', message: `unknown kind ${unknown.join(', ')}; known: ${AUDIT_KINDS.join(', ')}` }], 'The query is not valid.');
+      }
+      return listAudit(deps.db.kysely, { organizationUid: auth.org!.uid, kinds, ...parsePage(query) });
+    },
+  }),
+];

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { changeEmail } from '../auth/email-change.js';
+import { accountView } from '../auth/account.js';
+import { emailField } from '../auth/schemas.js';
+import { findUser, normalizeEmail } from '../auth/users.js';
+import { notFound } from '../errors.js';
+import { parsePage } from '../http/pagination.js';
+import { route, type RouteSpec } from './route.js';
+
+/** Every account of the server (super admin only). */
+export const systemUserRoutes: RouteSpec[] = [
+  route({
+    method: 'GET',
+    path: '/system/users',
+    permission: 'superAdmin',
+    summary: 'All accounts, oldest first; ?email= finds one by address; ?limit=, ?cursor=.',
+    async handler({ deps, query }) {
+      const page = parsePage(query);
+      let select = deps.db.kysely.selectFrom('users').selectAll();
+      const email = query.get('email');
+      if (email) select = select.where('email', '=', normalizeEmail(email));
+      if (page.cursor) select = select.where('uid', '>', page.cursor);
+      const rows = await select.orderBy('uid').limit(page.limit + 1).execute();
+      const items = rows.slice(0, page.limit).map((user) => ({
+        uid: user.uid,
+        email: user.email,
+        name: user.name,
+        emailVerified: user.email_verified === 1,
+        hasPassword: user.password_hash !== null,
+        superAdmin: user.super_admin === 1,
+        createdAt: user.created_at,
+      }));
+      return { items, nextCursor: rows.length > page.limit ? items[items.length - 1].uid : null };
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/system/users/:uid',
+    permission: 'superAdmin',
+    summary: "Change any account's e-mail address; no password needed. All of the account's sessions end.",
+    body: z.object({ email: emailField }),
+    async handler({ deps, auth, params, body }) {
+      const target = await findUser(deps, params.uid);
+      if (!target) throw notFound('User not found.');
+      const user = await changeEmail(deps, {
+        target,
+        newEmail: body.email,
+        actor: auth.user,
+        by: 'super_admin',
+        // A super admin changing their own address keeps the session they did it with.
+        keepSessionIdHash: target.uid === auth.user.uid ? auth.session?.id_hash : undefined,
+      });
+      return accountView(deps.db, user);
+    },
+  }),
+];
