@@ -1,0 +1,138 @@
+import { isRecord } from '../shared/input-text.js';
+import type { ConversionBuilder } from '../shared/conversion-builder.js';
+import type { ItemScope } from '../shared/item-scope.js';
+import { describeValue, flagValue, textValue } from '../shared/values.js';
+import { dropAlerts } from './alerts.js';
+import { readClientOptions } from './client-options.js';
+import { mapConditions } from './condition-effects.js';
+import { endpointConfig, readDnsBlock, type EndpointParts } from './endpoint-check.js';
+import { dnsResolver, endpointKind, type EndpointKind } from './endpoint-kind.js';
+import { endpointLabels } from './endpoint-labels.js';
+import { readRequest } from './endpoint-request.js';
+import { readDurationSeconds } from './interval.js';
+import { keepPlaceholders } from './keep-placeholders.js';
+
+/** Reads `enabled` (default true), warning when it is neither true nor false. */
+export function readEnabled(raw: unknown, scope: ItemScope): boolean {
+  if (raw === undefined || raw === null) return true;
+  const enabled = flagValue(raw);
+  if (enabled === undefined) {
+    scope.warn('VALUE_ADJUSTED', `enabled is ${describeValue(raw)}, not true or false; the check is enabled`, 'enabled');
+  }
+  return enabled ?? true;
+}
+
+function readKind(endpoint: Record<string, unknown>, scope: ItemScope): (EndpointKind & { dnsName?: string; recordType?: string }) | { skip: 'UNSUPPORTED_TYPE' | 'INVALID_ITEM'; message: string } {
+  const url = textValue(endpoint.url)?.trim() ?? '';
+  if (isRecord(endpoint.dns)) {
+    const { recordType, name } = readDnsBlock(endpoint.dns, scope);
+    if (name === '') return { skip: 'INVALID_ITEM', message: 'the DNS endpoint has no dns.query-name' };
+    keepPlaceholders(scope, name, 'dns.query-name');
+    keepPlaceholders(scope, url, 'url');
+    return { type: 'dns', target: name, scheme: 'dns', hadPassword: false, secure: false, recordType, dnsName: name };
+  }
+  if (url === '') return { skip: 'INVALID_ITEM', message: 'the endpoint has no url' };
+  const kind = endpointKind(url);
+  if ('code' in kind) return { skip: kind.code, message: kind.message };
+  keepPlaceholders(scope, kind.target, 'url');
+  return kind;
+}
+
+function readSshUser(endpoint: Record<string, unknown>, kind: EndpointKind, scope: ItemScope): string | undefined {
+  const ssh = endpoint.ssh;
+  let user: string | undefined;
+  if (isRecord(ssh)) {
+    if (kind.type !== 'ssh') scope.warn('UNSUPPORTED_SETTING', `the ssh block has no meaning for a ${kind.type} check; ignored`, 'ssh');
+    user = textValue(ssh.username)?.trim() || undefined;
+    for (const key of ['password', 'private-key']) {
+      if (ssh[key] !== undefined && ssh[key] !== null && ssh[key] !== '') {
+        scope.warn(
+          'SECRET_DROPPED',
+          `the SSH ${key === 'password' ? 'password' : 'private key'} (ssh.${key}) was dropped: secrets never carry over; ` +
+            're-enter it for this check in svc',
+          `ssh.${key}`,
+        );
+      }
+    }
+  }
+  if (kind.type !== 'ssh') return undefined;
+  user ??= kind.user;
+  keepPlaceholders(scope, user, 'ssh.username');
+  return user;
+}
+
+function warnUrlCredentials(kind: EndpointKind, scope: ItemScope): void {
+  if (kind.hadPassword) {
+    scope.warn('SECRET_DROPPED', 'the password in the url was dropped: secrets never carry over; re-enter it in svc', 'url');
+  }
+  if (kind.user !== undefined && kind.type !== 'http' && kind.type !== 'ssh') {
+    scope.warn('UNSUPPORTED_SETTING', `the user name in the url has no meaning for a ${kind.type} check; dropped`, 'url');
+  }
+}
+
+/** Converts one entry of `endpoints` into a check (or a skip), with its warnings. */
+export function convertEndpoint(raw: unknown, index: number, alerting: unknown, builder: ConversionBuilder): void {
+  const position = `endpoints[${index}]`;
+  if (!isRecord(raw)) {
+    builder.skip(builder.item(position), 'INVALID_ITEM', `the endpoint is ${describeValue(raw)}, not a mapping`);
+    return;
+  }
+  const name = textValue(raw.name)?.trim() ?? '';
+  const scope = builder.item(name || position);
+  if (name === '') {
+    builder.skip(scope, 'INVALID_ITEM', 'the endpoint has no name', 'name');
+    return;
+  }
+  keepPlaceholders(scope, name, 'name');
+  const kind = readKind(raw, scope);
+  if ('skip' in kind) {
+    builder.skip(scope, kind.skip, kind.message, kind.skip === 'INVALID_ITEM' ? 'url' : undefined);
+    return;
+  }
+  warnUrlCredentials(kind, scope);
+
+  const enabled = readEnabled(raw.enabled, scope);
+  const intervalSeconds = scope.intervalSeconds(readDurationSeconds(raw.interval, 'interval', scope, 'the default of 60 s'), 'interval');
+  const client = readClientOptions(raw.client, kind.type, scope);
+  const effects = mapConditions(raw.conditions, { type: kind.type, certificates: kind.secure && kind.type !== 'grpc' && kind.type !== 'websocket' }, scope);
+  if (Array.isArray(raw.conditions)) {
+    raw.conditions.forEach((condition, i) => keepPlaceholders(scope, textValue(condition), `conditions[${i}]`));
+  }
+  const request = readRequest(raw, kind.type, scope);
+  const sshUser = readSshUser(raw, kind, scope);
+  const thresholds = dropAlerts(raw.alerts, alerting, scope);
+  const labels = endpointLabels(raw, scope);
+  if (raw.ui !== undefined && raw.ui !== null) {
+    scope.warn('UNSUPPORTED_SETTING', 'dashboard display settings (ui) are not imported', 'ui');
+  }
+  if (Array.isArray(raw['maintenance-windows']) && raw['maintenance-windows'].length > 0) {
+    scope.warn('UNSUPPORTED_SETTING', 'maintenance windows are not imported; set them up in svc', 'maintenance-windows');
+  }
+
+  const responseBound = effects.maxResponseMs !== undefined && effects.maxResponseMs < (client.timeoutMs ?? Infinity);
+  const timeoutMs = scope.timeoutMs(
+    responseBound ? effects.maxResponseMs : client.timeoutMs,
+    intervalSeconds,
+    responseBound ? 'conditions' : 'client.timeout',
+  );
+  const parts: EndpointParts = {
+    kind,
+    effects,
+    request,
+    client,
+    ...(sshUser === undefined ? {} : { sshUser }),
+    ...(kind.type === 'dns'
+      ? { dns: { recordType: kind.recordType ?? 'A', resolver: textValue(raw.url)?.trim() ? dnsResolver(String(raw.url)) : undefined } }
+      : {}),
+  };
+  builder.emit(scope, {
+    name,
+    type: kind.type,
+    enabled,
+    intervalSeconds,
+    target: kind.target,
+    config: endpointConfig(parts, scope),
+    thresholds: { timeoutMs, ...thresholds },
+    labels,
+  });
+}
