@@ -4,6 +4,7 @@ import { verifyCurrentPassword, verifyPasswordLogin } from '../auth/password-log
 import { emailField, newPasswordField, passwordField } from '../auth/schemas.js';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
 import { afterRegistration } from '../auth/registration.js';
+import { sessionOrChallenge } from '../auth/totp-login.js';
 import { createUser } from '../auth/users.js';
 import { AppError, forbidden } from '../errors.js';
 import { route, type RouteSpec } from './route.js';
@@ -35,7 +36,8 @@ export const authRoutes: RouteSpec[] = [
     body: z.object({ email: z.string().max(254), password: passwordField }),
     async handler({ ctx, deps, body }) {
       const user = await verifyPasswordLogin(deps, ctx, body.email, body.password);
-      return createSession(deps, user, 'password', ctx);
+      // An account with 2FA gets {mfaRequired, mfaToken} for /auth/2fa/verify instead of a session.
+      return sessionOrChallenge(deps, user, 'password', ctx);
     },
   }),
   route({

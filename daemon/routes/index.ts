@@ -7,6 +7,9 @@ import { organizationRoutes } from './organizations.js';
 import { systemUserRoutes } from './system-users.js';
 import { tokenRoutes } from './tokens.js';
 import { authRoutes } from './auth.js';
+import { handoffRoutes } from './handoff.js';
+import { oauthRoutes } from './oauth.js';
+import { twoFactorRoutes } from './two-factor.js';
 import { healthRoutes } from './health.js';
 import type { RouteSpec } from './route.js';
 import { systemHashingRoutes } from './system-hashing.js';
@@ -15,6 +18,9 @@ import { systemHashingRoutes } from './system-hashing.js';
 export const ROUTES: RouteSpec[] = [
   ...healthRoutes,
   ...authRoutes,
+  ...twoFactorRoutes,
+  ...handoffRoutes,
+  ...oauthRoutes,
   ...systemHashingRoutes,
   ...accountRoutes,
   ...tokenRoutes,

@@ -1,0 +1,19 @@
+/**
+ * Where the dashboard continues after sign-in: only a same-origin relative path is accepted
+ * (`/checks?x=1`); anything else, including `//host` and `/\host`, becomes `/`.
+ */
+export function safeReturnTo(value: string | null | undefined): string {
+  if (!value || value.length > 2000) return '/';
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  // Control characters and backslashes can be read as scheme or host separators by browsers.
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return '/';
+  const base = 'http://svc.invalid';
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== base) return '/';
+  return `${url.pathname}${url.search}${url.hash}`;
+}
