@@ -11,6 +11,12 @@ import { handoffRoutes } from './handoff.js';
 import { oauthRoutes } from './oauth.js';
 import { twoFactorRoutes } from './two-factor.js';
 import { healthRoutes } from './health.js';
+import { checkTypeRoutes } from './check-types.js';
+import { checkRoutes } from './checks.js';
+import { incidentRoutes } from './incidents.js';
+import { statusPageRoutes } from './status-pages.js';
+import { notificationChannelRoutes } from './notification-channels.js';
+import { notificationSettingsRoutes } from './notification-settings.js';
 import type { RouteSpec } from './route.js';
 import { systemHashingRoutes } from './system-hashing.js';
 
@@ -30,4 +36,10 @@ export const ROUTES: RouteSpec[] = [
   ...membershipRequestRoutes,
   ...auditLogRoutes,
   ...systemUserRoutes,
+  ...checkTypeRoutes,
+  ...checkRoutes,
+  ...incidentRoutes,
+  ...statusPageRoutes,
+  ...notificationChannelRoutes,
+  ...notificationSettingsRoutes,
 ];

@@ -1,0 +1,49 @@
+import { checkTypeNames, isCheckTypeName } from '../../importers/catalog/index.js';
+import { validationFailed, type ValidationIssue } from '../errors.js';
+import { parsePage } from '../http/pagination.js';
+import type { LabelFilter } from './check-store.js';
+
+/** The query of `GET /orgs/{org}/checks`, validated. */
+export interface CheckListQuery {
+  labels: LabelFilter[];
+  type?: string;
+  limit: number;
+  after?: string;
+}
+
+const KNOWN = new Set(['label', 'type', 'limit', 'cursor']);
+
+/** Page sizes of the check list: 50 by default, at most 500. */
+export const CHECK_PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
+
+/**
+ * Reads `?label=key=value` (repeatable; every one must match), `?type=`, `?limit=` and
+ * `?cursor=`. An unknown parameter is refused rather than ignored, so a misspelt filter never
+ * silently lists everything.
+ */
+export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
+  const issues: ValidationIssue[] = [];
+  for (const name of new Set(query.keys())) {
+    if (!KNOWN.has(name)) issues.push({ path: name, message: `unknown query parameter; known: ${[...KNOWN].join(', ')}` });
+  }
+  const labels: LabelFilter[] = [];
+  for (const filter of query.getAll('label')) {
+    const at = filter.indexOf('=');
+    if (at <= 0) issues.push({ path: 'label', message: `"${filter}" is not of the form key=value` });
+    else labels.push({ key: filter.slice(0, at), value: filter.slice(at + 1) });
+  }
+  const type = query.get('type') ?? undefined;
+  if (type !== undefined && !isCheckTypeName(type)) {
+    issues.push({ path: 'type', message: `unknown check type "${type}"; known types: ${checkTypeNames.join(', ')}` });
+  }
+  let page: { limit: number; cursor?: string } = { limit: CHECK_PAGE.defaultLimit };
+  try {
+    page = parsePage(query, CHECK_PAGE);
+  } catch (error) {
+    const details = (error as { details?: { issues?: ValidationIssue[] } }).details;
+    if (!details?.issues) throw error;
+    issues.push(...details.issues);
+  }
+  if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');
+  return { labels, type, limit: page.limit, after: page.cursor };
+}

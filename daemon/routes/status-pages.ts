@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { SLUG_PATTERN, slugify } from '../../importers/catalog/index.js';
+import { notFound } from '../errors.js';
+import { parsePage } from '../http/pagination.js';
+import { createStatusPage, deleteStatusPage, getStatusPage, listStatusPages, updateStatusPage } from '../status-pages/status-page-store.js';
+import { orgOf } from './checks.js';
+import { route, type RouteSpec } from './route.js';
+
+const slug = z.string().regex(SLUG_PATTERN, 'a slug is 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit');
+const title = z.string().trim().min(1).max(200);
+const description = z.string().max(2000).nullable();
+const checks = z
+  .array(z.string().min(1).max(63))
+  .max(500)
+  .refine((list) => new Set(list).size === list.length, 'lists a check twice');
+
+const createBody = z.strictObject({
+  slug: slug.optional(),
+  title,
+  description: description.optional(),
+  public: z.boolean().default(false),
+  checks: checks.default([]),
+});
+
+const patchBody = z
+  .strictObject({ slug, title, description, public: z.boolean(), checks })
+  .partial()
+  .refine((changes) => Object.keys(changes).length > 0, 'send at least one field to change');
+
+const pageNotFound = (slug: string) => notFound(`No status page with slug "${slug}" in this organization.`);
+
+/** Status pages: which checks an audience sees, and whether the page is public. */
+export const statusPageRoutes: RouteSpec[] = [
+  route({
+    method: 'GET',
+    path: '/orgs/:org/status-pages',
+    permission: 'status-pages:read',
+    summary: 'List status pages in creation order: ?limit= (1-200, default 50), ?cursor=.',
+    handler: async ({ deps, auth, query }) => {
+      const page = parsePage(query);
+      return listStatusPages(deps.db.kysely, orgOf(auth).uid, { limit: page.limit, after: page.cursor });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/orgs/:org/status-pages',
+    permission: 'status-pages:write',
+    summary: 'Create a status page {slug?, title, description?, public?, checks?: [check slug]}; 409 SLUG_TAKEN when in use.',
+    body: createBody,
+    status: 201,
+    handler: async ({ deps, auth, body }) =>
+      createStatusPage(
+        deps.db.kysely,
+        orgOf(auth).uid,
+        { slug: body.slug ?? slugify(body.title), title: body.title, description: body.description ?? null, public: body.public, checks: body.checks },
+        deps.clock.now(),
+      ),
+  }),
+  route({
+    method: 'GET',
+    path: '/orgs/:org/status-pages/:slug',
+    permission: 'status-pages:read',
+    summary: 'One status page.',
+    async handler({ deps, auth, params }) {
+      const page = await getStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug);
+      if (!page) throw pageNotFound(params.slug);
+      return page;
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/orgs/:org/status-pages/:slug',
+    permission: 'status-pages:write',
+    summary: 'Change a status page; `checks` replaces the whole list.',
+    body: patchBody,
+    async handler({ deps, auth, params, body }) {
+      const page = await updateStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug, body, deps.clock.now());
+      if (!page) throw pageNotFound(params.slug);
+      return page;
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/orgs/:org/status-pages/:slug',
+    permission: 'status-pages:write',
+    summary: 'Delete a status page.',
+    async handler({ deps, auth, params }) {
+      if (!(await deleteStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug))) throw pageNotFound(params.slug);
+    },
+  }),
+];
