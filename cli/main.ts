@@ -81,6 +81,39 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc admin hashing preset lighter'))
     .action(action(() => import('./commands/admin-hashing.js').then((m) => ({ run: m.preset }))));
 
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  const checks = program.command('checks').description("the organization's checks (organization: --org, SVC_ORG, or your only one)");
+  checks
+    .command('list')
+    .description('list checks, filtered by labels (all must match) and type')
+    .option('--org <slug>', 'organization')
+    .option('--label <key=value>', 'only checks with this label (repeatable)', collect)
+    .option('--type <type>', 'only checks of this type (see svc check-types)')
+    .option('--limit <n>', 'at most this many checks')
+    .addHelpText('after', example('svc checks list --label team=payments --label env=prod\nsvc checks list --type http --json'))
+    .action(action(() => import('./commands/checks.js').then((m) => ({ run: m.list }))));
+  checks
+    .command('get')
+    .description('show one check in full')
+    .argument('<slug>', 'the check slug')
+    .option('--org <slug>', 'organization')
+    .addHelpText('after', example('svc checks get api-health --json'))
+    .action(action(() => import('./commands/checks.js').then((m) => ({ run: m.get }))));
+  checks
+    .command('delete')
+    .description('delete a check (asks first; --yes to skip the question)')
+    .argument('<slug>', 'the check slug')
+    .option('--org <slug>', 'organization')
+    .addHelpText('after', example('svc checks delete api-health --yes'))
+    .action(action(() => import('./commands/checks.js').then((m) => ({ run: m.remove }))));
+
+  program
+    .command('check-types')
+    .description('list the check types, or show one with its target and a sample check')
+    .argument('[type]', 'a check type, e.g. http')
+    .addHelpText('after', example('svc check-types\nsvc check-types http --json'))
+    .action(action(() => import('./commands/check-types.js')));
+
   return program;
 }
 
