@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/audit-log.js';
 import { countMembers, lockOrganization } from '../access/membership.js';
 import { requirePermission } from '../access/org-access.js';
 import type { Role } from '../access/permissions.js';
+import type { Database } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, notFound } from '../errors.js';
 
@@ -33,6 +35,17 @@ export async function listMembers(deps: Pick<AppDeps, 'db'>, organizationUid: st
   return rows.map((row) => ({ uid: row.uid, email: row.email, name: row.name, role: row.role, joinedAt: row.created_at }));
 }
 
+/**
+ * The actor's role re-read under the organization's lock: the role checked when the request
+ * began may have been lowered since by a concurrent change, and owner changes must not race.
+ */
+async function lockedActorRole(trx: Kysely<Database>, organizationUid: string, actor: Actor): Promise<Role> {
+  const row = await trx.selectFrom('members').select('role').where('organization_uid', '=', organizationUid).where('user_uid', '=', actor.uid).executeTakeFirst();
+  if (!row) throw notFound('Organization not found.');
+  requirePermission(row.role, 'members:manage');
+  return row.role;
+}
+
 const lastOwner = () =>
   conflict('LAST_OWNER', 'An organization must keep at least one owner: make someone else owner first, or delete the organization.');
 
@@ -43,6 +56,7 @@ const lastOwner = () =>
 export async function changeMemberRole(deps: Deps, input: { organizationUid: string; actor: Actor; userUid: string; role: Role }): Promise<MemberView> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     await lockOrganization(trx, input.organizationUid);
+    const actorRole = await lockedActorRole(trx, input.organizationUid, input.actor);
     const member = await trx
       .selectFrom('members')
       .innerJoin('users', 'users.uid', 'members.user_uid')
@@ -51,7 +65,7 @@ export async function changeMemberRole(deps: Deps, input: { organizationUid: str
       .where('members.user_uid', '=', input.userUid)
       .executeTakeFirst();
     if (!member) throw notFound('Member not found.');
-    if (member.role === 'owner' || input.role === 'owner') requirePermission(input.actor.role, 'members:manage-owners');
+    if (member.role === 'owner' || input.role === 'owner') requirePermission(actorRole, 'members:manage-owners');
     const view: MemberView = { uid: member.uid, email: member.email, name: member.name, role: input.role, joinedAt: member.created_at };
     if (member.role === input.role) return view;
     if (member.role === 'owner' && (await countMembers(trx, input.organizationUid, 'owner')) <= 1) throw lastOwner();
@@ -74,10 +88,11 @@ export async function changeMemberRole(deps: Deps, input: { organizationUid: str
 export async function removeMember(deps: Deps, input: { organizationUid: string; actor: Actor; userUid: string }): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockOrganization(trx, input.organizationUid);
+    const actorRole = await lockedActorRole(trx, input.organizationUid, input.actor);
     const member = await trx.selectFrom('members').select('role').where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).executeTakeFirst();
     if (!member) throw notFound('Member not found.');
     if (member.role === 'owner') {
-      requirePermission(input.actor.role, 'members:manage-owners');
+      requirePermission(actorRole, 'members:manage-owners');
       if ((await countMembers(trx, input.organizationUid, 'owner')) <= 1) throw lastOwner();
     }
     const now = deps.clock.now().toISOString();
