@@ -1,0 +1,48 @@
+import type { ItemScope } from '../converter.js';
+import { missing, type SkipItem, type TypeMapping } from './mapping.js';
+import { num, text, type MonitorRecord } from './monitor-record.js';
+
+const MAX_PERIOD_SECONDS = 2_678_400;
+
+function dockerEngine(monitor: MonitorRecord, scope: ItemScope): string | undefined {
+  const host = monitor.dockerHost;
+  if (host === undefined) {
+    if (num(monitor, 'docker_host') !== undefined) {
+      scope.warn(
+        'VALUE_ADJUSTED',
+        'the Docker host is not part of this export; the local socket (unix:///var/run/docker.sock) is used',
+        monitor.field('docker_host'),
+      );
+    }
+    return undefined;
+  }
+  const daemon = host.daemon.trim();
+  if (/^[a-z]+:\/\//i.test(daemon)) return daemon;
+  if (host.type === 'socket' || daemon.startsWith('/')) return `unix://${daemon}`;
+  return `tcp://${daemon}`;
+}
+
+/** `docker` monitors: a Docker container check against the monitor's Docker host. */
+export function mapDocker(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  const container = text(monitor, 'docker_container')?.trim();
+  if (container === undefined) return missing(monitor, 'docker_container', 'container name');
+  return { type: 'docker', target: container, config: { dockerHost: dockerEngine(monitor, scope) } };
+}
+
+/**
+ * `push` monitors: a heartbeat check. The tool marks a push monitor down when no push arrived
+ * within its interval, so the period is the interval with no grace; retries become
+ * `failuresBeforeDown` like everywhere else.
+ */
+export function mapPush(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  if (text(monitor, 'push_token') !== undefined) {
+    scope.warn(
+      'SECRET_DROPPED',
+      "the push token was not imported (secrets never carry over): the push URL changes, so point the job at the new check's URL",
+      monitor.field('push_token'),
+    );
+  }
+  const interval = num(monitor, 'interval') ?? 60;
+  const period = Math.min(MAX_PERIOD_SECONDS, Math.max(10, Math.round(interval)));
+  return { type: 'heartbeat', config: { periodSeconds: period, graceSeconds: 0 } };
+}

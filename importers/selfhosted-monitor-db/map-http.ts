@@ -1,0 +1,228 @@
+import { HTTP_METHODS } from '../catalog/index.js';
+import { isRecord, type ItemScope } from '../converter.js';
+import { hasHeader, importHeaders, importStatusCodes } from '../shared/request-fields.js';
+import { dropSecret, keyword, operator, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
+
+// The tool reminds about certificate and domain expiry 7, 14 and 21 days ahead by default;
+// a check fails from the earliest of them on.
+const EXPIRY_REMINDER_DAYS = 21;
+const MAX_REDIRECTS = 30;
+const MAX_BODY = 65_536;
+const MAX_TEXT = 1024;
+
+const BODY_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  xml: 'text/xml; charset=utf-8',
+};
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The monitor's URL without credentials: a user name in the URL becomes the basic-auth user,
+ * a password is dropped with a warning. Returns the URL text unchanged when it has none.
+ */
+function targetUrl(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>): string | undefined {
+  const raw = text(monitor, 'url')?.trim();
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return raw;
+  }
+  if (url.username === '' && url.password === '') return raw;
+  if (url.password !== '') {
+    scope.warn('SECRET_DROPPED', 'the password in the URL was not imported (secrets never carry over): re-enter it', monitor.field('url'));
+  }
+  const user = safeDecode(url.username);
+  if (user !== '' && user.length <= 255) config.basicAuthUser = user;
+  url.username = '';
+  url.password = '';
+  return url.href;
+}
+
+/** Headers stored as JSON text of an object; credential headers dropped. */
+export function headersOf(monitor: MonitorRecord, scope: ItemScope, column = 'headers'): Record<string, string> | undefined {
+  const parsed = json(monitor, column);
+  if (parsed === undefined) return undefined;
+  if (!parsed.ok || !isRecord(parsed.value)) {
+    scope.warn('UNSUPPORTED_SETTING', 'the headers are not a JSON object and were left out', monitor.field(column));
+    return undefined;
+  }
+  return importHeaders(Object.entries(parsed.value), scope, monitor.field(column));
+}
+
+/** Accepted status codes from the JSON list (`["200-299"]`). */
+export function statusCodesOf(monitor: MonitorRecord, scope: ItemScope): (number | string)[] | undefined {
+  const parsed = json(monitor, 'accepted_statuscodes_json');
+  const field = monitor.field('accepted_statuscodes_json');
+  if (parsed === undefined) return undefined;
+  if (!parsed.ok || !Array.isArray(parsed.value)) {
+    scope.warn('VALUE_ADJUSTED', 'the accepted status codes are not a JSON list; 200-299 is accepted', field);
+    return undefined;
+  }
+  return importStatusCodes(parsed.value, scope, field);
+}
+
+function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>): void {
+  const user = text(monitor, 'basic_auth_user');
+  const method =
+    text(monitor, 'auth_method')?.toLowerCase() ??
+    (user !== undefined || text(monitor, 'basic_auth_pass') !== undefined ? 'basic' : undefined);
+  const field = monitor.field('auth_method');
+  switch (method) {
+    case undefined:
+      return;
+    case 'basic':
+      if (user !== undefined && user.length <= 255) config.basicAuthUser = user;
+      else if (user !== undefined) scope.warn('UNSUPPORTED_SETTING', 'the basic-auth user name is too long and was left out', monitor.field('basic_auth_user'));
+      dropSecret(monitor, scope, 'basic_auth_pass', 'the basic-auth password');
+      return;
+    case 'ntlm':
+      scope.warn('UNSUPPORTED_SETTING', 'NTLM authentication has no equivalent; the check is imported without it', field);
+      dropSecret(monitor, scope, 'basic_auth_pass', 'the NTLM password');
+      return;
+    case 'mtls':
+      scope.warn('UNSUPPORTED_SETTING', 'client certificates (mTLS) have no equivalent; the check is imported without them', field);
+      dropSecret(monitor, scope, 'tls_key', "the client certificate's private key");
+      return;
+    case 'oauth2-cc':
+      scope.warn('UNSUPPORTED_SETTING', 'OAuth 2.0 client credentials have no equivalent; the check is imported without them', field);
+      dropSecret(monitor, scope, 'oauth_client_secret', 'the OAuth client secret');
+      return;
+    case 'bearer':
+      if (!dropSecret(monitor, scope, 'bearer_token', 'the bearer token')) {
+        scope.warn('UNSUPPORTED_SETTING', 'bearer authentication is imported without its token: set it up again', field);
+      }
+      return;
+    default:
+      scope.warn('UNSUPPORTED_SETTING', `the authentication method ${JSON.stringify(method)} has no equivalent`, field);
+  }
+}
+
+function mapRequest(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>): void {
+  const method = text(monitor, 'method')?.trim().toUpperCase();
+  if (method !== undefined && (HTTP_METHODS as readonly string[]).includes(method)) config.method = method;
+  else if (method !== undefined) {
+    scope.warn('UNSUPPORTED_SETTING', `the method ${JSON.stringify(method)} has no equivalent; GET is used`, monitor.field('method'));
+  }
+  const headers = headersOf(monitor, scope) ?? {};
+  const body = text(monitor, 'body');
+  if (body !== undefined && body.length > MAX_BODY) {
+    scope.warn('UNSUPPORTED_SETTING', `the request body is longer than ${MAX_BODY} characters and was left out`, monitor.field('body'));
+  } else if (body !== undefined) {
+    config.body = body;
+    const encoding = text(monitor, 'http_body_encoding')?.toLowerCase() ?? 'json';
+    const contentType = BODY_CONTENT_TYPES[encoding];
+    if (contentType !== undefined && !hasHeader(headers, 'content-type') && Object.keys(headers).length < 50) {
+      headers['Content-Type'] = contentType;
+    }
+  }
+  if (Object.keys(headers).length > 0) config.headers = headers;
+}
+
+function mapRedirects(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>): void {
+  const redirects = num(monitor, 'maxredirects');
+  if (redirects === undefined) return;
+  if (redirects <= 0) config.followRedirects = false;
+  else if (redirects > MAX_REDIRECTS || !Number.isInteger(redirects)) {
+    config.maxRedirects = Math.min(MAX_REDIRECTS, Math.round(redirects));
+    scope.warn('VALUE_ADJUSTED', `at most ${config.maxRedirects} redirects are followed (was ${redirects})`, monitor.field('maxredirects'));
+  } else config.maxRedirects = redirects;
+}
+
+function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>): void {
+  const type = text(monitor, 'type');
+  if (type === 'keyword') {
+    const value = text(monitor, 'keyword');
+    if (value === undefined) {
+      scope.warn('VALUE_ADJUSTED', 'the keyword is empty; the check only tests the status code', monitor.field('keyword'));
+    } else if (value.length > MAX_TEXT) {
+      scope.warn('UNSUPPORTED_SETTING', `the keyword is longer than ${MAX_TEXT} characters and was left out`, monitor.field('keyword'));
+    } else config.keyword = keyword(value, flag(monitor, 'invert_keyword') ?? false);
+  }
+  if (type === 'json-query') {
+    const expression = text(monitor, 'json_path');
+    const expected = text(monitor, 'expected_value');
+    if (expression === undefined || expression.length > MAX_TEXT) {
+      scope.warn('UNSUPPORTED_SETTING', 'the JSON query is empty or too long and was left out; the check only tests the status code', monitor.field('json_path'));
+    } else if (expected === undefined || expected.length > MAX_TEXT) {
+      scope.warn('UNSUPPORTED_SETTING', 'the JSON query has no usable expected value and was left out', monitor.field('expected_value'));
+    } else {
+      config.jsonQueries = [{ expression, operator: operator(monitor, scope, 'json_path_operator'), expected }];
+    }
+  }
+}
+
+function mapExpiry(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>, target: string): void {
+  if (flag(monitor, 'expiry_notification') === true) {
+    if (target.toLowerCase().startsWith('https:')) config.certificateExpiryDays = EXPIRY_REMINDER_DAYS;
+  }
+  if (flag(monitor, 'domain_expiry_notification') === true) config.domainExpiryDays = EXPIRY_REMINDER_DAYS;
+  if (flag(monitor, 'cache_bust') === true) {
+    scope.warn('UNSUPPORTED_SETTING', 'cache busting (a random query parameter) has no equivalent', monitor.field('cache_bust'));
+  }
+  if (flag(monitor, 'retry_only_on_status_code_failure') === true) {
+    scope.warn('UNSUPPORTED_SETTING', 'retrying only on status-code failures has no equivalent; every failure counts', monitor.field('retry_only_on_status_code_failure'));
+  }
+  unsupported(monitor, scope, 'proxy_id', 'requests through a proxy have no equivalent; the check connects directly');
+}
+
+/** `http`, `keyword` and `json-query` monitors: an HTTP check. */
+export function mapHttp(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  const config: Record<string, unknown> = {};
+  const target = targetUrl(monitor, scope, config);
+  if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: monitor.field('url') };
+  mapRequest(monitor, scope, config);
+  config.expectedStatusCodes = statusCodesOf(monitor, scope);
+  mapAssertion(monitor, scope, config);
+  mapAuth(monitor, scope, config);
+  mapRedirects(monitor, scope, config);
+  config.ignoreTlsErrors = flag(monitor, 'ignore_tls');
+  mapExpiry(monitor, scope, config, target);
+  return { type: 'http', target, config };
+}
+
+/** `real-browser` monitors: a browser check that loads the page. */
+export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  const config: Record<string, unknown> = {};
+  const target = targetUrl(monitor, scope, config);
+  if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: monitor.field('url') };
+  if (config.basicAuthUser !== undefined) {
+    scope.warn('UNSUPPORTED_SETTING', 'browser checks have no sign-in; the user name in the URL was left out', monitor.field('url'));
+    delete config.basicAuthUser;
+  }
+  config.expectedStatusCodes = statusCodesOf(monitor, scope);
+  config.ignoreTlsErrors = flag(monitor, 'ignore_tls');
+  unsupported(monitor, scope, 'remote_browser', "the page is loaded by the service's own browser, not the remote browser");
+  unsupported(monitor, scope, 'proxy_id', 'requests through a proxy have no equivalent; the check connects directly');
+  return { type: 'browser', target, config };
+}
+
+/** `websocket-upgrade` monitors: a WebSocket check. */
+export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  const target = text(monitor, 'url')?.trim();
+  if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: monitor.field('url') };
+  const subprotocols = (text(monitor, 'ws_subprotocol') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  return {
+    type: 'websocket',
+    target,
+    config: {
+      headers: headersOf(monitor, scope),
+      subprotocols,
+      ignoreSecWebSocketAccept: flag(monitor, 'ws_ignore_sec_websocket_accept_header'),
+      ignoreTlsErrors: flag(monitor, 'ignore_tls'),
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { isRecord, type ItemScope } from '../converter.js';
+import { importHeaders } from '../shared/request-fields.js';
+import { dropSecret, hostOf, hostPort, keyword, missing, operator, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
+
+const MQTT_SCHEME = /^(mqtts?|wss?|tcp|ssl|tls):\/\//i;
+
+/** `mqtt` monitors: an MQTT check. The host name may carry a scheme (mqtt://, mqtts://, ws://, wss://). */
+export function mapMqtt(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  let host = hostOf(monitor);
+  if (host === undefined) return missing(monitor, 'hostname', 'broker host name');
+  const scheme = MQTT_SCHEME.exec(host)?.[1]?.toLowerCase();
+  if (scheme !== undefined) host = host.slice(scheme.length + 3).replace(/\/.*$/, '');
+  const useTls = scheme === 'mqtts' || scheme === 'wss' || scheme === 'ssl' || scheme === 'tls';
+  const websocket = scheme === 'ws' || scheme === 'wss';
+  const topic = text(monitor, 'mqtt_topic');
+  if (topic === undefined) return missing(monitor, 'mqtt_topic', 'topic');
+  const config: Record<string, unknown> = { topic, username: text(monitor, 'mqtt_username'), useTls };
+  if (websocket) config.websocketPath = text(monitor, 'mqtt_websocket_path')?.trim() ?? '/mqtt';
+  dropSecret(monitor, scope, 'mqtt_password', 'the MQTT password');
+  const checkType = text(monitor, 'mqtt_check_type')?.trim() ?? 'keyword';
+  if (checkType === 'keyword') {
+    config.keyword = keyword(text(monitor, 'mqtt_success_message'), false);
+  } else if (checkType === 'json-query') {
+    const expression = text(monitor, 'json_path');
+    const expected = text(monitor, 'expected_value');
+    if (expression !== undefined && expected !== undefined) {
+      config.jsonQueries = [{ expression, operator: operator(monitor, scope, 'json_path_operator'), expected }];
+    } else {
+      scope.warn('UNSUPPORTED_SETTING', 'the JSON query is incomplete and was left out', monitor.field('json_path'));
+    }
+  } else {
+    scope.warn('UNSUPPORTED_SETTING', `the message check ${JSON.stringify(checkType)} has no equivalent; any message succeeds`, monitor.field('mqtt_check_type'));
+  }
+  return { type: 'mqtt', target: hostPort(host, num(monitor, 'port')), config };
+}
+
+function stringList(monitor: MonitorRecord, scope: ItemScope, column: string, what: string): string[] {
+  const parsed = json(monitor, column);
+  if (parsed === undefined) return [];
+  if (!parsed.ok || !Array.isArray(parsed.value)) {
+    scope.warn('UNSUPPORTED_SETTING', `the ${what} are not a JSON list and were left out`, monitor.field(column));
+    return [];
+  }
+  return parsed.value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '').map((entry) => entry.trim());
+}
+
+const SASL_MECHANISMS = new Set(['plain', 'scram-sha-256', 'scram-sha-512', 'aws']);
+const SASL_SECRETS = ['password', 'secretAccessKey', 'sessionToken'] as const;
+
+function saslOf(monitor: MonitorRecord, scope: ItemScope): Record<string, unknown> | undefined {
+  const parsed = json(monitor, 'kafka_producer_sasl_options');
+  const field = monitor.field('kafka_producer_sasl_options');
+  if (parsed === undefined) return undefined;
+  if (!parsed.ok || !isRecord(parsed.value)) {
+    scope.warn('UNSUPPORTED_SETTING', 'the SASL options are not a JSON object and were left out', field);
+    return undefined;
+  }
+  const options = parsed.value;
+  for (const secret of SASL_SECRETS) {
+    if (typeof options[secret] === 'string' && options[secret] !== '') {
+      scope.warn('SECRET_DROPPED', `the SASL ${secret} was not imported (secrets never carry over): re-enter it`, `${field}.${secret}`);
+    }
+  }
+  const mechanism = typeof options.mechanism === 'string' ? options.mechanism.toLowerCase() : 'none';
+  if (mechanism === 'none') return undefined;
+  if (!SASL_MECHANISMS.has(mechanism)) {
+    scope.warn('UNSUPPORTED_SETTING', `the SASL mechanism ${JSON.stringify(options.mechanism)} has no equivalent`, field);
+    return undefined;
+  }
+  const user = mechanism === 'aws' ? options.accessKeyId : options.username;
+  return { mechanism, username: typeof user === 'string' && user !== '' && user.length <= 255 ? user : undefined };
+}
+
+/** `kafka-producer` monitors: a Kafka check; the first broker is the target. */
+export function mapKafka(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  const [first, ...others] = stringList(monitor, scope, 'kafka_producer_brokers', 'brokers');
+  if (first === undefined) return missing(monitor, 'kafka_producer_brokers', 'broker');
+  const topic = text(monitor, 'kafka_producer_topic');
+  if (topic === undefined) return missing(monitor, 'kafka_producer_topic', 'topic');
+  if (others.length > 20) {
+    scope.warn('VALUE_ADJUSTED', `only 20 more brokers were kept (of ${others.length})`, monitor.field('kafka_producer_brokers'));
+  }
+  return {
+    type: 'kafka',
+    target: first,
+    config: {
+      topic,
+      message: text(monitor, 'kafka_producer_message'),
+      additionalBrokers: others.slice(0, 20),
+      useTls: flag(monitor, 'kafka_producer_ssl'),
+      sasl: saslOf(monitor, scope),
+      allowAutoTopicCreation: flag(monitor, 'kafka_producer_allow_auto_topic_creation'),
+    },
+  };
+}
+
+/** `rabbitmq` monitors: a RabbitMQ check; the first management URL is the target. */
+export function mapRabbitmq(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  const [first, ...others] = stringList(monitor, scope, 'rabbitmq_nodes', 'nodes');
+  if (first === undefined) return missing(monitor, 'rabbitmq_nodes', 'management URL');
+  dropSecret(monitor, scope, 'rabbitmq_password', 'the RabbitMQ password');
+  if (others.length > 20) {
+    scope.warn('VALUE_ADJUSTED', `only 20 more nodes were kept (of ${others.length})`, monitor.field('rabbitmq_nodes'));
+  }
+  return {
+    type: 'rabbitmq',
+    target: first,
+    config: { additionalNodes: others.slice(0, 20), username: text(monitor, 'rabbitmq_username') },
+  };
+}
+
+const METADATA_KEY = /^(?!.*-bin$)[0-9a-z_.-]{1,256}$/;
+
+function metadataOf(monitor: MonitorRecord, scope: ItemScope): Record<string, string> | undefined {
+  const parsed = json(monitor, 'grpc_metadata');
+  if (parsed === undefined) return undefined;
+  if (!parsed.ok || !isRecord(parsed.value)) {
+    scope.warn('UNSUPPORTED_SETTING', 'the metadata is not a JSON object and was left out', monitor.field('grpc_metadata'));
+    return undefined;
+  }
+  const entries = Object.entries(parsed.value).map(([key, value]) => [key.toLowerCase(), value] as const);
+  return importHeaders(entries, scope, monitor.field('grpc_metadata'), METADATA_KEY);
+}
+
+/** `grpc-keyword` monitors: a gRPC health check, with the keyword looked for in its answer. */
+export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  let target = text(monitor, 'grpc_url')?.trim();
+  if (target === undefined) return missing(monitor, 'grpc_url', 'gRPC server address');
+  const scheme = /^(https?|grpcs?):\/\//i.exec(target)?.[1]?.toLowerCase();
+  if (scheme !== undefined) target = target.slice(scheme.length + 3).replace(/\/.*$/, '');
+  const method = text(monitor, 'grpc_method');
+  const service = text(monitor, 'grpc_service_name')?.trim();
+  if (method !== undefined || text(monitor, 'grpc_protobuf') !== undefined || text(monitor, 'grpc_body') !== undefined) {
+    const called = method === undefined ? 'a custom method' : [service, method].filter(Boolean).join('/');
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      `the check calls the standard health service (grpc.health.v1.Health/Check) instead of ${called}; the protobuf definition and request body were left out`,
+      monitor.field(method !== undefined ? 'grpc_method' : 'grpc_protobuf'),
+    );
+  }
+  unsupported(monitor, scope, 'proxy_id', 'requests through a proxy have no equivalent; the check connects directly');
+  return {
+    type: 'grpc',
+    target,
+    config: {
+      service,
+      useTls: flag(monitor, 'grpc_enable_tls') === true || scheme === 'https' || scheme === 'grpcs',
+      ignoreTlsErrors: flag(monitor, 'ignore_tls'),
+      metadata: metadataOf(monitor, scope),
+      keyword: keyword(text(monitor, 'keyword'), flag(monitor, 'invert_keyword') ?? false),
+    },
+  };
+}

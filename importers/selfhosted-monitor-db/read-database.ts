@@ -1,0 +1,152 @@
+import type initSqlJs from 'sql.js';
+import { ImportInputError } from '../converter.js';
+import { ColumnRecord, type DockerHost, type MonitorExport, type MonitorTag } from './monitor-record.js';
+import { INPUT_HINT } from './input-hint.js';
+import type { SqlJs } from './sql-js.js';
+import { sqliteHeaderProblem, withoutWalMode } from './sqlite-header.js';
+
+type Database = initSqlJs.Database;
+type SqlValue = initSqlJs.SqlValue;
+
+// Only the tables that describe monitors are read. The status history (heartbeat and its
+// aggregates) never carries over, so it is never queried.
+
+function unreadable(reason: string, cause?: unknown): ImportInputError {
+  return new ImportInputError(
+    `the file starts like a SQLite database but cannot be read (${reason}); it may be truncated or damaged: ` +
+      `copy the database file again while the self-hosted monitor is stopped. ${INPUT_HINT}`,
+    { cause },
+  );
+}
+
+function rows(db: Database, sql: string): { columns: string[]; values: SqlValue[][] } {
+  try {
+    const [result] = db.exec(sql);
+    return result ?? { columns: [], values: [] };
+  } catch (error) {
+    throw unreadable(error instanceof Error ? error.message : String(error), error);
+  }
+}
+
+function columnsOf(db: Database, table: string): Set<string> {
+  const info = rows(db, `PRAGMA table_info("${table}")`);
+  const nameAt = info.columns.indexOf('name');
+  return new Set(info.values.map((row) => String(row[nameAt])));
+}
+
+function hasColumns(columns: Set<string>, ...names: string[]): boolean {
+  return names.every((name) => columns.has(name));
+}
+
+function idOf(value: SqlValue): number | undefined {
+  return typeof value === 'number' ? value : undefined;
+}
+
+function groupBy<T>(entries: Iterable<[number | undefined, T]>): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const [id, entry] of entries) {
+    if (id === undefined) continue;
+    const list = map.get(id);
+    if (list) list.push(entry);
+    else map.set(id, [entry]);
+  }
+  return map;
+}
+
+function readTags(db: Database, tables: Set<string>): Map<number, MonitorTag[]> {
+  if (!tables.has('tag') || !tables.has('monitor_tag')) return new Map();
+  if (!hasColumns(columnsOf(db, 'tag'), 'id', 'name') || !hasColumns(columnsOf(db, 'monitor_tag'), 'monitor_id', 'tag_id')) {
+    return new Map();
+  }
+  const hasValue = columnsOf(db, 'monitor_tag').has('value');
+  const result = rows(
+    db,
+    `SELECT mt.monitor_id, t.name, ${hasValue ? 'mt.value' : "''"} FROM monitor_tag mt JOIN tag t ON t.id = mt.tag_id ORDER BY mt.rowid`,
+  );
+  return groupBy(
+    result.values
+      .filter((row) => typeof row[1] === 'string')
+      .map(([monitorId, name, value]) => [idOf(monitorId), { name: String(name), value: typeof value === 'string' ? value : value == null ? '' : String(value) }]),
+  );
+}
+
+function readNotifications(db: Database, tables: Set<string>): Map<number, string[]> {
+  if (!tables.has('monitor_notification')) return new Map();
+  if (!hasColumns(columnsOf(db, 'monitor_notification'), 'monitor_id', 'notification_id')) return new Map();
+  const named = tables.has('notification') && hasColumns(columnsOf(db, 'notification'), 'id', 'name');
+  const result = rows(
+    db,
+    named
+      ? 'SELECT mn.monitor_id, mn.notification_id, n.name FROM monitor_notification mn LEFT JOIN notification n ON n.id = mn.notification_id ORDER BY mn.rowid'
+      : 'SELECT monitor_id, notification_id, NULL FROM monitor_notification ORDER BY rowid',
+  );
+  return groupBy(
+    result.values.map(([monitorId, notificationId, name]) => [
+      idOf(monitorId),
+      typeof name === 'string' && name.trim() !== '' ? name : `notification #${String(notificationId)}`,
+    ]),
+  );
+}
+
+function readDockerHosts(db: Database, tables: Set<string>): Map<number, DockerHost> {
+  if (!tables.has('docker_host') || !hasColumns(columnsOf(db, 'docker_host'), 'id', 'docker_daemon', 'docker_type')) {
+    return new Map();
+  }
+  const hosts = new Map<number, DockerHost>();
+  for (const [id, daemon, type] of rows(db, 'SELECT id, docker_daemon, docker_type FROM docker_host').values) {
+    if (typeof id === 'number' && typeof daemon === 'string') hosts.set(id, { daemon, type: typeof type === 'string' ? type : '' });
+  }
+  return hosts;
+}
+
+function readMonitors(db: Database, tables: Set<string>): MonitorExport {
+  const tags = readTags(db, tables);
+  const notifications = readNotifications(db, tables);
+  const dockerHosts = readDockerHosts(db, tables);
+  const hasId = columnsOf(db, 'monitor').has('id');
+  const result = rows(db, `SELECT * FROM monitor${hasId ? ' ORDER BY id' : ''}`);
+  const spelling = new Map(result.columns.map((column) => [column, column]));
+  const monitors = result.values.map((row) => {
+    const values = new Map<string, unknown>();
+    result.columns.forEach((column, i) => values.set(column, row[i] instanceof Uint8Array ? undefined : row[i]));
+    const id = values.get('id');
+    const dockerHostId = values.get('docker_host');
+    const key = typeof id === 'number' ? id : NaN;
+    return new ColumnRecord(
+      values,
+      spelling,
+      tags.get(key) ?? [],
+      notifications.get(key) ?? [],
+      typeof dockerHostId === 'number' ? dockerHosts.get(dockerHostId) : undefined,
+    );
+  });
+  return { kind: '2.x database', monitors, fields: { tags: 'monitor_tag', notifications: 'monitor_notification' } };
+}
+
+/**
+ * Reads the monitors of a 2.x database file with sql.js: the `monitor` table by column name
+ * (so both the 2.0 and the 2.5 schema, and any columns missing), tags with their values,
+ * notification links and Docker hosts. Throws ImportInputError when the file is damaged or
+ * is a SQLite database of some other program (no `monitor` table).
+ */
+export function readDatabase(sqlJs: SqlJs, bytes: Uint8Array): MonitorExport {
+  const problem = sqliteHeaderProblem(bytes);
+  if (problem) throw unreadable(problem);
+  let db: Database;
+  try {
+    db = new sqlJs.Database(withoutWalMode(bytes));
+  } catch (error) {
+    throw unreadable(error instanceof Error ? error.message : String(error), error);
+  }
+  try {
+    const tables = new Set(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'").values.map((row) => String(row[0])));
+    if (!tables.has('monitor')) {
+      throw new ImportInputError(
+        'the file is a SQLite database, but not one of the self-hosted monitor: it has no monitor table. ' + INPUT_HINT,
+      );
+    }
+    return readMonitors(db, tables);
+  } finally {
+    db.close();
+  }
+}
