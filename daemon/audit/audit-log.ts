@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 /** The event kinds the audit log records. */
 export const AUDIT_KINDS = [
   'auth.email_changed',
+  'auth.password_reset',
   'organization.created',
   'organization.updated',
   'member.joined',

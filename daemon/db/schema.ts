@@ -24,6 +24,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   totp_used_steps: TotpUsedStepsTable;
   workspace_links: WorkspaceLinksTable;
+  password_resets: PasswordResetsTable;
   checks: ChecksTable;
   check_labels: CheckLabelsTable;
   incidents: IncidentsTable;
@@ -321,4 +322,18 @@ export interface NotificationSettingsTable {
   /** JSON text of the member's settings. */
   settings: string;
   updated_at: string;
+}
+
+/** A password reset link; only the SHA-256 of its token is stored. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_uid: string;
+  /** The address the link was mailed to; the link works only while the account still has it. */
+  email: string;
+  /** The super admin who asked for it; null when the account holder asked. */
+  requested_by_uid: string | null;
+  created_at: string;
+  expires_at: string;
+  /** Set when used, or voided by a newer link: a link works once. */
+  used_at: string | null;
 }

@@ -7,6 +7,7 @@ import { organizationRoutes } from './organizations.js';
 import { systemUserRoutes } from './system-users.js';
 import { tokenRoutes } from './tokens.js';
 import { authRoutes } from './auth.js';
+import { passwordResetRoutes } from './password-reset.js';
 import { handoffRoutes } from './handoff.js';
 import { oauthRoutes } from './oauth.js';
 import { twoFactorRoutes } from './two-factor.js';
@@ -24,6 +25,7 @@ import { systemHashingRoutes } from './system-hashing.js';
 export const ROUTES: RouteSpec[] = [
   ...healthRoutes,
   ...authRoutes,
+  ...passwordResetRoutes,
   ...twoFactorRoutes,
   ...handoffRoutes,
   ...oauthRoutes,
