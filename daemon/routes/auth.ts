@@ -8,6 +8,7 @@ import { sessionOrChallenge } from '../auth/totp-login.js';
 import { createUser } from '../auth/users.js';
 import { AppError, forbidden } from '../errors.js';
 import { route, type RouteSpec } from './route.js';
+import { logoutAll } from './sessions.js';
 
 /** Registration, password sign-in, sign-out, the account and its password. */
 export const authRoutes: RouteSpec[] = [
@@ -45,9 +46,10 @@ export const authRoutes: RouteSpec[] = [
     path: '/auth/logout',
     permission: 'authenticated',
     allowDuringPasswordChange: true,
-    summary: 'Sign out: the session ends server-side.',
-    async handler({ deps, auth }) {
+    summary: 'Sign out: the session ends server-side. With ?all=true every other session ends instead and this one stays: 200 {revoked}.',
+    async handler({ deps, auth, query }) {
       if (!auth.session) throw new AppError('VALIDATION_FAILED', 'A personal access token is not signed out; revoke it with DELETE /api/v1/auth/tokens/{uid}.');
+      if (logoutAll(query)) return { revoked: await revokeUserSessions(deps, auth.user.uid, { exceptIdHash: auth.session.id_hash }) };
       await revokeSession(deps, auth.session.id_hash);
     },
   }),

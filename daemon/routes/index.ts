@@ -8,6 +8,7 @@ import { systemUserRoutes } from './system-users.js';
 import { tokenRoutes } from './tokens.js';
 import { authRoutes } from './auth.js';
 import { passwordResetRoutes } from './password-reset.js';
+import { sessionRoutes } from './sessions.js';
 import { handoffRoutes } from './handoff.js';
 import { oauthRoutes } from './oauth.js';
 import { twoFactorRoutes } from './two-factor.js';
@@ -26,6 +27,7 @@ export const ROUTES: RouteSpec[] = [
   ...healthRoutes,
   ...authRoutes,
   ...passwordResetRoutes,
+  ...sessionRoutes,
   ...twoFactorRoutes,
   ...handoffRoutes,
   ...oauthRoutes,
