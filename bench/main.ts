@@ -6,6 +6,7 @@ export type Benchmark = () => Promise<Record<string, unknown>>;
 
 /** Every benchmark, by the name `npm run bench -- <name>` takes. Loaded lazily. */
 const BENCHMARKS: Record<string, () => Promise<{ run: Benchmark }>> = {
+  api: () => import('./api.js'),
   login: () => import('./login.js'),
 };
 
