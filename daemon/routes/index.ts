@@ -7,6 +7,7 @@ import { organizationRoutes } from './organizations.js';
 import { systemUserRoutes } from './system-users.js';
 import { tokenRoutes } from './tokens.js';
 import { authRoutes } from './auth.js';
+import { teamChatRoutes } from './team-chat.js';
 import { passwordResetRoutes } from './password-reset.js';
 import { sessionRoutes } from './sessions.js';
 import { handoffRoutes } from './handoff.js';
@@ -30,6 +31,7 @@ export const ROUTES: RouteSpec[] = [
   ...sessionRoutes,
   ...twoFactorRoutes,
   ...handoffRoutes,
+  ...teamChatRoutes,
   ...oauthRoutes,
   ...systemHashingRoutes,
   ...accountRoutes,

@@ -2,6 +2,7 @@ import { CodeChallengeMethod, generateCodeVerifier, OAuth2Client } from 'arctic'
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../errors.js';
+import { joinByEmailPattern } from '../../orgs/email-pattern.js';
 import { issueHandoffCode } from '../handoff.js';
 import { randomToken } from '../secrets.js';
 import { resolveExternalAccount } from './accounts.js';
@@ -83,7 +84,9 @@ export async function completeLogin(deps: AppDeps, ctx: Context, name: string, q
       codeVerifier: pending.codeVerifier,
     });
     const profile = await readProfile(deps, provider, tokens, pending.nonce);
-    const { user } = await resolveExternalAccount(deps, provider.key, profile);
+    const { user, created } = await resolveExternalAccount(deps, provider.key, profile);
+    // The provider verified the address, so organizations whose e-mail pattern matches admit at once.
+    if (created) await joinByEmailPattern(deps, user);
     if (provider.key === 'team_chat' && profile.workspaceId) await joinLinkedWorkspaces(deps, user, profile.workspaceId);
     const code = await issueHandoffCode(deps, user, `oauth:${provider.key}`, pending.returnTo);
     deps.logger.info({ user: user.uid, provider: provider.key }, 'external sign-in completed');

@@ -42,6 +42,13 @@ export class TestBrowser {
     throw new Error(`more than ${maxHops} redirects from ${url}`);
   }
 
+  /** Stores a cookie as a page's script-issued request would have (the dashboard's fetch). */
+  setCookie(url: string, name: string, value: string, path = '/'): void {
+    const origin = new URL(url).origin;
+    if (!this.jar.has(origin)) this.jar.set(origin, new Map());
+    this.jar.get(origin)!.set(name, { value, path });
+  }
+
   /** Whether a cookie of this name is held for the origin of `url`. */
   hasCookie(url: string, name: string): boolean {
     return this.jar.get(new URL(url).origin)?.has(name) ?? false;

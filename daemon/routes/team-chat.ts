@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { completeInstall, installUrl } from '../auth/oauth/team-chat-install.js';
+import { unlinkWorkspace, workspaceLinkOf } from '../auth/oauth/workspace-links.js';
+import { notFound } from '../errors.js';
+import { route, type RouteSpec } from './route.js';
+
+const installBody = z.object({ returnTo: z.string().max(2000).optional() });
+
+/** The team-chat app install and an organization's workspace link. */
+export const teamChatRoutes: RouteSpec[] = [
+  route({
+    method: 'POST',
+    path: '/auth/team_chat/install',
+    permission: 'authenticated',
+    summary: 'Start installing the team-chat app: {url} to open; creates an organization linked to the workspace unless one is linked already.',
+    body: installBody,
+    async handler({ ctx, deps, auth, body }) {
+      return { url: await installUrl(deps, ctx, auth.user, { returnTo: body.returnTo ?? '/' }) };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/auth/team_chat/install/callback',
+    permission: 'public',
+    summary: "The platform's redirect after an install: 302 to {base_url}/d/auth/complete?code=<one_time_code>.",
+    async handler({ ctx, deps, query }) {
+      ctx.redirect(await completeInstall(deps, ctx, query));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/orgs/:org/team-chat-workspace/install',
+    permission: 'organization:settings',
+    summary: 'Start installing the team-chat app into this organization, linking it to the workspace: {url} to open.',
+    body: installBody,
+    async handler({ ctx, deps, auth, body }) {
+      return { url: await installUrl(deps, ctx, auth.user, { organizationUid: auth.org!.uid, returnTo: body.returnTo ?? '/' }) };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/orgs/:org/team-chat-workspace',
+    permission: 'organization:read',
+    summary: "The organization's team-chat workspace link: {workspaceId, workspaceName, linkedAt}; 404 when not linked.",
+    async handler({ deps, auth }) {
+      const link = await workspaceLinkOf(deps, auth.org!.uid);
+      if (!link) throw notFound('This organization is not linked to a team-chat workspace.');
+      return link;
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/orgs/:org/team-chat-workspace',
+    permission: 'organization:settings',
+    summary: 'Remove the workspace link: workspace members no longer join by it (existing members stay).',
+    async handler({ deps, auth }) {
+      if (!(await unlinkWorkspace(deps, { organizationUid: auth.org!.uid, actorUid: auth.user.uid }))) {
+        throw notFound('This organization is not linked to a team-chat workspace.');
+      }
+    },
+  }),
+];
