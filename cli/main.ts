@@ -114,6 +114,46 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc check-types\nsvc check-types http --json'))
     .action(action(() => import('./commands/check-types.js')));
 
+  // Access tokens and e-mail changes. A group another command already declared is reused.
+  const findOrAdd = (parent: Command, name: string, description: string) =>
+    parent.commands.find((c) => c.name() === name) ?? parent.command(name).description(description);
+  const repeatable = (value: string, previous: string[] = []) => [...previous, value];
+  const token = program.command('token').description('your personal access tokens: each bound to one organization, acting with your current role there');
+  token
+    .command('create')
+    .description('mint a token; its secret is printed once')
+    .option('--name <name>', 'what the token is for')
+    .option('--org <slug>', 'the organization it works in')
+    .option('--scope <scope>', 'api, api:read, mcp or mcp:read (repeatable or comma-separated; default api and mcp)', repeatable)
+    .option('--expires <when>', 'a duration (30d, 12h, 90m, 2w), a date (2026-12-31), or never (the default)')
+    .addHelpText('after', example('svc token create --name ci --org acme --scope api:read --expires 30d\nsvc token create --name agent --org acme --scope mcp:read --json'))
+    .action(action(() => import('./commands/token.js').then((m) => ({ run: m.create }))));
+  token
+    .command('list')
+    .description('list your tokens (never their secrets)')
+    .addHelpText('after', example('svc token list --json'))
+    .action(action(() => import('./commands/token.js').then((m) => ({ run: m.list }))));
+  token
+    .command('revoke')
+    .description('revoke a token; it stops working at once')
+    .argument('<uid>', 'the token UID, as listed by svc token list')
+    .addHelpText('after', example('svc token revoke 01jb2c3d4e5f6g7h8j9k0m1n2p'))
+    .action(action(() => import('./commands/token.js').then((m) => ({ run: m.revoke }))));
+  findOrAdd(program, 'account', 'your own account')
+    .command('set-email')
+    .description('change your sign-in e-mail address (asks for the current password); your other sessions are signed out')
+    .argument('<email>', 'the new address')
+    .option('--password-stdin', 'read the current password from standard input')
+    .addHelpText('after', example('svc account set-email new@example.com\nprintf "%s" "$PW" | svc account set-email new@example.com --password-stdin'))
+    .action(action(() => import('./commands/set-email.js').then((m) => ({ run: m.self }))));
+  findOrAdd(findOrAdd(program, 'admin', 'super-admin commands'), 'user', 'manage any account (super admin)')
+    .command('set-email')
+    .description("change any account's e-mail address, without its password; all of its sessions are signed out")
+    .option('--user <uid|email>', 'the account, by uid or current e-mail address')
+    .option('--email <email>', 'the new address')
+    .addHelpText('after', example('svc admin user set-email --user old@example.com --email new@example.com'))
+    .action(action(() => import('./commands/set-email.js').then((m) => ({ run: m.admin }))));
+
   return program;
 }
 

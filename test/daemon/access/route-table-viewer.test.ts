@@ -14,7 +14,6 @@ const VIEWER_MAY_CALL = new Set([
   'POST /auth/tokens',
   'DELETE /auth/tokens/:uid',
   'PUT /auth/me/notification-settings',
-  'PATCH /auth/me/notification-settings',
 ]);
 
 const key = (spec: RouteSpec) => `${spec.method} ${spec.path}`;
