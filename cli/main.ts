@@ -81,6 +81,28 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc admin hashing preset lighter'))
     .action(action(() => import('./commands/admin-hashing.js').then((m) => ({ run: m.preset }))));
 
+  // Reuse a group another command already declared, so each group exists once.
+  const group = (parent: Command, name: string, description: string) =>
+    parent.commands.find((c) => c.name() === name) ?? parent.command(name).description(description);
+  group(admin, 'user', 'manage any account (super admin)')
+    .command('reset-password')
+    .description('issue a password reset link for an account: mailed by the daemon, or printed when it sends no mail')
+    .requiredOption('--user <uid|email>', 'the account, by uid or e-mail address')
+    .addHelpText('after', example('svc admin user reset-password --user ann@example.com'))
+    .action(action(() => import('./commands/admin-reset-password.js')));
+  const sessions = group(program, 'account', 'your own account')
+    .command('sessions')
+    .description('list your live sessions (the current one is marked)')
+    .addHelpText('after', example('svc account sessions\nsvc account sessions --json'))
+    .action(action(() => import('./commands/account-sessions.js').then((m) => ({ run: m.list }))));
+  sessions
+    .command('revoke')
+    .description('end one session by its ID, or with --all every session but this one')
+    .argument('[id]', 'session ID, as listed by svc account sessions')
+    .option('--all', 'end every other session of the account')
+    .addHelpText('after', example('svc account sessions revoke 01j9x3k2m4n5p6q7r8s9t0v1w2\nsvc account sessions revoke --all'))
+    .action(action(() => import('./commands/account-sessions.js').then((m) => ({ run: m.revoke }))));
+
   const collect = (value: string, previous: string[] = []) => [...previous, value];
   const checks = program.command('checks').description("the organization's checks (organization: --org, SVC_ORG, or your only one)");
   checks

@@ -1,0 +1,35 @@
+import type { CommandDeps } from '../context.js';
+import { CliError, usageError } from '../errors.js';
+
+interface ResetAnswer {
+  userUid: string;
+  email: string;
+  expiresAt: string;
+  mailed: boolean;
+  /** Only when the daemon sends no mail. */
+  url?: string;
+}
+
+/**
+ * `svc admin user reset-password --user <uid|email>`: issues a reset link for any account. The
+ * daemon mails it when it can; otherwise it hands the link back, to pass on by other means.
+ */
+export async function run(options: { user?: string }, deps: CommandDeps): Promise<void> {
+  if (!options.user) throw usageError('--user <uid|email> is required');
+  const client = deps.client();
+  const uid = await resolveUser(deps, options.user);
+  const answer = await client.post<ResetAnswer>(`/system/users/${encodeURIComponent(uid)}/password-reset`);
+  if (deps.out.jsonMode) return deps.out.json(answer);
+  if (answer.mailed) return deps.out.success(`a password reset link was mailed to ${answer.email}; it works once, until ${answer.expiresAt}`);
+  deps.out.warn('the daemon sends no mail (SVC_SMTP_URL is unset): pass this link on yourself, privately');
+  deps.out.line(`Reset link for ${answer.email} (works once, until ${answer.expiresAt}):`);
+  deps.out.line(answer.url ?? '');
+}
+
+/** An e-mail address is looked up; anything else is taken as the account's uid. */
+async function resolveUser(deps: CommandDeps, user: string): Promise<string> {
+  if (!user.includes('@')) return user;
+  const page = await deps.client().get<{ items: { uid: string }[] }>('/system/users', { query: { email: user } });
+  if (page.items.length === 0) throw new CliError(`no account has the e-mail address ${user}`);
+  return page.items[0].uid;
+}
