@@ -38,7 +38,7 @@ export interface MonitorExport {
   readonly fields: { readonly tags: string; readonly notifications: string };
 }
 
-/** A record over a map from column name to value (the 2.x database row, or a normalised backup entry). */
+/** A record over a map from column name to value: a normalised entry of the 1.x backup. */
 export class ColumnRecord implements MonitorRecord {
   readonly #values: ReadonlyMap<string, unknown>;
   readonly #spelling: ReadonlyMap<string, string>;
@@ -60,6 +60,36 @@ export class ColumnRecord implements MonitorRecord {
 
   field(column: string): string {
     return this.#spelling.get(column) ?? column;
+  }
+}
+
+/**
+ * A record over one row of the 2.x `monitor` table: values stay in the row as sql.js returned
+ * it and are found through the shared column index (tens of thousands of rows are read at once).
+ */
+export class RowRecord implements MonitorRecord {
+  readonly #columns: ReadonlyMap<string, number>;
+  readonly #row: readonly unknown[];
+
+  constructor(
+    columns: ReadonlyMap<string, number>,
+    row: readonly unknown[],
+    readonly tags: readonly MonitorTag[],
+    readonly notifications: readonly string[],
+    readonly dockerHost?: DockerHost,
+  ) {
+    this.#columns = columns;
+    this.#row = row;
+  }
+
+  value(column: string): unknown {
+    const index = this.#columns.get(column);
+    const value = index === undefined ? undefined : this.#row[index];
+    return value instanceof Uint8Array ? undefined : value;
+  }
+
+  field(column: string): string {
+    return column;
   }
 }
 

@@ -1,6 +1,6 @@
 import type initSqlJs from 'sql.js';
 import { ImportInputError } from '../converter.js';
-import { ColumnRecord, type DockerHost, type MonitorExport, type MonitorTag } from './monitor-record.js';
+import { RowRecord, type DockerHost, type MonitorExport, type MonitorTag } from './monitor-record.js';
 import { INPUT_HINT } from './input-hint.js';
 import type { SqlJs } from './sql-js.js';
 import { sqliteHeaderProblem, withoutWalMode } from './sqlite-header.js';
@@ -105,16 +105,16 @@ function readMonitors(db: Database, tables: Set<string>): MonitorExport {
   const dockerHosts = readDockerHosts(db, tables);
   const hasId = columnsOf(db, 'monitor').has('id');
   const result = rows(db, `SELECT * FROM monitor${hasId ? ' ORDER BY id' : ''}`);
-  const spelling = new Map(result.columns.map((column) => [column, column]));
+  const columns = new Map(result.columns.map((column, i) => [column, i]));
+  const idAt = columns.get('id');
+  const dockerHostAt = columns.get('docker_host');
   const monitors = result.values.map((row) => {
-    const values = new Map<string, unknown>();
-    result.columns.forEach((column, i) => values.set(column, row[i] instanceof Uint8Array ? undefined : row[i]));
-    const id = values.get('id');
-    const dockerHostId = values.get('docker_host');
+    const id = idAt === undefined ? undefined : row[idAt];
+    const dockerHostId = dockerHostAt === undefined ? undefined : row[dockerHostAt];
     const key = typeof id === 'number' ? id : NaN;
-    return new ColumnRecord(
-      values,
-      spelling,
+    return new RowRecord(
+      columns,
+      row,
       tags.get(key) ?? [],
       notifications.get(key) ?? [],
       typeof dockerHostId === 'number' ? dockerHosts.get(dockerHostId) : undefined,
