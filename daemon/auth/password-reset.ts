@@ -107,7 +107,8 @@ export async function requestPasswordReset(deps: Deps, ctx: Context, email: stri
   } else {
     // The voiding half of issuing, so an unknown address does nearly the same work; for an
     // account that may not set a password it also ends links from before the parameter changed.
-    await voidResets(deps.db.kysely, user?.uid ?? '', deps.clock.now().toISOString());
+    const now = deps.clock.now().toISOString();
+    await deps.db.kysely.transaction().execute((trx) => voidResets(trx, user?.uid ?? '', now));
     if (user) mail = externalAccountMail({ to: user.email, baseUrl: deps.config.baseUrl });
   }
   if (mail) sendLater(deps, mail);
