@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinOrganization } from '../../../daemon/access/membership.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 import { addMember, createOrg } from './helpers.js';
@@ -141,6 +142,35 @@ describe.each(DATABASE_KINDS)('organizations and members [%s]', (kind) => {
     // Raising the limit lets the same invitation through.
     await daemon.request('PATCH', '/orgs/small', { token: owner.token, body: { memberLimit: null } });
     expect((await daemon.request('POST', `/invitations/${invite.body.token}/accept`, { token: late.token })).status).toBe(200);
+  });
+
+  it('holds the member limit under concurrent joins (joinOrganization)', async () => {
+    const owner = await daemon.register('owner8@example.com');
+    await createOrg(daemon, owner.token, 'crowded');
+    await daemon.request('PATCH', '/orgs/crowded', { token: owner.token, body: { memberLimit: 3 } });
+    const org = await daemon.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'crowded').executeTakeFirstOrThrow();
+    const people = await Promise.all([1, 2, 3, 4, 5].map((i) => daemon.register(`crowd${i}@example.com`)));
+    const results = await Promise.all(people.map((p) => joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: p.uid, role: 'user', via: 'invitation' })));
+    expect(results.filter((r) => r.status === 'joined')).toHaveLength(2);
+    expect(results.filter((r) => r.status === 'member-limit')).toEqual([
+      { status: 'member-limit', limit: 3 },
+      { status: 'member-limit', limit: 3 },
+      { status: 'member-limit', limit: 3 },
+    ]);
+    expect((await daemon.request('GET', '/orgs/crowded', { token: owner.token })).body.memberCount).toBe(3);
+    const again = await joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: owner.uid, role: 'viewer', via: 'invitation' });
+    expect(again).toEqual({ status: 'already-member', role: 'owner' });
+  });
+
+  it('makes the first member of an empty organization the roleIfEmpty', async () => {
+    const owner = await daemon.register('owner9@example.com');
+    await createOrg(daemon, owner.token, 'emptied');
+    const org = await daemon.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'emptied').executeTakeFirstOrThrow();
+    await daemon.deps.db.kysely.deleteFrom('members').where('organization_uid', '=', org.uid).execute();
+    const first = await daemon.register('first@example.com');
+    const second = await daemon.register('second@example.com');
+    expect(await joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: first.uid, role: 'user', roleIfEmpty: 'admin', via: 'team_chat' })).toEqual({ status: 'joined', role: 'admin' });
+    expect(await joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: second.uid, role: 'user', roleIfEmpty: 'admin', via: 'team_chat' })).toEqual({ status: 'joined', role: 'user' });
   });
 
   it('never lets a personal access token create an organization', async () => {
