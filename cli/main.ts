@@ -176,6 +176,21 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc admin user set-email --user old@example.com --email new@example.com'))
     .action(action(() => import('./commands/set-email.js').then((m) => ({ run: m.admin }))));
 
+  const twoFactor = findOrAdd(findOrAdd(program, 'account', 'your own account'), '2fa', 'two-factor sign-in (TOTP) of your account');
+  twoFactor
+    .command('enable')
+    .description('turn on two-factor sign-in: shows a QR code for your authenticator app, asks for its code, prints recovery codes once')
+    .option('--code <code>', 'confirm a pending enrolment with the code the app shows (without a terminal: run once without it, then with it)')
+    .addHelpText('after', example('svc account 2fa enable\nsvc account 2fa enable --code 123456'))
+    .action(action(() => import('./commands/account-2fa.js').then((m) => ({ run: m.enable }))));
+  twoFactor
+    .command('disable')
+    .description('turn off two-factor sign-in, confirmed by a current code, a recovery code or your password')
+    .option('--code <code>', 'a code from the app, or a recovery code')
+    .option('--password-stdin', 'confirm with the current password, read from standard input')
+    .addHelpText('after', example('svc account 2fa disable --code 123456\nprintf "%s" "$PW" | svc account 2fa disable --password-stdin'))
+    .action(action(() => import('./commands/account-2fa.js').then((m) => ({ run: m.disable }))));
+
   return program;
 }
 
