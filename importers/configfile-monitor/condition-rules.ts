@@ -184,7 +184,7 @@ function functionCondition(condition: Condition, type: CheckTypeName): Applied {
 }
 
 function certificateCondition({ operator, right }: Condition, context: ConditionContext): Applied {
-  if (!context.certificates) return unsupported(`a ${context.type} check of this target has no certificate to watch`);
+  if (!context.certificates) return unsupported(`this ${context.type} target has no TLS certificate to watch`);
   const text = right.kind === 'literal' ? right.value : '';
   const ms = /^\d+$/.test(text) ? Number(text) : parseGoDuration(text);
   if ((operator !== '>' && operator !== '>=') || ms === undefined) {

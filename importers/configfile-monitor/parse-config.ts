@@ -1,15 +1,16 @@
 import { parseDocument } from 'yaml';
 import { ImportInputError } from '../shared/import-input-error.js';
 import { isRecord } from '../shared/input-text.js';
+import { AliasError, expandAliases } from './expand-aliases.js';
 import { protectPlaceholders } from './placeholders.js';
 
 /** What the importer expects, as error messages say it. */
 export const EXPECTED = 'a Gatus YAML configuration with an `endpoints` list';
 
-// Aliases are resolved to shared objects, so a normal file referencing `*defaults` from every
-// endpoint costs little; what must be refused is exponential expansion ("billion laughs"),
-// which the yaml package measures as references times nested aliases.
-const MAX_ALIAS_COUNT = 100_000;
+// Aliases may stand for at most this many YAML nodes in total. A file where every endpoint
+// merges a defaults block uses a few per endpoint; an alias bomb ("billion laughs") needs
+// exponentially many and is refused before any of it is built.
+const MAX_EXPANDED_NODES = 1_000_000;
 
 /** The top level of a Gatus configuration: the lists the importer reads, as parsed. */
 export interface GatusConfig {
@@ -43,14 +44,19 @@ export function parseGatusConfig(source: string): GatusConfig {
   restore(doc);
   let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    expandAliases(doc, MAX_EXPANDED_NODES);
+    // No alias is left, so the yaml package's own alias limit cannot be reached; zero makes
+    // any alias this importer failed to expand an error rather than a silent lookup.
+    value = doc.toJS({ maxAliasCount: 0 });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const bomb = /alias count/i.test(reason);
+    if (error instanceof RangeError) {
+      throw new ImportInputError(`expected ${EXPECTED}, but the YAML is nested too deeply`, { cause: error });
+    }
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ImportInputError(
-      bomb
-        ? `expected ${EXPECTED}, but the YAML expands its aliases excessively (more than ${MAX_ALIAS_COUNT} alias references); refused`
-        : `expected ${EXPECTED}, but the YAML cannot be read: ${reason.split('\n')[0]}`,
+      error instanceof AliasError
+        ? `expected ${EXPECTED}, but ${reason}; refused`
+        : `expected ${EXPECTED}, but the YAML cannot be read: ${reason}`,
       { cause: error },
     );
   }

@@ -1,0 +1,23 @@
+import { describe, expect, test } from 'vitest';
+import { convertConfigFile } from '../../../importers/configfile-monitor/index.js';
+import { expectWellFormed, loadFixtures } from '../shared/fixture-table.js';
+
+const fixtures = loadFixtures('configfile-monitor', 'yaml');
+
+describe('configfile-monitor fixtures', () => {
+  test('there are fixtures', () => {
+    expect(fixtures.length).toBeGreaterThanOrEqual(5);
+  });
+
+  test.each(fixtures.map((fixture) => [fixture.name, fixture] as const))('%s', (_name, fixture) => {
+    const result = convertConfigFile(fixture.input);
+    expect(result.checks).toEqual(fixture.expected.checks);
+    expect(result.warnings).toEqual(fixture.expected.warnings);
+    expect(result.skipped).toEqual(fixture.expected.skipped);
+    expectWellFormed(result, 'configfile-monitor');
+  });
+
+  test.each(fixtures.map((fixture) => [fixture.name, fixture] as const))('%s converts the same from text and bytes', (_name, fixture) => {
+    expect(convertConfigFile(fixture.input.toString('utf8'))).toEqual(convertConfigFile(fixture.input));
+  });
+});

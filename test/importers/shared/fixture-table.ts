@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { validateCheck } from '../../../importers/catalog/index.js';
+import {
+  ImportInputError,
+  MANAGED_LABEL_KEY,
+  type ConversionResult,
+  type Converter,
+  type ImportSource,
+} from '../../../importers/converter.js';
+
+/** One fixture: an input file and the result expected from converting it. */
+export interface Fixture {
+  name: string;
+  input: Buffer;
+  expected: ConversionResult;
+}
+
+/**
+ * The fixtures of a source: every `<name>.<ext>` in `test/fixtures/import/<source>/` that has
+ * a `<name>.expected.json` beside it.
+ */
+export function loadFixtures(source: ImportSource, extension: string): Fixture[] {
+  const dir = join('test/fixtures/import', source);
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(`.${extension}`) && !file.endsWith('.expected.json'))
+    .sort()
+    .map((file) => {
+      const name = file.slice(0, -(extension.length + 1));
+      return {
+        name,
+        input: readFileSync(join(dir, file)),
+        expected: JSON.parse(readFileSync(join(dir, `${name}.expected.json`), 'utf8')) as ConversionResult,
+      };
+    });
+}
+
+/** The rules every conversion result obeys, whatever the input. */
+export function expectWellFormed(result: ConversionResult, source: ImportSource): void {
+  const slugs = new Set<string>();
+  for (const check of result.checks) {
+    const validation = validateCheck(check);
+    expect(validation.ok, JSON.stringify(validation)).toBe(true);
+    if (validation.ok) expect(validation.check).toEqual(check);
+    expect(check.labels[MANAGED_LABEL_KEY]).toBe(source);
+    expect(slugs.has(check.slug), `duplicate slug ${check.slug}`).toBe(false);
+    slugs.add(check.slug);
+  }
+  for (const warning of result.warnings) {
+    expect(typeof warning.item).toBe('string');
+    expect(warning.message.length).toBeGreaterThan(0);
+    if (warning.slug !== undefined) expect(slugs.has(warning.slug)).toBe(true);
+  }
+  for (const skipped of result.skipped) {
+    expect(['UNSUPPORTED_TYPE', 'INVALID_ITEM']).toContain(skipped.reason);
+    expect(result.warnings.some((w) => w.item === skipped.item && w.code === skipped.reason && w.slug === undefined)).toBe(true);
+  }
+}
+
+/**
+ * Converts `input`; returns the result, or undefined when the converter refused it with an
+ * ImportInputError. Any other exception fails the test.
+ */
+export function convertOrRefuse(convert: Converter, input: Uint8Array | string): ConversionResult | undefined {
+  try {
+    return convert(input);
+  } catch (error) {
+    if (error instanceof ImportInputError) {
+      expect(error.message).toMatch(/^expected /);
+      return undefined;
+    }
+    throw error;
+  }
+}
