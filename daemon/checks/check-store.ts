@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CheckDefinition } from '../../importers/catalog/index.js';
 import { newId } from '../db/ids.js';
 import type { ChecksTable, Database } from '../db/schema.js';
@@ -35,6 +35,8 @@ export interface UpsertOutcome {
 // Rows per multi-row statement: 14 parameters a check stays well under both engines' limits.
 const CHECK_BATCH = 500;
 const LABEL_BATCH = 1000;
+/** Writes after which the planner's statistics are refreshed (see upsertChecks). */
+const ANALYZE_AFTER = 1000;
 
 const slugTaken = (slug: string) => conflict('SLUG_TAKEN', `A check with slug "${slug}" already exists in this organization.`);
 
@@ -257,6 +259,14 @@ export async function upsertChecks(
   for (const outcome of outcomes) {
     const uid = stored.get(outcome.slug);
     if (uid && outcome.uid !== uid) outcome.uid = uid;
+  }
+  if (writes.length >= ANALYZE_AFTER) {
+    // Right after a bulk import PostgreSQL still believes the table nearly empty (autovacuum
+    // has not run yet) and sorts the whole organization for the first page of the list.
+    // Fresh statistics make that page an index range at once. Allowed inside a transaction on
+    // both engines, and rolled back with it.
+    await sql`analyze checks`.execute(db);
+    await sql`analyze check_labels`.execute(db);
   }
   return outcomes;
 }
