@@ -12,7 +12,7 @@ import { loadConfig } from '../daemon/config/config.js';
 import { createLogger } from '../daemon/log.js';
 import { startDaemon, type RunningDaemon } from '../daemon/server.js';
 import { sampleCheck, type CheckDefinition } from '../importers/catalog/index.js';
-import { runLoad, type LoadResult } from './http-load.js';
+import { runLoad, type LoadResult, type LoadSpec } from './http-load.js';
 import { printTable } from './table.js';
 
 const CHECKS = 10_000;
@@ -120,11 +120,22 @@ async function startBareKoa(body: unknown): Promise<{ origin: string; close(): P
   };
 }
 
-function combine(results: LoadResult[]): LoadResult {
+/** A load run and the CPU this process (the server alone: the client is another process) spent on it. */
+type Measured = LoadResult & { cpuMicros: number };
+
+async function measuredLoad(spec: LoadSpec): Promise<Measured> {
+  const before = process.cpuUsage();
+  const result = await runLoad(spec);
+  const used = process.cpuUsage(before);
+  return { ...result, cpuMicros: used.user + used.system };
+}
+
+function combine(results: Measured[]): LoadResult & { cpuMicrosPerRequest: number } {
   const requests = results.reduce((n, r) => n + r.requests, 0);
   const seconds = results.reduce((n, r) => n + r.seconds, 0);
   return {
     requests,
+    cpuMicrosPerRequest: results.reduce((n, r) => n + r.cpuMicros, 0) / requests,
     errors: results.reduce((n, r) => n + r.errors, 0),
     seconds,
     requestsPerSecond: requests / seconds,
@@ -180,8 +191,8 @@ async function measure(database: BenchDatabase): Promise<Record<string, unknown>
     // check plus a database read, once from a bare Koa route.
     const one = await getJson(`${list}/bench-04242`, token);
     const bare = await startBareKoa(one.body);
-    const authed: LoadResult[] = [];
-    const baseline: LoadResult[] = [];
+    const authed: Measured[] = [];
+    const baseline: Measured[] = [];
     try {
       const spec = { connections: CONNECTIONS, seconds: SECONDS_PER_ROUND, maxRequests: MAX_REQUESTS_PER_ROUND };
       const authedSpec = { ...spec, origin: daemon.url, path: '/api/v1/orgs/default/checks/bench-04242', headers: { authorization: `Bearer ${token}` } };
@@ -190,8 +201,8 @@ async function measure(database: BenchDatabase): Promise<Record<string, unknown>
       await runLoad({ ...bareSpec, seconds: 1 });
       // Alternating rounds, so drift in the machine's load affects both sides alike.
       for (let round = 0; round < ROUNDS; round++) {
-        baseline.push(await runLoad(bareSpec));
-        authed.push(await runLoad(authedSpec));
+        baseline.push(await measuredLoad(bareSpec));
+        authed.push(await measuredLoad(authedSpec));
       }
     } finally {
       await bare.close();
@@ -206,9 +217,11 @@ async function measure(database: BenchDatabase): Promise<Record<string, unknown>
       labelFilteredFirstPage: { p50Ms: round(byLabel.p50Ms), p95Ms: round(byLabel.p95Ms) },
       typeFilteredFirstPage: { p50Ms: round(byType.p50Ms), p95Ms: round(byType.p95Ms) },
       deepPage: { p50Ms: round(deepPage.p50Ms), p95Ms: round(deepPage.p95Ms) },
-      authenticatedGet: { requestsPerSecond: round(a.requestsPerSecond), p50Ms: round(a.p50Ms), p99Ms: round(a.p99Ms), requests: a.requests, errors: a.errors },
-      bareKoa: { requestsPerSecond: round(b.requestsPerSecond), p50Ms: round(b.p50Ms), p99Ms: round(b.p99Ms), requests: b.requests, errors: b.errors },
+      authenticatedGet: { requestsPerSecond: round(a.requestsPerSecond), serverCpuMicrosPerRequest: round(a.cpuMicrosPerRequest), p50Ms: round(a.p50Ms), p99Ms: round(a.p99Ms), requests: a.requests, errors: a.errors },
+      bareKoa: { requestsPerSecond: round(b.requestsPerSecond), serverCpuMicrosPerRequest: round(b.cpuMicrosPerRequest), p50Ms: round(b.p50Ms), p99Ms: round(b.p99Ms), requests: b.requests, errors: b.errors },
       ratio: round(a.requestsPerSecond / b.requestsPerSecond),
+      // Less sensitive to other work on the machine than requests per second.
+      cpuRatio: round(b.cpuMicrosPerRequest / a.cpuMicrosPerRequest),
     };
   } finally {
     await daemon.close();
@@ -229,6 +242,7 @@ function rows(kind: string, f: any): string[][] {
     [`${kind}: authenticated GET /orgs/{org}/checks/{slug}`, `${f.authenticatedGet.requestsPerSecond} req/s (p99 ${f.authenticatedGet.p99Ms} ms, ${f.authenticatedGet.errors} errors)`, ''],
     [`${kind}: bare Koa route, same answer`, `${f.bareKoa.requestsPerSecond} req/s (p99 ${f.bareKoa.p99Ms} ms, ${f.bareKoa.errors} errors)`, ''],
     [`${kind}: ratio authenticated / bare`, String(f.ratio), 'target ≥ 0.5'],
+    [`${kind}: server CPU per request, authenticated / bare`, `${f.authenticatedGet.serverCpuMicrosPerRequest} / ${f.bareKoa.serverCpuMicrosPerRequest} µs (ratio ${f.cpuRatio})`, ''],
   ];
 }
 
@@ -236,7 +250,7 @@ function rows(kind: string, f: any): string[][] {
  * The API on 10,000 checks: the first page of the check list (target under 50 ms), and
  * requests per second of an authenticated org-scoped GET against a bare Koa route in the same
  * run (target ratio at least 0.5). A real daemon on loopback; the load comes from
- * {@link CONNECTIONS} keep-alive clients in a worker thread, for a bounded time and count.
+ * {@link CONNECTIONS} keep-alive clients in a child process, for a bounded time and count.
  * On SQLite, and on PostgreSQL when one answers.
  */
 export async function run(): Promise<Record<string, unknown>> {

@@ -1,4 +1,5 @@
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
 /** One load run: `connections` clients repeat one GET until `seconds` pass or `maxRequests` are sent. */
@@ -50,21 +51,27 @@ async function generate(spec: LoadSpec): Promise<LoadResult> {
 }
 
 /**
- * Runs the load in a worker thread, so the server under test (on the main thread) has its
- * event loop to itself and the client's work shows up on the other core.
+ * Runs the load in a child process, so the server under test has this process to itself: its
+ * event loop is not shared with the client, and `process.cpuUsage()` here counts only the
+ * server's work.
  */
 export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: spec });
-    worker.once('message', (result: LoadResult) => {
-      void worker.terminate();
-      resolve(result);
+    const child = fork(fileURLToPath(import.meta.url), ['--load-client'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.once('message', (result) => {
+      child.kill();
+      resolve(result as LoadResult);
     });
-    worker.once('error', reject);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code) reject(new Error(`the load client exited with ${code}`));
+    });
+    child.send(spec);
   });
 }
 
-if (!isMainThread && parentPort) {
-  const port = parentPort;
-  void generate(workerData as LoadSpec).then((result) => port.postMessage(result));
+if (process.argv.includes('--load-client') && process.send) {
+  process.once('message', (spec) => {
+    void generate(spec as LoadSpec).then((result) => process.send!(result));
+  });
 }
