@@ -1,6 +1,9 @@
-import { checkTypeNames, listCheckTypes, sampleCheck } from '../../importers/catalog/index.js';
+import { checkTypeNames, listCheckTypes, sampleCheck, type CheckTypeSummary } from '../../importers/catalog/index.js';
 import { notFound } from '../errors.js';
 import { route, type RouteSpec } from './route.js';
+
+// The catalog is fixed for the life of the process; its JSON Schemas are built once.
+let catalog: CheckTypeSummary[] | undefined;
 
 /** The check-type catalog: the same one the importers and the MCP tools use. */
 export const checkTypeRoutes: RouteSpec[] = [
@@ -9,7 +12,7 @@ export const checkTypeRoutes: RouteSpec[] = [
     path: '/check-types',
     permission: 'authenticated',
     summary: 'Every check type: type, title, description, what its target means, and the JSON Schema of its config.',
-    handler: async () => listCheckTypes(),
+    handler: async () => (catalog ??= listCheckTypes()),
   }),
   route({
     method: 'GET',
