@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './deps.js';
+import { dashboardStatic } from './http/dashboard-static.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { mountRoutes } from './http/mount.js';
 import { ROUTES } from './routes/index.js';
@@ -23,5 +24,7 @@ export function createApp(deps: AppDeps): Koa {
   mountRoutes(api, ROUTES, deps);
   app.use(api.routes());
   app.use(api.allowedMethods());
+  // Every other path is the dashboard (deep links get its index.html).
+  app.use(dashboardStatic());
   return app;
 }

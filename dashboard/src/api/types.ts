@@ -1,0 +1,93 @@
+/** Shapes of the API's answers, as documented in docs/api.md. */
+
+export type Role = 'owner' | 'admin' | 'user' | 'viewer';
+
+export interface Account {
+  uid: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  hasPassword: boolean;
+  twoFactorEnabled: boolean;
+  superAdmin: boolean;
+  mustChangePassword: boolean;
+  organizations: { slug: string; name: string; role: Role }[];
+}
+
+export interface Session {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresAt: string;
+  user: Account;
+}
+
+/** `POST /auth/login` answers a session, or asks for the second factor. */
+export type LoginAnswer = Session | { mfaRequired: true; mfaToken: string };
+
+export interface HandoffAnswer extends Session {
+  returnTo?: string | null;
+}
+
+export interface Provider {
+  key: string;
+  kind: string;
+  displayName: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export type PasswordAlgorithm = 'argon2id' | 'bcrypt';
+
+export interface Argon2Costs {
+  memory: number;
+  time: number;
+  threads: number;
+  keyLength: number;
+  saltLength: number;
+}
+
+export interface PasswordPolicy {
+  algorithm: PasswordAlgorithm;
+  argon2: Argon2Costs;
+  bcrypt: { cost: number };
+  rehashOnLogin: boolean;
+}
+
+export interface PolicyOverrides {
+  algorithm?: PasswordAlgorithm | null;
+  argon2?: Partial<Record<keyof Argon2Costs, number | null>> | null;
+  bcrypt?: { cost?: number | null } | null;
+  rehashOnLogin?: boolean | null;
+}
+
+export interface HashingView {
+  effective: PasswordPolicy;
+  overrides: PolicyOverrides;
+  presets: Record<string, PolicyOverrides>;
+  pendingRestart: boolean;
+}
+
+export type Scope = 'api' | 'api:read' | 'mcp' | 'mcp:read';
+
+export interface TokenView {
+  uid: string;
+  name: string;
+  org: string;
+  scopes: Scope[];
+  expiresAt: string | null;
+  lastUsedAt?: string | null;
+  createdAt?: string;
+}
+
+export interface MintedToken extends TokenView {
+  token: string;
+}
+
+export interface TwoFactorSetup {
+  secret: string;
+  otpauthUri: string;
+  qrSvg: string;
+}

@@ -1,0 +1,56 @@
+import { useState } from 'preact/hooks';
+import { post } from '../api/client';
+import { asApiError, type ApiError } from '../api/errors';
+import { ErrorBanner } from './error-banner';
+import { issuesByPath, TextField } from './fields';
+
+/** Current password, new password twice; other sessions of the account end on success. */
+export function PasswordForm({ onDone, submitLabel = 'Change password' }: { onDone(): void | Promise<void>; submitLabel?: string }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const [mismatch, setMismatch] = useState(false);
+  const issues = issuesByPath(error?.issues ?? []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setMismatch(next !== repeat);
+    if (next !== repeat) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await post('/auth/password', { currentPassword: current, newPassword: next }, { credentialCheck: true });
+      setCurrent('');
+      setNext('');
+      setRepeat('');
+      await onDone();
+    } catch (caught) {
+      setError(asApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} class="card" aria-label="Change password">
+      <ErrorBanner error={error} title="Password not changed" />
+      <TextField id="current-password" label="Current password" type="password" autoComplete="current-password" required value={current} onValue={setCurrent} errors={issues.get('currentPassword')} />
+      <TextField id="new-password" label="New password" type="password" autoComplete="new-password" required minLength={8} value={next} onValue={setNext} hint="At least 8 characters." errors={issues.get('newPassword')} />
+      <TextField
+        id="repeat-password"
+        label="Repeat the new password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={repeat}
+        onValue={setRepeat}
+        errors={mismatch ? ['does not match the new password'] : undefined}
+      />
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Saving…' : submitLabel}
+      </button>
+    </form>
+  );
+}
