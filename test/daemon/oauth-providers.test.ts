@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
-import { freePort, TestBrowser } from '../support/oauth/browser.js';
+import { freePort } from '../support/oauth/browser.js';
 import { startTestProviders, TEST_TENANT, type TestProviders } from '../support/oauth/providers.js';
 import { browserSignIn, signInAndExchange } from '../support/oauth/sign-in.js';
 
@@ -84,6 +84,20 @@ describe.each(DATABASE_KINDS)('external sign-in providers [%s]', (kind) => {
     const landing = await browserSignIn(daemon, 'enterprise_cloud');
     expect(landing.error).toBe('email_not_verified');
     expect(landing.code).toBeUndefined();
+  });
+
+  it('enterprise_cloud: a token naming another tenant is refused', async () => {
+    providers.enterpriseCloud.next.account = { sub: 'ms-3', tid: '11111111-2222-4333-8444-555555555555', email: 'x@other.example', xms_edov: true };
+    expect((await browserSignIn(daemon, 'enterprise_cloud')).error).toBe('provider_error');
+  });
+
+  it('a refusal at an OpenID provider lands with access_denied', async () => {
+    providers.searchPortal.next.deny = true;
+    try {
+      expect((await browserSignIn(daemon, 'google')).error).toBe('access_denied');
+    } finally {
+      providers.searchPortal.next.deny = false;
+    }
   });
 
   it("team_chat: OpenID sign-in carries the workspace claim", async () => {
