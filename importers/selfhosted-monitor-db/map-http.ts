@@ -1,6 +1,5 @@
 import { HTTP_METHODS } from '../catalog/index.js';
-import { isRecord, type ItemScope } from '../converter.js';
-import { hasHeader, importHeaders, importStatusCodes } from '../shared/request-fields.js';
+import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
 import { dropSecret, keyword, operator, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
@@ -16,6 +15,10 @@ const BODY_CONTENT_TYPES: Readonly<Record<string, string>> = {
   form: 'application/x-www-form-urlencoded',
   xml: 'text/xml; charset=utf-8',
 };
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
+}
 
 function safeDecode(value: string): string {
   try {

@@ -1,5 +1,4 @@
-import { isRecord, type ItemScope } from '../converter.js';
-import { importHeaders } from '../shared/request-fields.js';
+import { importHeaders, isRecord, isSecretHeader, type ItemScope } from '../converter.js';
 import { dropSecret, hostOf, hostPort, keyword, missing, operator, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
@@ -119,8 +118,15 @@ function metadataOf(monitor: MonitorRecord, scope: ItemScope): Record<string, st
     scope.warn('UNSUPPORTED_SETTING', 'the metadata is not a JSON object and was left out', monitor.field('grpc_metadata'));
     return undefined;
   }
-  const entries = Object.entries(parsed.value).map(([key, value]) => [key.toLowerCase(), value] as const);
-  return importHeaders(entries, scope, monitor.field('grpc_metadata'), METADATA_KEY);
+  const field = monitor.field('grpc_metadata');
+  const entries = Object.entries(parsed.value)
+    .map(([key, value]) => [key.trim().toLowerCase(), value] as const)
+    .filter(([key]) => {
+      if (METADATA_KEY.test(key) || isSecretHeader(key)) return true;
+      scope.warn('UNSUPPORTED_SETTING', `${JSON.stringify(key)} is not a usable metadata key (binary "-bin" keys included); it was left out`, `${field}.${key}`);
+      return false;
+    });
+  return importHeaders(entries, scope, field);
 }
 
 /** `grpc-keyword` monitors: a gRPC health check, with the keyword looked for in its answer. */
