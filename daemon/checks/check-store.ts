@@ -3,7 +3,7 @@ import type { CheckDefinition } from '../../importers/catalog/index.js';
 import { newId } from '../db/ids.js';
 import type { ChecksTable, Database } from '../db/schema.js';
 import { conflict } from '../errors.js';
-import { checkContent, rowToCheck, sameContent, type StoredCheck } from './check-rows.js';
+import { canonicalJson, checkContent, rowToCheck, sameContent, type StoredCheck } from './check-rows.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 // The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
@@ -35,6 +35,9 @@ export interface UpsertOutcome {
 // Rows per multi-row statement: 14 parameters a check stays well under both engines' limits.
 const CHECK_BATCH = 500;
 const LABEL_BATCH = 1000;
+// Slugs per look-up: one parameter each, so 10,000 stay under both engines' limits (SQLite
+// 32,766, PostgreSQL 65,535) and a 10,000-check import reads what exists in one query.
+const LOOKUP_BATCH = 10_000;
 /** Writes after which the planner's statistics are refreshed (see upsertChecks). */
 const ANALYZE_AFTER = 1000;
 
@@ -113,7 +116,7 @@ export async function getCheck(db: Executor, orgUid: string, slug: string): Prom
 
 async function findRowsBySlugs(db: Executor, orgUid: string, slugs: readonly string[]): Promise<Map<string, Selectable<ChecksTable>>> {
   const found = new Map<string, Selectable<ChecksTable>>();
-  for (const batch of chunks([...new Set(slugs)], CHECK_BATCH)) {
+  for (const batch of chunks([...new Set(slugs)], LOOKUP_BATCH)) {
     const rows = await db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', 'in', batch).execute();
     for (const row of rows) found.set(row.slug, row);
   }
@@ -185,6 +188,26 @@ export async function deleteCheck(db: Executor, orgUid: string, slug: string): P
 }
 
 /**
+ * Whether the row holds exactly the text `check` would be stored as. A re-run import produces
+ * the same JSON text it stored before, so this cheap test settles most rows without the parse
+ * and key sort of `sameContent`.
+ */
+function sameStoredText(row: Selectable<ChecksTable>, check: CheckDefinition): boolean {
+  const next = checkContent(check);
+  return (
+    row.config === next.config &&
+    row.labels === next.labels &&
+    row.thresholds === next.thresholds &&
+    row.name === next.name &&
+    row.type === next.type &&
+    row.target === next.target &&
+    Number(row.enabled) === next.enabled &&
+    Number(row.interval_seconds) === next.interval_seconds &&
+    (row.description ?? null) === next.description
+  );
+}
+
+/**
  * Creates or updates many checks by slug in a few multi-row statements: existing ones are
  * updated in place (uid and creation time kept), identical ones are left alone, new ones get
  * uids in input order. Pass a transaction so the whole batch lands or none of it does. With
@@ -208,18 +231,20 @@ export async function upsertChecks(
   newIds.sort();
   let nextNew = 0;
   const outcomes: UpsertOutcome[] = [];
-  const writes: { check: CheckDefinition; uid: string; replacesLabels: boolean }[] = [];
+  // `keepsLabels`: an update whose label set is the stored one leaves its label rows alone.
+  const writes: { check: CheckDefinition; uid: string; replacesLabels: boolean; keepsLabels: boolean }[] = [];
   for (const check of checks) {
     const row = existing.get(check.slug);
     if (!row) {
       const uid = newIds[nextNew++];
       outcomes.push({ slug: check.slug, action: 'create', ...(options.dryRun ? {} : { uid }) });
-      writes.push({ check, uid, replacesLabels: false });
-    } else if (sameContent(row, check)) {
+      writes.push({ check, uid, replacesLabels: false, keepsLabels: false });
+    } else if (sameStoredText(row, check) || sameContent(row, check)) {
       outcomes.push({ slug: check.slug, action: 'unchanged', uid: row.uid });
     } else {
       outcomes.push({ slug: check.slug, action: 'update', uid: row.uid });
-      writes.push({ check, uid: row.uid, replacesLabels: true });
+      const keepsLabels = canonicalJson(JSON.parse(row.labels)) === canonicalJson(check.labels);
+      writes.push({ check, uid: row.uid, replacesLabels: true, keepsLabels });
     }
   }
   if (options.dryRun || writes.length === 0) return outcomes;
@@ -250,12 +275,13 @@ export async function upsertChecks(
   }
   // A check created concurrently since the look-up was updated instead: use the uid it has,
   // and replace whatever labels it got.
-  const resolved = writes.map((write) => {
+  const relabeled = writes.flatMap((write) => {
     const uid = stored.get(write.check.slug) ?? write.uid;
-    return { ...write, uid, replacesLabels: write.replacesLabels || uid !== write.uid };
+    const moved = uid !== write.uid;
+    return write.keepsLabels && !moved ? [] : [{ ...write, uid, replacesLabels: write.replacesLabels || moved }];
   });
-  await deleteLabels(db, resolved.filter((write) => write.replacesLabels).map((write) => write.uid));
-  await insertLabels(db, orgUid, resolved.map(({ check, uid }) => ({ uid, labels: check.labels })));
+  await deleteLabels(db, relabeled.filter((write) => write.replacesLabels).map((write) => write.uid));
+  await insertLabels(db, orgUid, relabeled.map(({ check, uid }) => ({ uid, labels: check.labels })));
   for (const outcome of outcomes) {
     const uid = stored.get(outcome.slug);
     if (uid && outcome.uid !== uid) outcome.uid = uid;
