@@ -16,7 +16,9 @@ export function errorMiddleware(logger: Logger): Middleware {
     } catch (error) {
       const appError = error instanceof AppError ? error : fromHttpError(error);
       if (!appError) {
-        logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
+        // The route pattern, not the path: a path may carry a credential (an invitation token).
+        const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? '(no route)';
+        logger.error({ err: error, method: ctx.method, route }, 'unexpected error');
       }
       const rendered = appError ?? new AppError('INTERNAL', 'Something went wrong on our side; it has been logged.');
       ctx.status = rendered.status;
