@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireSession } from '../access/session-only.js';
 import { completeInstall, installUrl } from '../auth/oauth/team-chat-install.js';
 import { unlinkWorkspace, workspaceLinkOf } from '../auth/oauth/workspace-links.js';
 import { notFound } from '../errors.js';
@@ -15,6 +16,7 @@ export const teamChatRoutes: RouteSpec[] = [
     summary: 'Start installing the team-chat app: {url} to open; creates an organization linked to the workspace unless one is linked already.',
     body: installBody,
     async handler({ ctx, deps, auth, body }) {
+      requireSession(auth, 'Installing the team-chat app');
       return { url: await installUrl(deps, ctx, auth.user, { returnTo: body.returnTo ?? '/' }) };
     },
   }),
@@ -34,6 +36,7 @@ export const teamChatRoutes: RouteSpec[] = [
     summary: 'Start installing the team-chat app into this organization, linking it to the workspace: {url} to open.',
     body: installBody,
     async handler({ ctx, deps, auth, body }) {
+      requireSession(auth, 'Installing the team-chat app');
       return { url: await installUrl(deps, ctx, auth.user, { organizationUid: auth.org!.uid, returnTo: body.returnTo ?? '/' }) };
     },
   }),

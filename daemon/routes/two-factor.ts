@@ -1,5 +1,6 @@
 import QRCode from 'qrcode';
 import { z } from 'zod';
+import { requireSession } from '../access/session-only.js';
 import { verifyCurrentPassword } from '../auth/password-login.js';
 import { acceptTotpCode, limitedSecondFactor, newTotpSecret } from '../auth/totp.js';
 import { completeSecondFactor, totpSecretOf } from '../auth/totp-login.js';
@@ -17,6 +18,8 @@ export const twoFactorRoutes: RouteSpec[] = [
     permission: 'authenticated',
     summary: 'Start enrolment: a new secret, its otpauth URI and a QR code (SVG); pending until confirmed.',
     async handler({ deps, auth }) {
+      // A leaked token must not be able to lock its owner out with a second factor of its own.
+      requireSession(auth, 'Two-factor enrolment');
       if (await totpSecretOf(deps, auth.user.uid)) throw conflict('TWO_FACTOR_ENABLED', 'Two-factor sign-in is already on; turn it off first to enrol again.');
       const { secret, otpauthUri } = newTotpSecret(auth.user.email);
       await deps.db.kysely.updateTable('users').set({ totp_pending_secret: secret }).where('uid', '=', auth.user.uid).execute();
@@ -31,6 +34,7 @@ export const twoFactorRoutes: RouteSpec[] = [
     summary: 'Confirm enrolment with a code from the app; answers the 10 recovery codes, shown once.',
     body: z.object({ code: codeField }),
     async handler({ deps, auth, body }) {
+      requireSession(auth, 'Two-factor enrolment');
       const row = await deps.db.kysely.selectFrom('users').select(['totp_secret', 'totp_pending_secret']).where('uid', '=', auth.user.uid).executeTakeFirst();
       if (row?.totp_secret) throw conflict('TWO_FACTOR_ENABLED', 'Two-factor sign-in is already on.');
       const pending = row?.totp_pending_secret;
@@ -68,6 +72,7 @@ export const twoFactorRoutes: RouteSpec[] = [
     summary: 'Turn two-factor sign-in off, proven by a current code, a recovery code or the password.',
     body: z.object({ code: codeField.optional(), recoveryCode: codeField.optional(), currentPassword: z.string().min(1).max(1024).optional() }),
     async handler({ ctx, deps, auth, body }) {
+      requireSession(auth, 'Turning two-factor sign-in off');
       const given = [body.code, body.recoveryCode, body.currentPassword].filter((v) => v !== undefined).length;
       if (given !== 1) throw validationFailed([{ path: 'code', message: 'send exactly one of code, recoveryCode or currentPassword' }]);
       const secret = await totpSecretOf(deps, auth.user.uid);

@@ -1,3 +1,4 @@
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../daemon/clock.js';
 import { sha256 } from '../../daemon/auth/secrets.js';
@@ -157,12 +158,17 @@ describe.each(DATABASE_KINDS)('sign-in hand-off [%s]', (kind) => {
   it('an account with 2FA gets mfaRequired from the exchange instead of a session', async () => {
     const email = nextPerson();
     const first = await exchange((await browserSignIn(daemon, 'code_host_a')).code!);
-    await daemon.deps.db.kysely.updateTable('users').set({ totp_secret: 'JBSWY3DPEHPK3PXP' }).where('email', '=', email).execute();
+    await daemon.deps.db.kysely.updateTable('users').set({ totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' }).where('email', '=', email).execute();
     provider.next.user = { profile: { id: 9000 + people, login: 'again' }, emails: [{ email, primary: true, verified: true }] };
     const second = await exchange((await browserSignIn(daemon, 'code_host_a', { returnTo: '/x' })).code!);
     expect(second.status).toBe(200);
     expect(second.body).toEqual({ mfaRequired: true, mfaToken: expect.any(String), returnTo: '/x' });
-    expect(first.body.user.uid).toBeTruthy();
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP') }).generate({ timestamp: clock.now().getTime() });
+    const verified = await daemon.request('POST', '/auth/2fa/verify', { body: { mfaToken: second.body.mfaToken, code } });
+    expect(verified.status).toBe(200);
+    expect(verified.body.user).toMatchObject({ uid: first.body.user.uid, twoFactorEnabled: true });
+    const session = await daemon.deps.db.kysely.selectFrom('sessions').select('method').where('user_uid', '=', first.body.user.uid).orderBy('created_at', 'desc').execute();
+    expect(session.map((s) => s.method)).toContain('oauth:code_host_a+totp');
   });
 
   it('links by verified e-mail to an existing password account, and keeps the link by subject', async () => {

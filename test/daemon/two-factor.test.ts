@@ -82,6 +82,20 @@ describe.each(DATABASE_KINDS)('two-factor sign-in (TOTP) [%s]', (kind) => {
     expect(again.status).toBe(409);
   });
 
+  it('a personal access token cannot enrol or turn 2FA off', async () => {
+    const admin = await daemon.adminToken();
+    const pat = await daemon.request('POST', '/auth/tokens', { token: admin, body: { name: 'ci', org: 'default' } });
+    expect(pat.status).toBe(201);
+    for (const [method, path, body] of [
+      ['POST', '/auth/2fa/setup', undefined],
+      ['POST', '/auth/2fa/confirm', { code: '123456' }],
+      ['DELETE', '/auth/2fa', { code: '123456' }],
+    ] as const) {
+      const res = await daemon.request(method, path, { token: pat.body.token, body });
+      expect(res.status, `${method} ${path}`).toBe(403);
+    }
+  });
+
   it('login asks for the second factor; a code from oathtool completes it', async () => {
     const account = await enrolled();
     const mfaToken = await challenge(account.email, account.password);
