@@ -59,7 +59,7 @@ export async function startFakeProvider(kind: FakeKind, client: { clientId: stri
   const fake: FakeProvider = {
     origin,
     next: {},
-    env() {
+    env(): Record<string, string> {
       if (kind === 'code_host_b') return { SVC_CODE_HOST_B_CLIENT_ID: client.clientId, SVC_CODE_HOST_B_CLIENT_SECRET: client.clientSecret, SVC_CODE_HOST_B_BASE_URL: origin };
       if (kind === 'team_chat_install') return { SVC_TEAM_CHAT_INSTALL_AUTHORIZE_URL: `${origin}${paths.authorize}`, SVC_TEAM_CHAT_INSTALL_TOKEN_URL: `${origin}${paths.token}` };
       const prefix = `SVC_${kind.toUpperCase()}_`;

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
+// @ts-expect-error oidc-provider ships no type declarations
 import Provider from 'oidc-provider';
 
 /** A person at a test identity provider: the claims it releases about them. */
