@@ -2,12 +2,16 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Shell } from './components/shell';
 import { matchPath, navigate, useLocation } from './lib/router';
 import { restoreSession, safeReturnTo, sessionState, signInPath, subscribeSession, type SessionState } from './lib/session';
+import type { Account } from './api/types';
 import { AuthCompletePage } from './pages/auth-complete';
+import { InvitationAcceptPage } from './pages/invitation-accept';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/password-reset';
+import { VerifyEmailPage } from './pages/verify-email';
 import { ChangePasswordPage } from './pages/change-password';
 import { NotFoundPage } from './pages/not-found';
 import { RegisterPage } from './pages/register';
 import { SignInPage } from './pages/sign-in';
-import { PAGE_ROUTES } from './routes';
+import { PAGE_ROUTES, withRole } from './routes';
 
 function useSession(): SessionState {
   const [state, setState] = useState(sessionState);
@@ -43,7 +47,16 @@ function orgOfPath(path: string): string | undefined {
   }
 }
 
+/** Pages for the signed-out only: a signed-in visitor continues where they were going. */
 const PUBLIC_PAGES = new Set(['/d/sign-in', '/d/register']);
+
+/** Pages a mail links to, usable signed in or not. */
+const ANYONE_PAGES: Record<string, (account?: Account) => preact.ComponentChildren> = {
+  '/d/forgot-password': () => <ForgotPasswordPage />,
+  '/d/reset': () => <ResetPasswordPage />,
+  '/d/auth/verify-email': () => <VerifyEmailPage />,
+  '/d/invitations/accept': (account) => <InvitationAcceptPage account={account} />,
+};
 
 export function App() {
   const session = useSession();
@@ -62,6 +75,8 @@ export function App() {
     );
   }
   const account = session.account;
+  const anyone = ANYONE_PAGES[path];
+  if (anyone) return <>{anyone(account)}</>;
   if (PUBLIC_PAGES.has(path)) {
     if (account) return <Redirect to={safeReturnTo(search.get('returnTo')) ?? '/'} />;
     return path === '/d/sign-in' ? <SignInPage /> : <RegisterPage />;
@@ -81,7 +96,7 @@ export function App() {
     if (params) {
       return (
         <Shell account={account} org={params.org} path={path}>
-          {route.render({ account, params, search })}
+          {route.render({ account, params, search, role: withRole(account, params) })}
         </Shell>
       );
     }

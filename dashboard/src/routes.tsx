@@ -1,12 +1,18 @@
 import type { ComponentChildren } from 'preact';
-import type { Account } from './api/types';
+import type { Account, Role } from './api/types';
+import { roleIn } from './lib/roles';
 import { AccountPage } from './pages/account';
+import { CheckDetailPage } from './pages/check-detail';
+import { CheckFormPage } from './pages/check-form';
+import { ChecksListPage } from './pages/checks-list';
 import { ServerHashingPage } from './pages/server-hashing';
 
 export interface PageContext {
   account: Account;
   params: Record<string, string>;
   search: URLSearchParams;
+  /** The caller's role in the organization of the path, when it has one. */
+  role?: Role;
 }
 
 export interface PageRoute {
@@ -14,8 +20,17 @@ export interface PageRoute {
   render(context: PageContext): ComponentChildren;
 }
 
-/** The signed-in pages. Org pages live under /orgs/:org; `-` is never a check slug, so /checks/-/... is free. */
+/**
+ * The signed-in pages. Organization pages live under /orgs/:org. Pages that are not a check sit
+ * under /checks/-/..., since `-` is never a check's slug.
+ */
 export const PAGE_ROUTES: PageRoute[] = [
   { pattern: '/d/account', render: ({ account }) => <AccountPage account={account} /> },
+  { pattern: '/orgs/:org/checks', render: ({ params, role, search }) => <ChecksListPage org={params.org} role={role} search={search} /> },
+  { pattern: '/orgs/:org/checks/-/new', render: ({ params }) => <CheckFormPage org={params.org} /> },
+  { pattern: '/orgs/:org/checks/:slug', render: ({ params, role }) => <CheckDetailPage org={params.org} slug={params.slug} role={role} /> },
+  { pattern: '/orgs/:org/checks/:slug/edit', render: ({ params }) => <CheckFormPage org={params.org} slug={params.slug} /> },
   { pattern: '/orgs/:org/server/hashing', render: () => <ServerHashingPage /> },
 ];
+
+export const withRole = (account: Account, params: Record<string, string>): Role | undefined => (params.org ? roleIn(account, params.org) : undefined);

@@ -91,3 +91,56 @@ export interface TwoFactorSetup {
   otpauthUri: string;
   qrSvg: string;
 }
+
+/** A JSON Schema node, as far as the generated forms read it. */
+export interface JsonSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  const?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+}
+
+export interface CheckType {
+  type: string;
+  title: string;
+  description: string;
+  target: { kind: string; description: string; example?: string; schemes?: string[] };
+  schema: JsonSchema;
+}
+
+export interface Thresholds {
+  timeoutMs: number;
+  degradedResponseMs?: number;
+  failuresBeforeDown: number;
+  successesBeforeUp: number;
+}
+
+export interface Check {
+  slug: string;
+  name: string;
+  type: string;
+  enabled: boolean;
+  intervalSeconds: number;
+  target: string;
+  config: Record<string, unknown>;
+  thresholds: Thresholds;
+  labels: Record<string, string>;
+  description?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}

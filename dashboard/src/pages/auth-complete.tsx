@@ -1,11 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
-import type { HandoffAnswer } from '../api/types';
+import type { HandoffAnswer, LoginAnswer } from '../api/types';
 import { Link } from '../components/link';
 import { safeReturnTo } from '../lib/session';
 import { usePageTitle } from '../lib/title';
-import { continueAfterSignIn } from './sign-in';
+import { continueAfterSignIn, SecondFactorStep } from './sign-in';
+
+/** The reasons the server gives in `?error=` when an external sign-in fails. */
+const FAILURES: Record<string, string> = {
+  access_denied: 'The sign-in was cancelled at the identity provider.',
+  invalid_state: 'The sign-in took too long or was started in another browser. Please start it again.',
+  provider_error: 'The identity provider could not complete the sign-in. Please try again later.',
+  email_not_verified: 'The identity provider has not verified your e-mail address. Verify it there, then sign in again.',
+  registration_closed: 'This server does not accept new accounts from your e-mail address. Ask an administrator for an invitation.',
+  install_failed: 'The app could not be installed in your workspace. Please try again.',
+};
 
 /**
  * Where an identity provider's sign-in lands: `?code=` is a one-time code for a session stored
@@ -16,6 +26,7 @@ export function AuthCompletePage() {
   usePageTitle('Signing in');
   const [params] = useState(() => new URLSearchParams(window.location.search));
   const [error, setError] = useState<ApiError | 'missing'>();
+  const [challenge, setChallenge] = useState<{ mfaToken: string; returnTo?: string }>();
   const started = useRef(false);
 
   useEffect(() => {
@@ -27,12 +38,18 @@ export function AuthCompletePage() {
       setError('missing');
       return;
     }
-    post<HandoffAnswer>('/auth/handoff/exchange', { code }, { anonymous: true }).then(
-      (session) => continueAfterSignIn(session, safeReturnTo(session.returnTo ?? undefined)),
+    post<LoginAnswer & Pick<HandoffAnswer, 'returnTo'>>('/auth/handoff/exchange', { code }, { anonymous: true }).then(
+      (answer) => {
+        const returnTo = safeReturnTo(answer.returnTo ?? undefined);
+        // An account with two-factor still owes its second step.
+        if ('mfaRequired' in answer) setChallenge({ mfaToken: answer.mfaToken, returnTo });
+        else continueAfterSignIn(answer, returnTo);
+      },
       (caught) => setError(asApiError(caught)),
     );
   }, [params]);
 
+  if (challenge) return <SecondFactorStep mfaToken={challenge.mfaToken} returnTo={challenge.returnTo} />;
   if (!error) {
     return (
       <main class="auth-page" id="main" aria-busy="true">
@@ -40,13 +57,14 @@ export function AuthCompletePage() {
       </main>
     );
   }
-  const providerError = params.get('error_description') ?? params.get('error');
+  const reason = params.get('error');
+  const providerError = reason ? (FAILURES[reason] ?? `The sign-in failed (${reason}).`) : undefined;
   return (
     <main class="auth-page" id="main">
       <h1 tabIndex={-1}>Sign-in did not complete</h1>
-      <div class="banner banner-error" role="alert" data-error-code={error === 'missing' ? 'MISSING_CODE' : error.code}>
+      <div class="banner banner-error" role="alert" data-error-code={error === 'missing' ? (reason ? 'SIGN_IN_FAILED' : 'MISSING_CODE') : error.code}>
         {error === 'missing' ? (
-          <p>{providerError ? `The identity provider reported: ${providerError}` : 'This page needs the sign-in code that the identity provider sends you back with, and there was none.'}</p>
+          <p>{providerError ?? 'This page needs the sign-in code that the identity provider sends you back with, and there was none.'}</p>
         ) : error.code === 'UNAUTHORIZED' ? (
           <p>This sign-in link has already been used or has expired (it works once, within 60 seconds). Please sign in again.</p>
         ) : (

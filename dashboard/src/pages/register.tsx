@@ -5,13 +5,15 @@ import type { LoginAnswer } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { issuesByPath, TextField } from '../components/fields';
 import { Link } from '../components/link';
-import { navigate } from '../lib/router';
+import { navigate, useLocation } from '../lib/router';
+import { safeReturnTo } from '../lib/session';
 import { usePageTitle } from '../lib/title';
 import { continueAfterSignIn } from './sign-in';
 
 /** Creates an account with e-mail and password, then signs it in. */
 export function RegisterPage() {
   usePageTitle('Create an account');
+  const returnTo = safeReturnTo(useLocation().search.get('returnTo'));
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -27,7 +29,7 @@ export function RegisterPage() {
       await post('/auth/register', { email, password, ...(name.trim() ? { name: name.trim() } : {}) }, { anonymous: true });
       const answer = await post<LoginAnswer>('/auth/login', { email, password }, { anonymous: true });
       if ('mfaRequired' in answer) navigate('/d/sign-in', { replace: true });
-      else continueAfterSignIn(answer, undefined);
+      else continueAfterSignIn(answer, returnTo);
     } catch (caught) {
       setError(asApiError(caught));
       setBusy(false);
@@ -47,7 +49,7 @@ export function RegisterPage() {
         </button>
       </form>
       <p class="aside">
-        Already have an account? <Link href="/d/sign-in">Sign in</Link>
+        Already have an account? <Link href={`/d/sign-in${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`}>Sign in</Link>
       </p>
     </main>
   );

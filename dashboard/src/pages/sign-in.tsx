@@ -61,7 +61,9 @@ export function SignInPage() {
       </form>
       <ProviderButtons returnTo={returnTo} />
       <p class="aside">
-        No account yet? <Link href="/d/register">Create one</Link>
+        <Link href="/d/forgot-password">Forgot your password?</Link>
+        {' · '}
+        No account yet? <Link href={`/d/register${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`}>Create one</Link>
       </p>
     </main>
   );
@@ -97,7 +99,7 @@ function ProviderButtons({ returnTo }: { returnTo?: string }) {
 }
 
 /** The second step for accounts with two-factor: an authenticator code, or a recovery code. */
-function SecondFactorStep({ mfaToken, returnTo, onRestart }: { mfaToken: string; returnTo?: string; onRestart(): void }) {
+export function SecondFactorStep({ mfaToken, returnTo, onRestart }: { mfaToken: string; returnTo?: string; onRestart?(): void }) {
   usePageTitle('Two-factor sign-in');
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
@@ -144,9 +146,13 @@ function SecondFactorStep({ mfaToken, returnTo, onRestart }: { mfaToken: string;
           {useRecovery ? 'Use an authenticator code instead' : 'Use a recovery code instead'}
         </button>
         {' · '}
-        <button type="button" class="link-button" onClick={onRestart}>
-          Start over
-        </button>
+        {onRestart ? (
+          <button type="button" class="link-button" onClick={onRestart}>
+            Start over
+          </button>
+        ) : (
+          <Link href="/d/sign-in">Start over</Link>
+        )}
       </p>
     </main>
   );

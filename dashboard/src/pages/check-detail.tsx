@@ -1,0 +1,114 @@
+import { useState } from 'preact/hooks';
+import { del, get } from '../api/client';
+import { asApiError, type ApiError } from '../api/errors';
+import type { Check, Role } from '../api/types';
+import { ErrorBanner } from '../components/error-banner';
+import { Link } from '../components/link';
+import { formatDate } from '../lib/format';
+import { navigate } from '../lib/router';
+import { canWrite } from '../lib/roles';
+import { usePageTitle } from '../lib/title';
+import { useAsync } from '../lib/use-async';
+
+/** One check: its whole definition; edit and delete for those who may write. */
+export function CheckDetailPage({ org, slug, role }: { org: string; slug: string; role?: Role }) {
+  const base = `/orgs/${encodeURIComponent(org)}/checks`;
+  const check = useAsync(() => get<Check>(`${base}/${encodeURIComponent(slug)}`), [org, slug]);
+  usePageTitle(check.data?.name ?? slug);
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+
+  const remove = async () => {
+    if (!window.confirm(`Delete the check "${check.data?.name ?? slug}"? This cannot be undone.`)) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await del(`${base}/${encodeURIComponent(slug)}`);
+      navigate(base, { replace: true });
+    } catch (caught) {
+      setError(asApiError(caught));
+      setBusy(false);
+    }
+  };
+
+  if (check.error) {
+    return (
+      <main id="main">
+        <h1 tabIndex={-1}>Check {slug}</h1>
+        <ErrorBanner error={check.error} />
+        <Link href={base}>Back to checks</Link>
+      </main>
+    );
+  }
+  const c = check.data;
+  if (!c) {
+    return (
+      <main id="main" aria-busy="true">
+        <h1 tabIndex={-1}>Check {slug}</h1>
+        <p>Loading…</p>
+      </main>
+    );
+  }
+  return (
+    <main id="main">
+      <p>
+        <Link href={base}>← Checks</Link>
+      </p>
+      <div class="page-head">
+        <h1 tabIndex={-1}>{c.name}</h1>
+        {canWrite(role) ? (
+          <div class="button-row">
+            <Link class="button" href={`${base}/${encodeURIComponent(c.slug)}/edit`}>
+              Edit
+            </Link>
+            <button type="button" class="danger" onClick={() => void remove()} disabled={busy}>
+              Delete
+            </button>
+          </div>
+        ) : null}
+      </div>
+      <ErrorBanner error={error} title="Not deleted" />
+      {c.description ? <p class="lead">{c.description}</p> : null}
+      <table class="kv">
+        <tbody>
+          <Row k="Slug" v={<code>{c.slug}</code>} />
+          <Row k="Type" v={c.type} />
+          <Row k="Target" v={<code>{c.target}</code>} />
+          <Row k="Enabled" v={c.enabled ? 'yes' : 'no (paused)'} />
+          <Row k="Interval" v={`${c.intervalSeconds} seconds`} />
+          <Row k="Timeout" v={`${c.thresholds.timeoutMs} ms`} />
+          {c.thresholds.degradedResponseMs !== undefined ? <Row k="Degraded above" v={`${c.thresholds.degradedResponseMs} ms`} /> : null}
+          <Row k="Down after" v={`${c.thresholds.failuresBeforeDown} failures`} />
+          <Row k="Up after" v={`${c.thresholds.successesBeforeUp} successes`} />
+          <Row
+            k="Labels"
+            v={
+              Object.keys(c.labels).length
+                ? Object.entries(c.labels).map(([k, v]) => (
+                    <span class="badge" key={k}>
+                      {k}={v}
+                    </span>
+                  ))
+                : 'none'
+            }
+          />
+          <Row k="Created" v={formatDate(c.createdAt)} />
+          <Row k="Updated" v={formatDate(c.updatedAt)} />
+        </tbody>
+      </table>
+      <h2>Settings of the {c.type} check</h2>
+      <pre class="card mono" aria-label="Type-specific settings as JSON">
+        {JSON.stringify(c.config, null, 2)}
+      </pre>
+    </main>
+  );
+}
+
+function Row({ k, v }: { k: string; v: preact.ComponentChildren }) {
+  return (
+    <tr>
+      <th scope="row">{k}</th>
+      <td>{v}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserSkipReason, fitsWidth, launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser.js';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
+import { fieldError, signInAsAdmin } from './flows.js';
+
+const skip = browserSkipReason();
+
+describe.skipIf(skip).each(DATABASE_KINDS)('dashboard checks [%s]', (kind) => {
+  let daemon: TestDaemon;
+  let browser: TestBrowser;
+  let token: string;
+
+  beforeAll(async () => {
+    [daemon, browser] = await Promise.all([startTestDaemon(kind), launchBrowser()]);
+    token = await daemon.adminToken();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  it('creates a check from the form generated from the type schema, showing server errors next to fields', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/');
+    // The start page is the first organization's checks.
+    await page.waitForURL(/\/orgs\/default\/checks$/);
+    await page.getByText('No checks yet.').waitFor();
+    await page.getByRole('link', { name: 'New check' }).click();
+    await page.getByRole('heading', { name: 'New check' }).waitFor();
+
+    expect(await page.getByLabel('Type', { exact: true }).inputValue()).toBe('http');
+    await page.getByLabel('Name', { exact: true }).fill('Homepage');
+    await page.getByLabel('Target', { exact: true }).fill('ftp://example.com');
+    await page.getByLabel('Method (optional)', { exact: true }).selectOption('HEAD');
+    await page.getByLabel('Expected status codes (optional)', { exact: true }).fill('200\n301-302');
+    await page.getByLabel('Labels (optional)', { exact: true }).fill('team=web');
+    await page.getByRole('button', { name: 'Create check' }).click();
+    expect(await fieldError(page, 'check-target')).toContain('scheme');
+    await saveScreenshot(page, `check-form-${kind}`);
+
+    await page.getByLabel('Target', { exact: true }).fill('https://example.com/');
+    await page.getByRole('button', { name: 'Create check' }).click();
+    await page.getByRole('heading', { name: 'Homepage' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/orgs/default/checks/homepage');
+
+    const stored = await daemon.request('GET', '/orgs/default/checks/homepage', { token });
+    expect(stored.body).toMatchObject({ name: 'Homepage', type: 'http', target: 'https://example.com/', labels: { team: 'web' } });
+    expect(stored.body.config).toMatchObject({ method: 'HEAD', expectedStatusCodes: [200, '301-302'] });
+  });
+
+  it('edits a check with a merge patch: a removed label is removed', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/homepage');
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Homepage' }).waitFor();
+    expect(await page.getByLabel('Type', { exact: true }).isDisabled()).toBe(true);
+    await page.getByLabel('Name', { exact: true }).fill('Home page');
+    await page.getByLabel('Labels (optional)', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Home page' }).waitFor();
+    const stored = await daemon.request('GET', '/orgs/default/checks/homepage', { token });
+    expect(stored.body.labels).toEqual({});
+    expect(stored.body.config.method).toBe('HEAD');
+  });
+
+  it('filters the list by type and label, in the address', async () => {
+    const sample = await daemon.request('GET', '/check-types/tcp/sample', { token });
+    const created = await daemon.request('POST', '/orgs/default/checks', { token, body: { ...sample.body, slug: 'db-port', name: 'DB port', labels: { team: 'data' } } });
+    expect(created.status).toBe(201);
+    const page = await browser.newPage({ width: 375 });
+    await signInAsAdmin(page, daemon, '/orgs/default/checks');
+    await page.locator('tr[data-slug="db-port"]').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(2);
+    expect(await fitsWidth(page)).toBe(true);
+
+    await page.getByLabel('Type', { exact: true }).selectOption('tcp');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/\?type=tcp$/);
+    await page.locator('tr[data-slug="homepage"]').waitFor({ state: 'detached' });
+    expect(await page.locator('tbody tr').count()).toBe(1);
+
+    await page.goto(`${daemon.url}/orgs/default/checks?label=team%3Dnone`);
+    await page.getByText('No check matches these filters.').waitFor();
+    await page.goto(`${daemon.url}/orgs/default/checks?label=team%3Ddata`);
+    await page.locator('tr[data-slug="db-port"]').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.getByLabel('Labels', { exact: true }).inputValue()).toBe('team=data');
+  });
+
+  it('deletes a check after confirmation', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/db-port');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/\/orgs\/default\/checks$/);
+    await page.locator('tr[data-slug="homepage"]').waitFor();
+    expect(await page.locator('tr[data-slug="db-port"]').count()).toBe(0);
+    expect((await daemon.request('GET', '/orgs/default/checks/db-port', { token })).status).toBe(404);
+  });
+
+  it('shows an unknown check as a message', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/nope');
+    await page.getByRole('alert').filter({ hasText: 'No check with slug "nope"' }).waitFor();
+  });
+
+  it('showed no console errors on any page', () => {
+    expect(browser.problems).toEqual([]);
+  });
+});
