@@ -21,6 +21,7 @@ export { ConversionBuilder, type CheckCandidate } from './shared/conversion-buil
 export { importLabels, labelKey, labelValue } from './shared/labels.js';
 export { inputText, isRecord, parseJsonText } from './shared/input-text.js';
 export { importHeaders, isSecretHeader } from './shared/headers.js';
+export { jsonataPath } from './shared/json-path.js';
 export { STATUS_CODE_BOUNDS, importStatusCodes, statusCodeList, statusCodeMatcher } from './shared/status-codes.js';
 export { describeValue, flagValue, integerValue, numberValue, textValue } from './shared/values.js';
 

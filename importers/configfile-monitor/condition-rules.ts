@@ -2,7 +2,8 @@ import { DNS_RCODES, type CheckTypeName } from '../catalog/index.js';
 import type { Condition, Operand, Operator } from './condition.js';
 import type { ConditionContext, JsonQueryEffect, KeywordEffect } from './condition-effects.js';
 import { parseGoDuration } from './go-duration.js';
-import { containedText, globMatcher, globRegex, jsonataPath } from './json-path.js';
+import { jsonataPath } from '../shared/json-path.js';
+import { containedText, globMatcher, globRegex } from './glob.js';
 
 /** What one condition does to the check. */
 export type Effect =

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { parseCondition } from '../../../importers/configfile-monitor/condition.js';
 import { parseGoDuration } from '../../../importers/configfile-monitor/go-duration.js';
-import { containedText, globMatcher, jsonataPath } from '../../../importers/configfile-monitor/json-path.js';
+import { containedText, globMatcher } from '../../../importers/configfile-monitor/glob.js';
+import { jsonataPath } from '../../../importers/shared/json-path.js';
 import { protectPlaceholders } from '../../../importers/configfile-monitor/placeholders.js';
 import { parseDocument } from 'yaml';
 
