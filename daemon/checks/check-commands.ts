@@ -1,0 +1,55 @@
+import { validateCheck, validateCheckPatch, type CheckDefinition } from '../../importers/catalog/index.js';
+import { notFound, validationFailed, type AppError } from '../errors.js';
+import type { StoredCheck } from './check-rows.js';
+import { createCheck, deleteCheck, getCheck, updateCheck, type Executor } from './check-store.js';
+
+// What a caller does with one check, validated, shared by the REST routes and the MCP tools so
+// that both answer the same problems with the same words. Failures are AppErrors: the REST
+// mount renders them as HTTP errors, the MCP server as tool errors.
+
+/** 404 NOT_FOUND for a slug that names no check of the organization. */
+export const checkNotFound = (slug: string): AppError => notFound(`No check with slug "${slug}" in this organization.`);
+
+/** Validates a candidate check, or throws 400 VALIDATION_FAILED listing every problem. */
+export function validCheck(input: unknown): CheckDefinition {
+  const result = validateCheck(input);
+  if (!result.ok) throw validationFailed(result.issues, 'The check is not valid.');
+  return result.check;
+}
+
+/** The stored check's definition, as a change starts from. */
+function definitionOf(check: StoredCheck): CheckDefinition {
+  const { uid: _uid, createdAt: _created, updatedAt: _updated, ...definition } = check;
+  return definition as CheckDefinition;
+}
+
+/** The check with `slug`, or 404. */
+export async function requireCheck(db: Executor, orgUid: string, slug: string): Promise<StoredCheck> {
+  const check = await getCheck(db, orgUid, slug);
+  if (!check) throw checkNotFound(slug);
+  return check;
+}
+
+/** Validates and stores a new check: 400 listing every problem, 409 `SLUG_TAKEN`. */
+export async function createValidCheck(db: Executor, orgUid: string, input: unknown, now: Date): Promise<StoredCheck> {
+  return createCheck(db, orgUid, validCheck(input), now);
+}
+
+/**
+ * Applies `changes` to the check `slug` as a JSON Merge Patch (null removes a field) and stores
+ * the result once it validates as a whole: 404, 400 listing every problem, 409 `SLUG_TAKEN`.
+ */
+export async function changeCheck(db: Executor, orgUid: string, slug: string, changes: unknown, now: Date): Promise<StoredCheck> {
+  const existing = await requireCheck(db, orgUid, slug);
+  const result = validateCheckPatch(definitionOf(existing), changes);
+  if (!result.ok) throw validationFailed(result.issues, 'The changed check is not valid.');
+  const updated = await updateCheck(db, orgUid, existing.uid, result.check, now);
+  // Deleted by someone else between the read and the write.
+  if (!updated) throw checkNotFound(slug);
+  return updated;
+}
+
+/** Deletes the check `slug`, or 404. */
+export async function removeCheck(db: Executor, orgUid: string, slug: string): Promise<void> {
+  if (!(await deleteCheck(db, orgUid, slug))) throw checkNotFound(slug);
+}
