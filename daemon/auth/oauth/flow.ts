@@ -40,7 +40,7 @@ export async function authorizationUrl(
   deps: AppDeps,
   ctx: Context,
   provider: SignInProvider,
-  options: { purpose: 'login' | 'install'; returnTo: string; authorizeUrl?: string; scopes?: string[]; userUid?: string; organizationUid?: string; extra?: Record<string, string> },
+  options: { purpose: 'login' | 'install'; returnTo: string; authorizeUrl?: string; scopes?: string[]; userUid?: string; organizationUid?: string },
 ): Promise<string> {
   const codeVerifier = provider.pkce ? generateCodeVerifier() : null;
   const nonce = provider.protocol === 'oidc' && options.purpose === 'login' ? randomToken(16) : null;
@@ -60,7 +60,6 @@ export async function authorizationUrl(
     ? client.createAuthorizationURLWithPKCE(endpoint, state, CodeChallengeMethod.S256, codeVerifier, scopes)
     : client.createAuthorizationURL(endpoint, state, scopes);
   if (nonce) url.searchParams.set('nonce', nonce);
-  for (const [name, value] of Object.entries(options.extra ?? {})) url.searchParams.set(name, value);
   bindStateToBrowser(deps, ctx, state);
   return url.toString();
 }
