@@ -15,6 +15,7 @@ import { oauthRoutes } from './oauth.js';
 import { twoFactorRoutes } from './two-factor.js';
 import { healthRoutes } from './health.js';
 import { checkTypeRoutes } from './check-types.js';
+import { checkImportRoutes } from './checks-import.js';
 import { checkRoutes } from './checks.js';
 import { incidentRoutes } from './incidents.js';
 import { statusPageRoutes } from './status-pages.js';
@@ -43,6 +44,7 @@ export const ROUTES: RouteSpec[] = [
   ...auditLogRoutes,
   ...systemUserRoutes,
   ...checkTypeRoutes,
+  ...checkImportRoutes,
   ...checkRoutes,
   ...incidentRoutes,
   ...statusPageRoutes,

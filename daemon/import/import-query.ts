@@ -1,0 +1,34 @@
+import { canonicalSource, describeImportSources, IMPORT_SOURCES, type ImportSource } from '../../importers/index.js';
+import { AppError, validationFailed } from '../errors.js';
+
+/** The query of the convert endpoint: which source, and whether only to preview. */
+export interface ImportQuery {
+  /** The canonical value, also when a tool alias was given. */
+  source: ImportSource;
+  dryRun: boolean;
+}
+
+// `?dryRun` alone, `true` or `1` preview; `false` or `0` apply, as does leaving it out. A value
+// that is none of these is refused rather than guessed, because guessing wrong would write.
+const DRY_RUN_VALUES: Record<string, boolean> = { '': true, true: true, '1': true, false: false, '0': false };
+
+/** Reads `?source=` (required; values or tool aliases) and `?dryRun=`; 400 VALIDATION_FAILED naming the allowed values. */
+export function parseImportQuery(query: URLSearchParams): ImportQuery {
+  const issues: { path: string; message: string }[] = [];
+  const rawSource = query.get('source');
+  const source = rawSource === null ? undefined : canonicalSource(rawSource);
+  if (rawSource === null || rawSource.trim() === '') {
+    issues.push({ path: 'source', message: `is required; one of ${describeImportSources()}` });
+  } else if (!source) {
+    issues.push({ path: 'source', message: `"${rawSource.slice(0, 100)}" is not an import source; use one of ${describeImportSources()}` });
+  }
+  const rawDryRun = query.get('dryRun');
+  const dryRun = rawDryRun === null ? false : DRY_RUN_VALUES[rawDryRun.trim().toLowerCase()];
+  if (dryRun === undefined) issues.push({ path: 'dryRun', message: 'must be true or false' });
+  if (issues.length > 0) {
+    const error = validationFailed(issues, 'The import query is not valid.');
+    // The allowed values as data too, so a client can offer them without parsing the message.
+    throw new AppError('VALIDATION_FAILED', error.message, { ...error.details, allowedSources: [...IMPORT_SOURCES] });
+  }
+  return { source: source!, dryRun: dryRun! };
+}

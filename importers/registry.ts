@@ -1,0 +1,100 @@
+// The import sources and their converters, in one table, so that the daemon's endpoint and the
+// CLI's `--local` preview convert with exactly the same code. Converters are loaded on first use:
+// the CLI starts without parsing YAML, JSON:API or WebAssembly modules it will not need.
+import type { ConversionResult, ConvertOptions } from './converter.js';
+import type { HostedMonitorData } from './hosted-monitor-api/index.js';
+import { ImportInputError } from './shared/import-input-error.js';
+import { IMPORT_SOURCES, canonicalSource, type ImportSource } from './shared/sources.js';
+
+/** What a converter reads: the raw export, or for a token source the data fetched with the token. */
+export type ConverterInput = Uint8Array | string | HostedMonitorData;
+
+/** A converter as the registry calls it: the self-hosted one first loads sql.js, hence async. */
+type LoadedConverter = (input: ConverterInput, options?: ConvertOptions) => ConversionResult | Promise<ConversionResult>;
+
+/** One source: what its input is, and how to get its converter. */
+export interface ImportSourceEntry {
+  readonly source: ImportSource;
+  /** The real tool's name, accepted as an alias. */
+  readonly tool: string;
+  /** What the request body (or the CLI's input) is, for help and error messages. */
+  readonly input: string;
+  /** Whether the body is a token that the daemon or CLI exchanges for the monitors first (network). */
+  readonly fetchesWithToken: boolean;
+  load(): Promise<LoadedConverter>;
+}
+
+/** Every import source, keyed by its canonical value, in the order of IMPORT_SOURCES. */
+export const IMPORT_REGISTRY: Readonly<Record<ImportSource, ImportSourceEntry>> = Object.freeze({
+  'configfile-monitor': {
+    source: 'configfile-monitor',
+    tool: 'gatus',
+    input: 'the YAML configuration file of the endpoint monitor',
+    fetchesWithToken: false,
+    load: () => import('./configfile-monitor/index.js').then((m) => m.convertConfigFile as LoadedConverter),
+  },
+  'hosted-monitor-api': {
+    source: 'hosted-monitor-api',
+    tool: 'betterstack',
+    input: 'an API token of the hosted monitoring service',
+    fetchesWithToken: true,
+    load: () => import('./hosted-monitor-api/index.js').then((m) => m.convertHostedMonitorApi),
+  },
+  'selfhosted-monitor-db': {
+    source: 'selfhosted-monitor-db',
+    tool: 'uptime-kuma',
+    input: 'the 2.x database file (raw bytes) or the 1.x backup JSON of the self-hosted monitor',
+    fetchesWithToken: false,
+    load: () => import('./selfhosted-monitor-db/index.js').then((m) => m.convertSelfhostedMonitorDbAsync as LoadedConverter),
+  },
+  'uptime-api-monitor': {
+    source: 'uptime-api-monitor',
+    tool: 'uptimerobot',
+    input: 'the monitors-listing JSON of version 2 of the hosted monitor API (getMonitors)',
+    fetchesWithToken: false,
+    load: () => import('./uptime-api-monitor/index.js').then((m) => m.convertUptimeApiMonitor as LoadedConverter),
+  },
+});
+
+/** The registry entry of a source value or tool alias, or undefined when it is neither. */
+export function importSourceEntry(name: string): ImportSourceEntry | undefined {
+  const source = canonicalSource(name);
+  return source && IMPORT_REGISTRY[source];
+}
+
+/** `configfile-monitor (gatus), ...`: the allowed values, for error messages and help. */
+export function describeImportSources(): string {
+  return IMPORT_SOURCES.map((source) => `${source} (${IMPORT_REGISTRY[source].tool})`).join(', ');
+}
+
+/**
+ * Converts the input of `source` with its converter. For `hosted-monitor-api` the input is
+ * what `fetchWithToken` returned, never the token: the network step stays outside the pure
+ * converter. Throws ImportInputError when the input cannot be read at all.
+ */
+export async function convertImport(source: ImportSource, input: ConverterInput, options?: ConvertOptions): Promise<ConversionResult> {
+  const convert = await IMPORT_REGISTRY[source].load();
+  return convert(input, options);
+}
+
+/** Reads the token out of a request body or a file: surrounding blanks and line ends are not part of it. */
+export function tokenText(input: Uint8Array | string): string {
+  const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
+  const token = text.trim();
+  if (token === '') throw new ImportInputError('expected an API token of the hosted monitoring service, but the input is empty');
+  if (/\s/.test(token) || token.length > 4096) {
+    throw new ImportInputError('expected an API token of the hosted monitoring service (one line, no spaces), but the input is not one');
+  }
+  return token;
+}
+
+/**
+ * The network step of a token source (`hosted-monitor-api`): exchanges the token for the plain
+ * data its converter reads. Throws ImportInputError for something that cannot be a token, and
+ * the adapter's HostedApiError when the API refuses the token or cannot be reached.
+ */
+export async function fetchWithToken(input: Uint8Array | string, options: { baseUrl: string; signal?: AbortSignal }): Promise<HostedMonitorData> {
+  const token = tokenText(input);
+  const { fetchHostedMonitors } = await import('./hosted-monitor-api/index.js');
+  return fetchHostedMonitors({ token, baseUrl: options.baseUrl, signal: options.signal });
+}

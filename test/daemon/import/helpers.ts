@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { TestDaemon } from '../../support/daemon.js';
+
+/** A small Gatus configuration: two checks, a dropped secret, and one endpoint with no equivalent. */
+export function gatusConfig(options: { interval?: string; extraGroup?: string } = {}): string {
+  return `
+endpoints:
+  - name: API health
+    group: core
+    url: https://api.example.com/health
+    interval: ${options.interval ?? '30s'}
+    conditions: ["[STATUS] == 200", "[RESPONSE_TIME] < 500"]
+    client:
+      oauth2:
+        token-url: https://auth.example.com/token
+        client-id: abc
+        client-secret: s3cr3t
+  - name: Database
+    group: ${options.extraGroup ?? 'data'}
+    url: tcp://db.example.com:5432
+    conditions: ["[CONNECTED] == true"]
+  - name: Queue
+    url: sctp://queue.example.com:9999
+    conditions: ["[CONNECTED] == true"]
+`;
+}
+
+/** The convert endpoint's path. */
+export const convertPath = (query: string, org = 'default') => `/orgs/${org}/checks/import/convert?${query}`;
+
+/**
+ * Everything stored about the organization's checks, rows and label rows, as one string: equal
+ * strings mean the import wrote nothing.
+ */
+export async function checksSnapshot(daemon: TestDaemon, org = 'default'): Promise<string> {
+  const db = daemon.deps.db.kysely;
+  const { uid } = await db.selectFrom('organizations').select('uid').where('slug', '=', org).executeTakeFirstOrThrow();
+  const checks = await db.selectFrom('checks').selectAll().where('organization_uid', '=', uid).orderBy('uid').execute();
+  const labels = await db.selectFrom('check_labels').selectAll().where('organization_uid', '=', uid).orderBy('check_uid').orderBy('key').execute();
+  return JSON.stringify({ checks, labels });
+}
+
+/** How many checks the organization has. */
+export async function checkCount(daemon: TestDaemon, org = 'default'): Promise<number> {
+  const db = daemon.deps.db.kysely;
+  const row = await db
+    .selectFrom('checks')
+    .innerJoin('organizations', 'organizations.uid', 'checks.organization_uid')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organizations.slug', '=', org)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Makes the database fail when a label with `value` is written: the check rows of the import
+ * are already in by then, so the failure lands halfway through the transaction.
+ */
+export async function injectLabelFailure(daemon: TestDaemon, value: string): Promise<() => Promise<void>> {
+  const db = daemon.deps.db.kysely;
+  const literal = sql.lit(value);
+  if (daemon.deps.db.kind === 'sqlite') {
+    await sql`create trigger import_crash before insert on check_labels when new.value = ${literal}
+      begin select raise(abort, 'injected failure'); end`.execute(db);
+    return async () => void (await sql`drop trigger import_crash`.execute(db));
+  }
+  await sql`create function import_crash() returns trigger language plpgsql as $$
+    begin if new.value = ${literal} then raise exception 'injected failure'; end if; return new; end $$`.execute(db);
+  await sql`create trigger import_crash before insert on check_labels for each row execute function import_crash()`.execute(db);
+  return async () => {
+    await sql`drop trigger import_crash on check_labels`.execute(db);
+    await sql`drop function import_crash()`.execute(db);
+  };
+}
