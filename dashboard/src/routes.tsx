@@ -5,6 +5,7 @@ import { AccountPage } from './pages/account';
 import { CheckDetailPage } from './pages/check-detail';
 import { CheckFormPage } from './pages/check-form';
 import { ChecksListPage } from './pages/checks-list';
+import { ImportPage } from './pages/import';
 import { ServerHashingPage } from './pages/server-hashing';
 
 export interface PageContext {
@@ -27,6 +28,7 @@ export interface PageRoute {
 export const PAGE_ROUTES: PageRoute[] = [
   { pattern: '/d/account', render: ({ account }) => <AccountPage account={account} /> },
   { pattern: '/orgs/:org/checks', render: ({ params, role, search }) => <ChecksListPage org={params.org} role={role} search={search} /> },
+  { pattern: '/orgs/:org/checks/-/import', render: ({ params, role }) => <ImportPage org={params.org} role={role} /> },
   { pattern: '/orgs/:org/checks/-/new', render: ({ params }) => <CheckFormPage org={params.org} /> },
   { pattern: '/orgs/:org/checks/:slug', render: ({ params, role }) => <CheckDetailPage org={params.org} slug={params.slug} role={role} /> },
   { pattern: '/orgs/:org/checks/:slug/edit', render: ({ params }) => <CheckFormPage org={params.org} slug={params.slug} /> },

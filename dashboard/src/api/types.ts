@@ -144,3 +144,24 @@ export interface Check {
   createdAt?: string;
   updatedAt?: string;
 }
+
+export type ImportSource = 'configfile-monitor' | 'hosted-monitor-api' | 'selfhosted-monitor-db' | 'uptime-api-monitor';
+
+export interface ImportWarning {
+  item: string;
+  slug?: string | null;
+  code: string;
+  field?: string | null;
+  message: string;
+}
+
+export interface ImportResult {
+  source: ImportSource;
+  dryRun: boolean;
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  warnings: ImportWarning[];
+  checks: { slug: string; name: string; type: string; action: 'create' | 'update' | 'unchanged' | 'skip' }[];
+}

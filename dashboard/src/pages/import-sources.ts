@@ -1,0 +1,45 @@
+import type { ImportSource } from '../api/types';
+
+/** How each source's input is given: pasted text, a file, or an API token. */
+export interface SourceInfo {
+  source: ImportSource;
+  title: string;
+  description: string;
+  input: 'text' | 'file-or-text' | 'token';
+  /** What the paste box expects, for its label. */
+  pasteLabel?: string;
+  accept?: string;
+}
+
+export const IMPORT_SOURCES: SourceInfo[] = [
+  {
+    source: 'configfile-monitor',
+    title: 'Endpoint monitor configuration file (YAML)',
+    description: 'The YAML configuration file with its endpoints list. Environment placeholders are kept as they are and reported.',
+    input: 'file-or-text',
+    pasteLabel: 'Configuration file (YAML)',
+    accept: '.yaml,.yml,text/yaml,text/plain',
+  },
+  {
+    source: 'uptime-api-monitor',
+    title: 'Hosted uptime monitor: monitors JSON (API v2)',
+    description: 'The JSON answer of the API’s monitor listing.',
+    input: 'file-or-text',
+    pasteLabel: 'Monitors listing (JSON)',
+    accept: '.json,application/json,text/plain',
+  },
+  {
+    source: 'selfhosted-monitor-db',
+    title: 'Self-hosted monitor: database file or backup',
+    description: 'The SQLite database file of version 2.x, or the backup JSON of version 1.x.',
+    input: 'file-or-text',
+    pasteLabel: 'Backup JSON (version 1.x)',
+    accept: '.db,.sqlite,.sqlite3,.json,application/octet-stream,application/json',
+  },
+  {
+    source: 'hosted-monitor-api',
+    title: 'Hosted monitoring service: API token',
+    description: 'The server reads your monitors with this token, uses it for that request only, and never stores it.',
+    input: 'token',
+  },
+];

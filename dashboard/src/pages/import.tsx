@@ -1,0 +1,283 @@
+import { useState } from 'preact/hooks';
+import { request } from '../api/client';
+import { asApiError, type ApiError } from '../api/errors';
+import type { ImportResult, ImportSource, ImportWarning, Role } from '../api/types';
+import { ErrorBanner, Notice } from '../components/error-banner';
+import { describedBy, FieldShell } from '../components/fields';
+import { Link } from '../components/link';
+import { canWrite } from '../lib/roles';
+import { usePageTitle } from '../lib/title';
+import { IMPORT_SOURCES, type SourceInfo } from './import-sources';
+
+/**
+ * Checks, Import: pick a source, give its input, preview (the same call with dryRun=true),
+ * read the warnings, confirm. Matching is by slug, so running it again updates in place.
+ */
+export function ImportPage({ org, role }: { org: string; role?: Role }) {
+  usePageTitle('Import checks');
+  const [source, setSource] = useState<ImportSource>('configfile-monitor');
+  const [text, setText] = useState('');
+  const [file, setFile] = useState<File>();
+  const [preview, setPreview] = useState<ImportResult>();
+  const [result, setResult] = useState<ImportResult>();
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState<'preview' | 'apply'>();
+  const info = IMPORT_SOURCES.find((s) => s.source === source)!;
+  const checksBase = `/orgs/${encodeURIComponent(org)}/checks`;
+
+  if (!canWrite(role)) {
+    return (
+      <main id="main">
+        <h1 tabIndex={-1}>Import checks</h1>
+        <Notice kind="info">Your role in this organization can read checks but not import them.</Notice>
+      </main>
+    );
+  }
+
+  // Any change of input makes the preview stale: what is confirmed is always what was previewed.
+  const changed = () => {
+    setPreview(undefined);
+    setResult(undefined);
+    setError(undefined);
+  };
+
+  const body = (): { raw: Blob | string; contentType: string } | undefined => {
+    if (info.input !== 'token' && file) return { raw: file, contentType: 'application/octet-stream' };
+    if (!text.trim()) return undefined;
+    return { raw: info.input === 'token' ? text.trim() : text, contentType: 'text/plain; charset=utf-8' };
+  };
+
+  const run = async (dryRun: boolean) => {
+    const input = body();
+    if (!input) {
+      setError(asApiError(new Error(info.input === 'token' ? 'Enter the API token first.' : 'Paste the input or choose a file first.')));
+      return;
+    }
+    setBusy(dryRun ? 'preview' : 'apply');
+    setError(undefined);
+    try {
+      const answer = await request<ImportResult>('POST', `/orgs/${encodeURIComponent(org)}/checks/import/convert`, {
+        query: { source, ...(dryRun ? { dryRun: 'true' } : {}) },
+        raw: input.raw,
+        contentType: input.contentType,
+      });
+      if (dryRun) setPreview(answer);
+      else {
+        setResult(answer);
+        setPreview(undefined);
+      }
+    } catch (caught) {
+      setError(asApiError(caught));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <main id="main" class="page-import">
+      <p>
+        <Link href={checksBase}>← Checks</Link>
+      </p>
+      <h1 tabIndex={-1}>Import checks</h1>
+      <p class="lead">Bring monitors over from another tool. Checks are matched by slug: an existing one is updated, never duplicated, so you can run an import again. Secrets, notification settings and history are not carried over.</p>
+
+      {result ? (
+        <ImportDone result={result} checksBase={checksBase} onAgain={() => setResult(undefined)} />
+      ) : (
+        <>
+          <form
+            class="card"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void run(true);
+            }}
+            aria-label="Import input"
+          >
+            <fieldset>
+              <legend>Source</legend>
+              {IMPORT_SOURCES.map((s) => (
+                <div class="field-checkbox" key={s.source}>
+                  <input
+                    type="radio"
+                    name="source"
+                    id={`source-${s.source}`}
+                    value={s.source}
+                    checked={source === s.source}
+                    aria-describedby={`source-${s.source}-hint`}
+                    onChange={() => {
+                      setSource(s.source);
+                      setText('');
+                      setFile(undefined);
+                      changed();
+                    }}
+                  />
+                  <label for={`source-${s.source}`}>{s.title}</label>
+                  <p class="hint" id={`source-${s.source}-hint`}>
+                    {s.description}
+                  </p>
+                </div>
+              ))}
+            </fieldset>
+            <SourceInput
+              key={source}
+              info={info}
+              text={text}
+              onText={(value) => {
+                setText(value);
+                changed();
+              }}
+              onFile={(value) => {
+                setFile(value);
+                changed();
+              }}
+            />
+            <ErrorBanner error={error} title={error?.code === 'INVALID_IMPORT_INPUT' ? 'The input cannot be read' : undefined} />
+            <button type="submit" class="primary" disabled={!!busy}>
+              {busy === 'preview' ? 'Previewing…' : 'Import preview'}
+            </button>
+          </form>
+          {preview ? (
+            <section aria-labelledby="preview-title" class="import-preview">
+              <h2 id="preview-title" tabIndex={-1}>
+                Preview: nothing has been written yet
+              </h2>
+              <ImportSummary result={preview} />
+              <div class="button-row">
+                <button type="button" class="primary" onClick={() => void run(false)} disabled={!!busy}>
+                  {busy === 'apply' ? 'Importing…' : `Confirm import (${preview.created} new, ${preview.updated} updated)`}
+                </button>
+                <button type="button" onClick={changed}>
+                  Cancel
+                </button>
+              </div>
+            </section>
+          ) : null}
+        </>
+      )}
+    </main>
+  );
+}
+
+function SourceInput({ info, text, onText, onFile }: { info: SourceInfo; text: string; onText(v: string): void; onFile(f: File | undefined): void }) {
+  if (info.input === 'token') {
+    return (
+      <FieldShell id="import-token" label="API token" hint="Sent to this server only, used for one request, not stored.">
+        <input id="import-token" type="password" autoComplete="off" spellcheck={false} value={text} onInput={(e) => onText((e.currentTarget as HTMLInputElement).value)} aria-describedby="import-token-hint" />
+      </FieldShell>
+    );
+  }
+  const fileHint = 'A file takes precedence over pasted text.';
+  return (
+    <>
+      <FieldShell id="import-file" label="File" hint={fileHint}>
+        <input id="import-file" type="file" accept={info.accept} aria-describedby={describedBy('import-file', fileHint)} onChange={(e) => onFile((e.currentTarget as HTMLInputElement).files?.[0])} />
+      </FieldShell>
+      <FieldShell id="import-text" label={`Or paste: ${info.pasteLabel}`}>
+        <textarea id="import-text" rows={10} spellcheck={false} value={text} onInput={(e) => onText((e.currentTarget as HTMLTextAreaElement).value)} />
+      </FieldShell>
+    </>
+  );
+}
+
+const ACTION_TEXT: Record<string, string> = { create: 'new', update: 'update', unchanged: 'unchanged', skip: 'skipped' };
+
+/** Counts, each check's action, and the warnings grouped by code. */
+export function ImportSummary({ result }: { result: ImportResult }) {
+  const groups = new Map<string, ImportWarning[]>();
+  for (const warning of result.warnings) groups.set(warning.code, [...(groups.get(warning.code) ?? []), warning]);
+  return (
+    <>
+      <ul class="counts" aria-label="Counts">
+        <li>
+          <strong data-count="created">{result.created}</strong> new
+        </li>
+        <li>
+          <strong data-count="updated">{result.updated}</strong> updated
+        </li>
+        <li>
+          <strong data-count="unchanged">{result.unchanged}</strong> unchanged
+        </li>
+        <li>
+          <strong data-count="skipped">{result.skipped}</strong> skipped
+        </li>
+        <li>
+          <strong data-count="warnings">{result.warnings.length}</strong> warnings
+        </li>
+      </ul>
+      {result.checks.length ? (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Checks and what happens to each</caption>
+            <thead>
+              <tr>
+                <th scope="col">Check</th>
+                <th scope="col">Type</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.checks.map((check, i) => (
+                <tr key={`${check.slug}-${i}`} data-action={check.action}>
+                  <td>
+                    {check.name} <code>{check.slug}</code>
+                  </td>
+                  <td>{check.type}</td>
+                  <td>{ACTION_TEXT[check.action] ?? check.action}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {groups.size ? (
+        <section aria-labelledby="warnings-title">
+          <h3 id="warnings-title">Warnings</h3>
+          {[...groups].map(([code, warnings]) => (
+            <details key={code} class="warning-group" data-code={code} open={groups.size <= 3}>
+              <summary>
+                <code>{code}</code> ({warnings.length})
+              </summary>
+              <ul>
+                {warnings.map((w, i) => (
+                  <li key={i}>
+                    <strong>{w.item}</strong>
+                    {w.field ? (
+                      <>
+                        {' '}
+                        <code>{w.field}</code>
+                      </>
+                    ) : null}
+                    : {w.message}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ))}
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function ImportDone({ result, checksBase, onAgain }: { result: ImportResult; checksBase: string; onAgain(): void }) {
+  const managed = `svc-managed=${result.source}`;
+  return (
+    <section aria-labelledby="done-title">
+      <h2 id="done-title" tabIndex={-1}>
+        Import done
+      </h2>
+      <Notice>
+        {result.created} checks created, {result.updated} updated, {result.unchanged} unchanged, {result.skipped} skipped.
+      </Notice>
+      <ImportSummary result={result} />
+      <div class="button-row">
+        <Link class="button primary" href={`${checksBase}?label=${encodeURIComponent(managed)}`}>
+          See the imported checks
+        </Link>
+        <button type="button" onClick={onAgain}>
+          Import more
+        </button>
+      </div>
+    </section>
+  );
+}
