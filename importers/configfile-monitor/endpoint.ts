@@ -22,14 +22,23 @@ export function readEnabled(raw: unknown, scope: ItemScope): boolean {
   return enabled ?? true;
 }
 
-function readKind(endpoint: Record<string, unknown>, scope: ItemScope): (EndpointKind & { dnsName?: string; recordType?: string }) | { skip: 'UNSUPPORTED_TYPE' | 'INVALID_ITEM'; message: string } {
+/** An endpoint's check kind, with the record type when it is a DNS endpoint. */
+type ReadKind = EndpointKind & { recordType?: string };
+
+/** Why an endpoint is skipped before it is read any further. */
+interface Skip {
+  skip: 'UNSUPPORTED_TYPE' | 'INVALID_ITEM';
+  message: string;
+}
+
+function readKind(endpoint: Record<string, unknown>, scope: ItemScope): ReadKind | Skip {
   const url = textValue(endpoint.url)?.trim() ?? '';
   if (isRecord(endpoint.dns)) {
     const { recordType, name } = readDnsBlock(endpoint.dns, scope);
     if (name === '') return { skip: 'INVALID_ITEM', message: 'the DNS endpoint has no dns.query-name' };
     keepPlaceholders(scope, name, 'dns.query-name');
     keepPlaceholders(scope, url, 'url');
-    return { type: 'dns', target: name, scheme: 'dns', hadPassword: false, secure: false, recordType, dnsName: name };
+    return { type: 'dns', target: name, scheme: 'dns', hadPassword: false, secure: false, recordType };
   }
   if (url === '') return { skip: 'INVALID_ITEM', message: 'the endpoint has no url' };
   const kind = endpointKind(url);

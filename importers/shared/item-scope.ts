@@ -63,14 +63,15 @@ export class ItemScope {
     }
     const interval = (intervalSeconds ?? INTERVAL_BOUNDS.default) * 1000;
     const max = Math.min(TIMEOUT_BOUNDS_MS.max, interval);
-    return this.#fit(ms, TIMEOUT_BOUNDS_MS.min, max, 'ms', 'timeout', field);
+    const note = max === interval && ms > max ? 'a probe may not outlast the interval' : undefined;
+    return this.#fit(ms, TIMEOUT_BOUNDS_MS.min, max, 'ms', 'timeout', field, note);
   }
 
-  #fit(value: number, min: number, max: number, unit: string, what: string, field: string): number {
+  #fit(value: number, min: number, max: number, unit: string, what: string, field: string, note?: string): number {
     const whole = Math.round(value);
     const fitted = Math.min(max, Math.max(min, whole));
     if (fitted !== value) {
-      const why = whole !== value && whole === fitted ? 'rounded to a whole number' : `kept within ${min}-${max} ${unit}`;
+      const why = note ?? (whole !== value && whole === fitted ? 'rounded to a whole number' : `kept within ${min}-${max} ${unit}`);
       this.warn('VALUE_ADJUSTED', `the ${what} of ${value} ${unit} was changed to ${fitted} ${unit} (${why})`, field);
     }
     return fitted;

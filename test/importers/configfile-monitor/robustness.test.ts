@@ -83,7 +83,9 @@ describe('input that is not a Gatus configuration', () => {
   test('thousands of endpoints merging one anchor are fine', () => {
     let text = 'x: &d\n  interval: 30s\n  conditions: ["[STATUS] == 200"]\nendpoints:\n';
     for (let i = 0; i < 3000; i++) text += `  - <<: *d\n    name: e${i}\n    url: https://e${i}.example.com\n`;
-    const { checks } = convertConfigFile(text);
+    const progress: number[] = [];
+    const { checks } = convertConfigFile(text, { onProgress: (done, total) => progress.push(done / total) });
+    expect(progress).toEqual([1, 2, 3, 4, 5, 6].map((sixth) => sixth / 6));
     expect(checks).toHaveLength(3000);
     expect(checks[2999]).toMatchObject({ slug: 'e2999', intervalSeconds: 30, config: { expectedStatusCodes: [200] } });
   });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { validateCheck } from '../../../importers/catalog/index.js';
@@ -15,6 +15,7 @@ export interface Fixture {
   name: string;
   input: Buffer;
   expected: ConversionResult;
+  expectedPath: string;
 }
 
 /**
@@ -28,12 +29,28 @@ export function loadFixtures(source: ImportSource, extension: string): Fixture[]
     .sort()
     .map((file) => {
       const name = file.slice(0, -(extension.length + 1));
+      const expectedPath = join(dir, `${name}.expected.json`);
       return {
         name,
         input: readFileSync(join(dir, file)),
-        expected: JSON.parse(readFileSync(join(dir, `${name}.expected.json`), 'utf8')) as ConversionResult,
+        expected: JSON.parse(readFileSync(expectedPath, 'utf8')) as ConversionResult,
+        expectedPath,
       };
     });
+}
+
+/**
+ * Compares a fixture's conversion with its expected result: checks, every warning, skipped
+ * items. With UPDATE_IMPORT_FIXTURES=1 the expected file is rewritten instead; review the diff.
+ */
+export function expectFixture(fixture: Fixture, result: ConversionResult): void {
+  if (process.env.UPDATE_IMPORT_FIXTURES === '1') {
+    writeFileSync(fixture.expectedPath, `${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  expect(result.checks).toEqual(fixture.expected.checks);
+  expect(result.warnings).toEqual(fixture.expected.warnings);
+  expect(result.skipped).toEqual(fixture.expected.skipped);
 }
 
 /** The rules every conversion result obeys, whatever the input. */

@@ -128,6 +128,13 @@ describe('input that is not a monitors listing', () => {
     expect(convertUptimeApiMonitor('[]')).toEqual({ checks: [], warnings: [], skipped: [] });
   });
 
+  test('progress is reported', () => {
+    const calls: [number, number][] = [];
+    const monitors = [1, 2, 3].map((id) => ({ id, friendly_name: `m${id}`, type: 3, url: 'example.com' }));
+    convertUptimeApiMonitor(JSON.stringify({ stat: 'ok', monitors }), { onProgress: (done, total) => calls.push([done, total]) });
+    expect(calls).toEqual([[3, 3]]);
+  });
+
   test('a page that announces more monitors says so', () => {
     const result = convertUptimeApiMonitor(
       JSON.stringify({ stat: 'ok', pagination: { offset: 0, limit: 1, total: 3 }, monitors: [{ id: 1, friendly_name: 'A', type: 3, url: 'a.example.com' }] }),

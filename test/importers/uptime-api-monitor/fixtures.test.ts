@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { convertUptimeApiMonitor } from '../../../importers/uptime-api-monitor/index.js';
-import { expectWellFormed, loadFixtures } from '../shared/fixture-table.js';
+import { expectFixture, expectWellFormed, loadFixtures } from '../shared/fixture-table.js';
 
 const fixtures = loadFixtures('uptime-api-monitor', 'json');
 
@@ -11,9 +11,7 @@ describe('uptime-api-monitor fixtures', () => {
 
   test.each(fixtures.map((fixture) => [fixture.name, fixture] as const))('%s', (_name, fixture) => {
     const result = convertUptimeApiMonitor(fixture.input);
-    expect(result.checks).toEqual(fixture.expected.checks);
-    expect(result.warnings).toEqual(fixture.expected.warnings);
-    expect(result.skipped).toEqual(fixture.expected.skipped);
+    expectFixture(fixture, result);
     expectWellFormed(result, 'uptime-api-monitor');
   });
 });
