@@ -130,6 +130,26 @@ export function buildProgram(): Command {
     .action(action(() => import('./commands/checks.js').then((m) => ({ run: m.remove }))));
 
   program
+    .command('import')
+    .description('import monitors from another tool as checks: a preview, then the import after a confirmation (--yes and --json are global flags)')
+    .requiredOption('--source <source>', 'configfile-monitor, hosted-monitor-api, selfhosted-monitor-db or uptime-api-monitor (or the tool: gatus, betterstack, uptime-kuma, uptimerobot)')
+    .option('--file <path>', 'the export to import (YAML, JSON, or the self-hosted monitor\'s database file)')
+    .option('--stdin', 'read the export (or the API token) from standard input')
+    .option('--token-env <var>', 'hosted-monitor-api: the environment variable that holds the API token')
+    .option('--org <slug>', 'organization (default: SVC_ORG, your only one, the token\'s, or default)')
+    .option('--dry-run', 'preview only: write nothing')
+    .option('--local', 'convert here without a daemon (preview only)')
+    .option('--strict', 'exit with code 3 when any item was skipped')
+    .addHelpText(
+      'after',
+      example(
+        'svc import --source gatus --file config.yaml --dry-run\nsvc import --source uptime-kuma --file kuma.db --yes\n' +
+          'svc import --source betterstack --token-env BETTERSTACK_TOKEN --yes --strict\nsvc import --source uptimerobot --file monitors.json --local',
+      ),
+    )
+    .action(action(() => import('./commands/import.js')));
+
+  program
     .command('check-types')
     .description('list the check types, or show one with its target and a sample check')
     .argument('[type]', 'a check type, e.g. http')

@@ -1,0 +1,62 @@
+import { readFile, stat } from 'node:fs/promises';
+import { readEnv } from '../config.js';
+import { CliError, usageError } from '../errors.js';
+import { readStdin } from '../prompts.js';
+
+/** The largest input the daemon accepts (API.md: 413 beyond it); checked before anything is sent. */
+export const IMPORT_INPUT_LIMIT = 64 * 1024 * 1024;
+
+/** Where the input comes from: exactly one of the three flags. */
+export interface InputFlags {
+  file?: string;
+  stdin?: boolean;
+  tokenEnv?: string;
+}
+
+/** The input's bytes and how to name it in messages (never the token itself). */
+export interface ImportInput {
+  bytes: Uint8Array;
+  label: string;
+}
+
+const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
+/** Checks that exactly one input flag is given, and that a token comes only for the source that takes one. */
+export function checkInputFlags(flags: InputFlags, takesToken: boolean): void {
+  const given = [flags.file !== undefined && '--file', flags.stdin && '--stdin', flags.tokenEnv !== undefined && '--token-env'].filter(Boolean);
+  if (given.length === 0) throw usageError(`say where the input is: --file PATH or --stdin${takesToken ? ' or --token-env VAR' : ''}`);
+  if (given.length > 1) throw usageError(`${given.join(' and ')} cannot be used together: give one input`);
+  if (flags.tokenEnv !== undefined && !takesToken) throw usageError('--token-env is for --source hosted-monitor-api; other sources read an export with --file or --stdin');
+}
+
+/** Reads the input named by the flags, refusing one over the daemon's limit before reading it all. */
+export async function readImportInput(flags: InputFlags, env: NodeJS.ProcessEnv): Promise<ImportInput> {
+  if (flags.tokenEnv !== undefined) {
+    const token = readEnv(flags.tokenEnv, env);
+    if (!token || token.trim() === '') throw usageError(`the environment variable ${flags.tokenEnv} is empty or not set`);
+    return { bytes: new TextEncoder().encode(token.trim()), label: `the token in $${flags.tokenEnv}` };
+  }
+  if (flags.stdin) {
+    const bytes = await readStdin();
+    if (bytes.length > IMPORT_INPUT_LIMIT) throw tooLarge('standard input', bytes.length);
+    return { bytes, label: 'standard input' };
+  }
+  const path = flags.file!;
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new CliError(`${path} is not a file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  if (size > IMPORT_INPUT_LIMIT) throw tooLarge(path, size);
+  return { bytes: await readFile(path), label: path };
+}
+
+const tooLarge = (what: string, size: number) =>
+  new CliError(`${what} is ${mib(size)}; the import takes at most ${mib(IMPORT_INPUT_LIMIT)}`);
+
+/** A size for people. */
+export const formatSize = (bytes: number): string => (bytes >= 1024 * 1024 ? mib(bytes) : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} B`);

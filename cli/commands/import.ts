@@ -1,0 +1,138 @@
+import {
+  canonicalSource,
+  convertImport,
+  describeImportSources,
+  IMPORT_REGISTRY,
+  ImportInputError,
+  importResponse,
+  type ImportResponse,
+  type ImportSource,
+} from '../../importers/index.js';
+import type { ApiClient } from '../client.js';
+import type { CommandDeps } from '../context.js';
+import { CliError, EXIT, usageError } from '../errors.js';
+import { fetchHostedMonitorsLocally } from './import-hosted.js';
+import { checkInputFlags, formatSize, readImportInput, type ImportInput, type InputFlags } from './import-input.js';
+import { resolveImportOrg } from './import-org.js';
+import { createProgress, PROGRESS_MIN_BYTES, type Progress } from './import-progress.js';
+import { countsLine, printImportReport } from './import-report.js';
+import { orgPath } from './checks-org.js';
+
+interface Options extends InputFlags {
+  source: string;
+  org?: string;
+  dryRun?: boolean;
+  local?: boolean;
+  strict?: boolean;
+}
+
+/** Whether the bytes start like a SQLite database file, which is read locally before it is sent. */
+const isSqliteFile = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 16)).toString('latin1') === 'SQLite format 3\0';
+
+/** Exit code 3 under --strict when items were skipped; else 0. */
+const exitCode = (response: ImportResponse, strict?: boolean) => (strict && response.skipped > 0 ? EXIT.partial : EXIT.ok);
+
+/** Converts with the importer modules in this process; unreadable input is one line, exit 1. */
+async function convertHere(source: ImportSource, input: Uint8Array | object, progress: Progress, label: string) {
+  try {
+    return await convertImport(source, input as Uint8Array, { onProgress: (done, total) => progress.count(`reading ${label}`, done, total) });
+  } catch (error) {
+    if (error instanceof ImportInputError) throw new CliError(`cannot import ${label} as ${source}: ${error.message}`);
+    throw error;
+  } finally {
+    progress.done();
+  }
+}
+
+/** `--local`: the same conversion the daemon runs, without a daemon; a preview only, against an empty organization. */
+async function previewLocally(source: ImportSource, input: ImportInput, options: Options, deps: CommandDeps, progress: Progress): Promise<number> {
+  let data: Uint8Array | object = input.bytes;
+  if (IMPORT_REGISTRY[source].fetchesWithToken) {
+    progress.step('fetching the monitors from the hosted monitoring API');
+    try {
+      data = await fetchHostedMonitorsLocally(input.bytes, deps.env);
+    } finally {
+      progress.done();
+    }
+  }
+  const result = await convertHere(source, data, progress, input.label);
+  // Without a daemon nothing is known of existing checks: every converted check counts as new.
+  const response = importResponse(source, true, result, () => 'create');
+  if (deps.out.jsonMode) deps.out.json(response);
+  else {
+    printImportReport(deps.out, response, `Preview of ${input.label} as ${source} (--local: converted here, compared with an empty organization)`);
+    deps.out.line();
+    deps.out.info('Nothing was imported: --local only previews. Run without --local to import into the daemon.');
+  }
+  return exitCode(response, options.strict);
+}
+
+/** One call of the convert endpoint with the raw input. */
+async function convertOnDaemon(client: ApiClient, org: string, source: ImportSource, input: ImportInput, dryRun: boolean, progress: Progress): Promise<ImportResponse> {
+  progress.step(`${dryRun ? 'previewing' : 'importing'} ${formatSize(input.bytes.length)} on the daemon`);
+  try {
+    return await client.request<ImportResponse>('POST', `${orgPath(org)}/checks/import/convert`, {
+      query: { source, ...(dryRun ? { dryRun: 'true' } : {}) },
+      raw: input.bytes,
+    });
+  } finally {
+    progress.done();
+  }
+}
+
+/**
+ * `svc import --source S (--file PATH | --stdin | --token-env VAR)`: previews the import on the
+ * daemon, then applies it after a confirmation (or at once with --yes). Without a terminal it
+ * applies only with --yes; --dry-run stops after the preview; --local converts here without a
+ * daemon. Re-running is safe: checks are matched by slug, so nothing is duplicated.
+ */
+export async function run(options: Options, deps: CommandDeps): Promise<number> {
+  const source = canonicalSource(options.source ?? '');
+  if (!source) throw usageError(`--source must be one of ${describeImportSources()}; got "${options.source ?? ''}"`);
+  const entry = IMPORT_REGISTRY[source];
+  checkInputFlags(options, entry.fetchesWithToken);
+  const local = Boolean(options.local);
+  const yes = Boolean(deps.globals.yes);
+  if (!local && !options.dryRun && !yes && !deps.prompts.interactive) {
+    throw usageError('refusing to import without a terminal to confirm on: pass --yes to apply, or --dry-run to preview only');
+  }
+
+  const input = await readImportInput(options, deps.env);
+  const progress = createProgress({ enabled: !deps.out.jsonMode && input.bytes.length >= PROGRESS_MIN_BYTES });
+  if (local) return previewLocally(source, input, options, deps, progress);
+
+  if (source === 'selfhosted-monitor-db' && isSqliteFile(input.bytes)) {
+    // Reading the database here first catches a damaged or foreign file before megabytes go
+    // over the network; the daemon still gets the raw bytes and reads them itself.
+    await convertHere(source, input.bytes, progress, input.label);
+  }
+
+  const client = deps.client();
+  const org = await resolveImportOrg(options, deps, client);
+  const preview = await convertOnDaemon(client, org, source, input, true, progress);
+  if (options.dryRun) {
+    if (deps.out.jsonMode) deps.out.json(preview);
+    else printImportReport(deps.out, preview, `Preview of ${input.label} as ${source} into ${org} (nothing written)`);
+    return exitCode(preview, options.strict);
+  }
+
+  if (!deps.out.jsonMode) printImportReport(deps.out, preview, `Preview of ${input.label} as ${source} into ${org}`);
+  if (!yes) {
+    deps.out.line();
+    const go = await deps.prompts.confirm(`Import into ${org}: create ${preview.created}, update ${preview.updated}?`, '--yes');
+    if (!go) {
+      deps.out.info('Nothing imported.');
+      return EXIT.ok;
+    }
+  }
+  const applied = await convertOnDaemon(client, org, source, input, false, progress);
+  if (deps.out.jsonMode) deps.out.json(applied);
+  else {
+    deps.out.line();
+    deps.out.success(`imported into ${org}: ${countsLine(applied)}`);
+    if (applied.created !== preview.created || applied.updated !== preview.updated) {
+      deps.out.warn('the organization changed between the preview and the import; the counts above are what the import did');
+    }
+  }
+  return exitCode(applied, options.strict);
+}

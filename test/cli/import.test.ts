@@ -1,0 +1,164 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixtureDatabase } from '../fixtures/import/selfhosted-monitor-db/build-database.js';
+import { runSvc } from '../support/cli.js';
+import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
+import { checkCount, checksSnapshot, gatusConfig } from '../daemon/import/helpers.js';
+
+const uptimeRobot = JSON.stringify({
+  stat: 'ok',
+  pagination: { offset: 0, limit: 50, total: 2 },
+  monitors: [
+    { id: 1, friendly_name: 'Homepage', url: 'https://www.example.com', type: 1, sub_type: '', port: '', interval: 300, status: 2 },
+    { id: 2, friendly_name: 'Mail', url: 'mail.example.com', type: 4, sub_type: 4, port: '', interval: 300, status: 2 },
+  ],
+});
+
+describe('svc import', () => {
+  let daemon: TestDaemon;
+  let env: Record<string, string>;
+  let dir: string;
+  let files: Record<'gatus' | 'clean' | 'kuma' | 'broken' | 'robot', string>;
+  beforeAll(async () => {
+    daemon = await startTestDaemon('sqlite');
+    const token = await daemon.adminToken();
+    dir = mkdtempSync(join(tmpdir(), 'svc-cli-import-'));
+    env = { SVC_CONFIG_DIR: join(dir, 'config'), SVC_URL: daemon.url, SVC_TOKEN: token };
+    files = { gatus: join(dir, 'gatus.yaml'), clean: join(dir, 'clean.yaml'), kuma: join(dir, 'kuma.db'), broken: join(dir, 'broken.db'), robot: join(dir, 'robot.json') };
+    writeFileSync(files.gatus, gatusConfig());
+    writeFileSync(files.clean, 'endpoints:\n  - name: Clean\n    url: https://clean.example.com\n    conditions: ["[STATUS] == 200"]\n');
+    writeFileSync(files.kuma, await buildFixtureDatabase('2.5', 'kuma-2.5.sql'));
+    writeFileSync(files.broken, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(4096, 7)]));
+    writeFileSync(files.robot, uptimeRobot);
+  });
+  afterAll(() => daemon.stop());
+
+  const svc = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
+    runSvc(['import', ...args], { env: { ...env, ...options.env }, stdin: options.stdin, timeoutMs: 30_000 });
+
+  it('has help with examples', async () => {
+    const help = await runSvc(['import', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Example:');
+    expect(help.stdout).toContain('--token-env');
+  });
+
+  it('refuses wrong usage with exit code 2 before reading anything', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--source', 'nagios', '--file', files.gatus], /--source must be one of configfile-monitor \(gatus\)/],
+      [['--source', 'gatus'], /--file PATH or --stdin/],
+      [['--source', 'gatus', '--file', files.gatus, '--stdin'], /cannot be used together/],
+      [['--source', 'gatus', '--token-env', 'X'], /--token-env is for --source hosted-monitor-api/],
+      [['--source', 'betterstack', '--token-env', 'NOT_SET_ANYWHERE', '--dry-run'], /NOT_SET_ANYWHERE is empty or not set/],
+    ];
+    for (const [args, message] of cases) {
+      const res = await svc(args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(message);
+    }
+    const missing = await svc(['--source', 'gatus', '--file', join(dir, 'nope.yaml'), '--dry-run']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no such file');
+  });
+
+  it('previews with --dry-run: counts, the changes, and a warnings table grouped by code; nothing written', async () => {
+    const before = await checksSnapshot(daemon);
+    const res = await svc(['--source', 'gatus', '--file', files.gatus, '--dry-run']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('Preview of');
+    expect(res.stdout).toContain('would create 2, would update 0, 0 unchanged, 1 skipped');
+    expect(res.stdout).toMatch(/ACTION\s+SLUG\s+TYPE\s+NAME/);
+    expect(res.stdout).toMatch(/create\s+api-health\s+http\s+API health/);
+    expect(res.stdout).toMatch(/CODE\s+COUNT\nSECRET_DROPPED\s+1\nUNSUPPORTED_TYPE\s+1/);
+    expect(res.stdout).toMatch(/SECRET_DROPPED \(1\)\nITEM\s+FIELD\s+MESSAGE\nAPI health\s+client\.oauth2/);
+    expect(await checksSnapshot(daemon)).toBe(before);
+  });
+
+  it('refuses to apply without a terminal unless --yes (exit 2), also with --json', async () => {
+    const before = await checksSnapshot(daemon);
+    for (const extra of [[], ['--json']]) {
+      const res = await svc(['--source', 'gatus', '--file', files.gatus, ...extra]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain('refusing to import without a terminal');
+      expect(res.stdout).toBe('');
+    }
+    expect(await checksSnapshot(daemon)).toBe(before);
+  });
+
+  it('applies with --yes; re-running creates and duplicates nothing; --json prints only the response', async () => {
+    const applied = await svc(['--source', 'configfile-monitor', '--file', files.gatus, '--yes']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('imported into default: create 2, update 0, 0 unchanged, 1 skipped');
+    const count = await checkCount(daemon);
+
+    const again = await svc(['--source', 'gatus', '--file', files.gatus, '--yes', '--json']);
+    expect(again.code).toBe(0);
+    const response = JSON.parse(again.stdout);
+    expect(response).toMatchObject({ source: 'configfile-monitor', dryRun: false, created: 0, updated: 0, unchanged: 2, skipped: 1 });
+    expect(response.checks.map((c: { action: string }) => c.action)).toEqual(['unchanged', 'unchanged', 'skip']);
+    expect(await checkCount(daemon)).toBe(count);
+
+    const preview = JSON.parse((await svc(['--source', 'gatus', '--file', files.gatus, '--dry-run', '--json'])).stdout);
+    expect(preview).toMatchObject({ dryRun: true, created: 0, unchanged: 2 });
+  });
+
+  it('--strict exits 3 when anything was skipped, and 0 when nothing was', async () => {
+    const preview = await svc(['--source', 'gatus', '--file', files.gatus, '--dry-run', '--strict']);
+    expect(preview.code).toBe(3);
+    const applied = await svc(['--source', 'gatus', '--file', files.gatus, '--yes', '--strict', '--json']);
+    expect(applied.code).toBe(3);
+    expect(JSON.parse(applied.stdout).skipped).toBe(1);
+    const clean = await svc(['--source', 'gatus', '--file', files.clean, '--yes', '--strict']);
+    expect(clean.code, clean.stderr).toBe(0);
+  });
+
+  it('reads the self-hosted database here, sends its raw bytes, and refuses a damaged one before sending', async () => {
+    const res = await svc(['--source', 'uptime-kuma', '--file', files.kuma, '--yes', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const response = JSON.parse(res.stdout);
+    expect(response.source).toBe('selfhosted-monitor-db');
+    expect(response.created).toBeGreaterThan(5);
+    const local = JSON.parse((await svc(['--source', 'uptime-kuma', '--file', files.kuma, '--local', '--json'])).stdout);
+    expect(local.checks.map((c: { slug?: string }) => c.slug)).toEqual(response.checks.map((c: { slug?: string }) => c.slug));
+
+    const before = await checksSnapshot(daemon);
+    const broken = await svc(['--source', 'uptime-kuma', '--file', files.broken, '--yes']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain(`cannot import ${files.broken} as selfhosted-monitor-db`);
+    expect(await checksSnapshot(daemon)).toBe(before);
+  });
+
+  it('reads standard input', async () => {
+    const res = await svc(['--source', 'uptimerobot', '--stdin', '--dry-run', '--json'], { stdin: uptimeRobot });
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ source: 'uptime-api-monitor', dryRun: true, created: 2 });
+  });
+
+  it('--local converts with the importer modules alone: no daemon, no token, a preview only', async () => {
+    const offline = { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: '' };
+    const res = await svc(['--source', 'uptimerobot', '--file', files.robot, '--local', '--json'], { env: offline });
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ source: 'uptime-api-monitor', dryRun: true, created: 2, skipped: 0 });
+    const text = await svc(['--source', 'gatus', '--file', files.gatus, '--local', '--strict'], { env: offline });
+    expect(text.code).toBe(3);
+    expect(text.stdout).toContain('--local only previews');
+    const bad = await svc(['--source', 'uptimerobot', '--file', files.gatus, '--local'], { env: offline });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/cannot import .* as uptime-api-monitor: expected/);
+  });
+
+  it('goes to the organization a personal access token belongs to when none is named', async () => {
+    const admin = await daemon.adminToken();
+    expect((await daemon.request('POST', '/orgs', { token: admin, body: { slug: 'second', name: 'Second' } })).status).toBe(201);
+    const minted = await daemon.request('POST', '/auth/tokens', { token: admin, body: { name: 'ci', org: 'second' } });
+    expect(minted.status).toBe(201);
+    const res = await svc(['--source', 'gatus', '--file', files.clean, '--yes', '--json'], { env: { SVC_TOKEN: minted.body.token } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(await checkCount(daemon, 'second')).toBe(1);
+    // With a session and several organizations, `default` is the one.
+    const viaSession = await svc(['--source', 'gatus', '--file', files.clean, '--dry-run', '--json']);
+    expect(JSON.parse(viaSession.stdout)).toMatchObject({ created: 0, unchanged: 1 });
+  });
+});
