@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserSkipReason, fitsWidth, launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser.js';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
+import { signInAsAdmin } from './flows.js';
+
+const skip = browserSkipReason();
+const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/import/${path}`, import.meta.url));
+
+describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
+  let daemon: TestDaemon;
+  let browser: TestBrowser;
+  let token: string;
+
+  beforeAll(async () => {
+    [daemon, browser] = await Promise.all([startTestDaemon(kind), launchBrowser()]);
+    token = await daemon.adminToken();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  const count = async (page: import('playwright-core').Page, name: string) => Number(await page.locator(`[data-count="${name}"]`).first().textContent());
+
+  it('previews a pasted configuration file, shows warnings by code, then imports on confirmation', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks');
+    await page.getByRole('link', { name: 'Import', exact: true }).first().click();
+    await page.getByRole('heading', { name: 'Import checks' }).waitFor();
+    await page.getByLabel('Endpoint monitor configuration file (YAML)').check();
+    await page.getByLabel('Or paste: Configuration file (YAML)').fill(readFileSync(fixture('configfile-monitor/basic.yaml'), 'utf8'));
+    await page.getByRole('button', { name: 'Import preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
+
+    expect(await count(page, 'created')).toBe(4);
+    expect(await count(page, 'updated')).toBe(0);
+    expect(await page.locator('tr[data-action="create"]').count()).toBe(4);
+    await page.locator('.warning-group[data-code="SECRET_DROPPED"]').waitFor();
+    await page.locator('.warning-group[data-code="NOTIFICATIONS_DROPPED"]').waitFor();
+    await saveScreenshot(page, `import-preview-${kind}`);
+    // The preview wrote nothing.
+    expect((await daemon.request('GET', '/orgs/default/checks', { token })).body.items).toEqual([]);
+
+    await page.getByRole('button', { name: /Confirm import/ }).click();
+    await page.getByRole('heading', { name: 'Import done' }).waitFor();
+    const listed = await daemon.request('GET', '/orgs/default/checks?label=svc-managed%3Dconfigfile-monitor', { token });
+    const slugs = listed.body.items.map((c: { slug: string }) => c.slug);
+    expect(slugs).toHaveLength(4);
+    expect(slugs).toEqual(expect.arrayContaining(['website', 'api-health', 'status-range']));
+
+    await page.getByRole('link', { name: 'See the imported checks' }).click();
+    await page.waitForURL(/\/orgs\/default\/checks\?label=svc-managed%3Dconfigfile-monitor$/);
+    await page.locator('tr[data-slug="website"]').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(4);
+  });
+
+  it('runs again safely: the same input previews as unchanged', async () => {
+    const page = await browser.newPage({ width: 375 });
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
+    await page.getByLabel('Or paste: Configuration file (YAML)').fill(readFileSync(fixture('configfile-monitor/basic.yaml'), 'utf8'));
+    await page.getByRole('button', { name: 'Import preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
+    expect(await count(page, 'created')).toBe(0);
+    expect(await count(page, 'unchanged')).toBe(4);
+    expect(await fitsWidth(page)).toBe(true);
+  });
+
+  it('reads a file chosen for the self-hosted source', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
+    await page.getByLabel('Self-hosted monitor: database file or backup').check();
+    await page.getByLabel('File', { exact: true }).setInputFiles(fixture('selfhosted-monitor-db/backup-1.23.json'));
+    await page.getByRole('button', { name: 'Import preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
+    expect(await count(page, 'created')).toBeGreaterThan(0);
+    await page.locator('.warning-group[data-code="UNSUPPORTED_TYPE"]').waitFor();
+  });
+
+  it('shows unreadable input as a message', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
+    await page.getByLabel('Hosted uptime monitor: monitors JSON (API v2)').check();
+    await page.getByLabel('Or paste: Monitors listing (JSON)').fill('this is not JSON');
+    await page.getByRole('button', { name: 'Import preview' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The input cannot be read' }).waitFor();
+  });
+
+  it('showed no console errors on any page', () => {
+    expect(browser.problems).toEqual([]);
+  });
+});
