@@ -1,9 +1,7 @@
 import type { ItemScope } from '../shared/item-scope.js';
 
 function count(value: unknown): number {
-  if (Array.isArray(value)) return value.length;
-  if (typeof value === 'string') return value.split(/[-_,]/).filter((part) => part.trim() !== '').length > 0 ? 1 : 0;
-  return 0;
+  return Array.isArray(value) ? value.length : 0;
 }
 
 /** The field names, per API version, of what never carries over. */
