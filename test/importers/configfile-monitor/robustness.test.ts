@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { convertConfigFile } from '../../../importers/configfile-monitor/index.js';
 import { ImportInputError } from '../../../importers/converter.js';
 import { convertOrRefuse, expectWellFormed } from '../shared/fixture-table.js';
+import { mutatedText } from '../shared/mutations.js';
 
 const FIXTURES = 'test/fixtures/import/configfile-monitor';
 const texts = readdirSync(FIXTURES)
@@ -204,21 +205,10 @@ describe('random and mutated text', () => {
     );
   });
 
-  const mutation = fc.record({
-    fixture: fc.integer({ min: 0, max: texts.length - 1 }),
-    at: fc.nat(),
-    remove: fc.nat({ max: 40 }),
-    insert: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(':', '- ', '  ', '\n', '*a', '&a ', '<<: ', '"', '${', '[STATUS] == ', '{', ']')),
-  });
-
   test('mutated fixtures are converted or refused with ImportInputError', () => {
+    const tokens = [':', '- ', '  ', '\n', '*a', '&a ', '<<: ', '"', '${', '[STATUS] == ', '{', ']'];
     fc.assert(
-      fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
-        let text = texts[mutations[0].fixture];
-        for (const { at, remove, insert } of mutations) {
-          const position = at % (text.length + 1);
-          text = text.slice(0, position) + insert + text.slice(position + remove);
-        }
+      fc.property(mutatedText(texts, tokens), (text) => {
         const result = convertOrRefuse(convertConfigFile, text);
         if (result) expectWellFormed(result, 'configfile-monitor');
       }),

@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { convertUptimeApiMonitor } from '../../../importers/uptime-api-monitor/index.js';
 import { convertOrRefuse, expectWellFormed } from '../shared/fixture-table.js';
+import { mutatedText } from '../shared/mutations.js';
 
 const FIXTURES = 'test/fixtures/import/uptime-api-monitor';
 const texts = readdirSync(FIXTURES)
@@ -135,19 +136,9 @@ describe('random and damaged text', () => {
   });
 
   test('mutated fixtures are converted or refused with ImportInputError', () => {
-    const mutation = fc.record({
-      fixture: fc.integer({ min: 0, max: texts.length - 1 }),
-      at: fc.nat(),
-      remove: fc.nat({ max: 30 }),
-      insert: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('null', '""', '"1"', '0', '[]', '{}', ',', '"x":1,')),
-    });
+    const tokens = ['null', '""', '"1"', '0', '[]', '{}', ',', '"x":1,'];
     fc.assert(
-      fc.property(fc.array(mutation, { minLength: 1, maxLength: 3 }), (mutations) => {
-        let text = texts[mutations[0].fixture];
-        for (const { at, remove, insert } of mutations) {
-          const position = at % (text.length + 1);
-          text = text.slice(0, position) + insert + text.slice(position + remove);
-        }
+      fc.property(mutatedText(texts, tokens), (text) => {
         const result = convertOrRefuse(convertUptimeApiMonitor, text);
         if (result) expectWellFormed(result, 'uptime-api-monitor');
       }),
