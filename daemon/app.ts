@@ -4,6 +4,7 @@ import type { AppDeps } from './deps.js';
 import { dashboardStatic } from './http/dashboard-static.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { mountRoutes } from './http/mount.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
 import { ROUTES } from './routes/index.js';
 
 export const API_PREFIX = '/api/v1';
@@ -20,6 +21,8 @@ export function createApp(deps: AppDeps): Koa {
     if (ctx.path.startsWith(API_PREFIX)) ctx.set('Cache-Control', 'no-store');
     await next();
   });
+  // The MCP endpoint is not a REST route: the MCP transport answers it, behind the same bearer auth.
+  app.use(mcpEndpoint(deps, `${API_PREFIX}/mcp`));
   const api = new Router({ prefix: API_PREFIX });
   mountRoutes(api, ROUTES, deps);
   app.use(api.routes());

@@ -1,0 +1,119 @@
+import type { AuthContext, Scope } from '../access/auth-context.js';
+import { resolveOrgAccess } from '../access/org-access.js';
+import { can, ROLES, type OrgPermission, type Role } from '../access/permissions.js';
+import type { Organization } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import type { McpTool, ToolAccess } from './tool.js';
+
+// Every tool call is authorized here, from the database at the moment of the call: the token's
+// scopes, the organization, and the member's current role there. Nothing is cached between
+// calls, so a demotion or a removal takes effect on the very next one.
+
+/** Why a call was refused: the token's scope, the caller's role, or the organization. */
+export type RefusalReason = 'scope' | 'role' | 'organization';
+
+/** A refused tool call; the server answers it as a tool error carrying this message. */
+export class ToolRefusal extends Error {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ToolRefusal';
+  }
+}
+
+/** Whether the credential reaches the MCP endpoint at all: it needs `mcp` or `mcp:read`. */
+export const hasMcpScope = (scopes: readonly Scope[]): boolean => scopes.includes('mcp') || scopes.includes('mcp:read');
+
+/** Whether the scopes allow a tool of this kind: `mcp:read` reads only, `mcp` reads and writes. */
+export function scopeAllows(scopes: readonly Scope[], access: ToolAccess): boolean {
+  return access === 'write' ? scopes.includes('mcp') : hasMcpScope(scopes);
+}
+
+const rolesGranting = (permission: OrgPermission): string => ROLES.filter((role) => can(role, permission)).join(', ');
+
+function scopeRefusal(auth: AuthContext, tool: McpTool): ToolRefusal {
+  return new ToolRefusal(
+    'scope',
+    `Refused by the token's scope: this access token has the scopes ${auth.scopes.join(', ')}, and "${tool.name}" changes data, ` +
+      'which needs a token with the "mcp" scope ("mcp:read" allows the read tools only).',
+  );
+}
+
+function roleRefusal(tool: McpTool, org: Organization, role: Role): ToolRefusal {
+  const permission = tool.permission!;
+  return new ToolRefusal(
+    'role',
+    `Refused by your role: your role in organization "${org.slug}" is ${role}, which does not allow "${tool.name}" ` +
+      `(it needs ${permission}, held by the roles ${rolesGranting(permission)}).`,
+  );
+}
+
+/**
+ * The organization a call acts on and the caller's current role there. A personal access token
+ * acts on its own organization (an `org` argument, when given, must name it); a session names
+ * the organization in the required `org` argument.
+ */
+async function organizationOf(deps: AppDeps, auth: AuthContext, orgArg: string | undefined): Promise<{ org: Organization; role: Role }> {
+  let slug = orgArg;
+  if (auth.token) {
+    const own = await deps.db.kysely.selectFrom('organizations').select('slug').where('uid', '=', auth.token.organizationUid).executeTakeFirst();
+    if (!own) throw new ToolRefusal('organization', "This access token's organization no longer exists.");
+    if (slug !== undefined && slug !== own.slug) {
+      throw new ToolRefusal(
+        'organization',
+        `This access token belongs to organization "${own.slug}"; it cannot act on "${slug}". Leave out "org", or use a token of that organization.`,
+      );
+    }
+    slug = own.slug;
+  } else if (slug === undefined) {
+    throw new ToolRefusal('organization', 'With a session token, every organization tool needs the "org" argument: the slug of the organization to act on.');
+  }
+  try {
+    return await resolveOrgAccess(deps, auth, slug);
+  } catch (error) {
+    // The same answer for a missing organization and a foreign one, so existence never leaks.
+    if (error instanceof AppError && error.code === 'NOT_FOUND') {
+      throw new ToolRefusal('organization', `Organization "${slug}" not found, or you are not a member of it.`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Authorizes one call of `tool`: the token's scope first, then, for organization tools, the
+ * organization and the member's role read from the database now. Throws a ToolRefusal.
+ */
+export async function authorizeCall(
+  deps: AppDeps,
+  auth: AuthContext,
+  tool: McpTool,
+  orgArg: string | undefined,
+): Promise<{ org?: Organization; role?: Role }> {
+  if (!scopeAllows(auth.scopes, tool.access)) throw scopeRefusal(auth, tool);
+  if (!tool.permission) return {};
+  const { org, role } = await organizationOf(deps, auth, orgArg);
+  if (!can(role, tool.permission)) throw roleRefusal(tool, org, role);
+  return { org, role };
+}
+
+/** The caller's current roles: in the token's organization, or in every organization of a session's user. */
+async function currentRoles(deps: AppDeps, auth: AuthContext): Promise<Role[]> {
+  let query = deps.db.kysely.selectFrom('members').select('role').where('user_uid', '=', auth.user.uid);
+  if (auth.token) query = query.where('organization_uid', '=', auth.token.organizationUid);
+  return (await query.execute()).map((row) => row.role);
+}
+
+/**
+ * The tools this caller may call now, for `tools/list`. A session may act on any of its
+ * organizations, so it sees a tool when some membership allows it; the call itself is then
+ * authorized against the organization it names.
+ */
+export async function callableTools(deps: AppDeps, auth: AuthContext, tools: readonly McpTool[]): Promise<McpTool[]> {
+  const roles = await currentRoles(deps, auth);
+  return tools.filter(
+    (tool) => scopeAllows(auth.scopes, tool.access) && (!tool.permission || roles.some((role) => can(role, tool.permission!))),
+  );
+}

@@ -1,0 +1,65 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Middleware } from 'koa';
+import { authenticateRequest } from '../access/authenticate.js';
+import type { AppDeps } from '../deps.js';
+import { AppError, forbidden } from '../errors.js';
+import { hasMcpScope } from './authorize.js';
+import { createMcpServer } from './server.js';
+
+/** The largest JSON-RPC request body accepted, as for JSON bodies of the REST API. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The MCP endpoint: Streamable HTTP, stateless, behind the bearer authentication of the REST
+ * API. Each POST gets its own server and transport, so any replica can answer any request and
+ * nothing of a caller outlives the request. Answers JSON rather than event streams, because no
+ * tool streams progress.
+ */
+export function mcpEndpoint(deps: AppDeps, path: string): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== path) return next();
+    const auth = await authenticateRequest(deps, ctx);
+    if (!auth) {
+      throw new AppError(
+        'UNAUTHORIZED',
+        'Authentication required: send "Authorization: Bearer <token>", a personal access token with the mcp or mcp:read scope (or a session token).',
+        undefined,
+        { 'WWW-Authenticate': 'Bearer realm="svc"' },
+      );
+    }
+    if (auth.user.must_change_password) {
+      throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Change the built-in password first (POST /api/v1/auth/password).');
+    }
+    if (!hasMcpScope(auth.scopes)) {
+      throw forbidden(`This access token's scopes (${auth.scopes.join(', ')}) do not allow the MCP endpoint; it needs mcp or mcp:read.`);
+    }
+    if (ctx.method !== 'POST') {
+      // A stateless server has no event stream to open (GET) and no session to end (DELETE);
+      // the transport specification answers both with 405.
+      ctx.status = 405;
+      ctx.set('Allow', 'POST');
+      ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: send every MCP message with POST; this endpoint keeps no sessions or streams.' }, id: null };
+      return;
+    }
+    const server = createMcpServer(deps, auth);
+    // No Origin or Host checks against DNS rebinding: every request carries a bearer token,
+    // which a page on another origin cannot obtain, and no cookie is ever accepted here.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    // The transport writes the response itself.
+    ctx.respond = false;
+    try {
+      await transport.handleRequest(ctx.req, ctx.res);
+    } catch (error) {
+      if (!ctx.res.headersSent) {
+        ctx.respond = true;
+        throw error;
+      }
+      deps.logger.error({ err: error }, 'the MCP transport failed after answering');
+    }
+  };
+}
