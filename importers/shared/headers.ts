@@ -42,7 +42,7 @@ export function importHeaders(
       );
       continue;
     }
-    if (!HEADER_NAME.test(name)) {
+    if (!HEADER_NAME.test(name) || name === '__proto__') {
       scope.warn('UNSUPPORTED_SETTING', `${JSON.stringify(rawName)} is not a valid header name; the header was left out`, where);
       continue;
     }

@@ -37,7 +37,7 @@ export function importLabels(
   for (const [rawKey, rawValue] of entries) {
     const key = labelKey(rawKey);
     const value = labelValue(rawValue);
-    if (key === '' || key === MANAGED_LABEL_KEY) {
+    if (key === '' || key === MANAGED_LABEL_KEY || key === '__proto__') {
       scope.warn('VALUE_ADJUSTED', `the label ${JSON.stringify(rawKey)} cannot be used as a label key and was left out`, field);
       continue;
     }

@@ -138,13 +138,14 @@ describe('labels and headers', () => {
         ['a=b,c', 'v'],
         ['  ', 'blank'],
         [MANAGED_LABEL_KEY, 'x'],
+        ['__proto__', 'x'],
         ['k'.repeat(70), 'line\nbreak'],
       ],
       scope,
       'tags',
     );
     expect(labels).toEqual({ team: 'web', 'a-b-c': 'v', ['k'.repeat(64)]: 'line break' });
-    expect(scope.warnings.map((w) => w.code)).toEqual(Array(4).fill('VALUE_ADJUSTED'));
+    expect(scope.warnings.map((w) => w.code)).toEqual(Array(5).fill('VALUE_ADJUSTED'));
   });
 
   test('at most 63 source labels are kept', () => {
@@ -169,6 +170,7 @@ describe('labels and headers', () => {
         ['Bad Name', 'x'],
         ['X-Count', 3],
         ['X-Object', { a: 1 }],
+        ['__proto__', 'x'],
       ],
       scope,
       'headers',
@@ -180,6 +182,7 @@ describe('labels and headers', () => {
       ['SECRET_DROPPED', 'headers.X-Auth-Token'],
       ['UNSUPPORTED_SETTING', 'headers.Bad Name'],
       ['UNSUPPORTED_SETTING', 'headers.X-Object'],
+      ['UNSUPPORTED_SETTING', 'headers.__proto__'],
     ]);
   });
 });
