@@ -156,6 +156,16 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc check-types\nsvc check-types http --json'))
     .action(action(() => import('./commands/check-types.js')));
 
+  program
+    .command('mcp')
+    .description('the MCP endpoint through which an AI agent lists check types, validates and creates checks (see docs/mcp.md)')
+    .command('config')
+    .description("print the JSON an MCP client needs to connect (the endpoint URL and the Authorization header), for the client's configuration file")
+    .option('--token <token>', 'the token to put in the header (default: SVC_TOKEN or the saved sign-in); best a personal access token scoped mcp or mcp:read')
+    .option('--name <name>', 'the server name under mcpServers', 'svc')
+    .addHelpText('after', example('svc mcp config --token "$(svc token create --name agent --org acme --scope mcp --json | jq -r .token)" > .mcp.json'))
+    .action(action(() => import('./commands/mcp-config.js')));
+
   // Access tokens and e-mail changes. A group another command already declared is reused.
   const findOrAdd = (parent: Command, name: string, description: string) =>
     parent.commands.find((c) => c.name() === name) ?? parent.command(name).description(description);
