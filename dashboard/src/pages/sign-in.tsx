@@ -125,9 +125,9 @@ export function SecondFactorStep({ mfaToken, returnTo, onRestart }: { mfaToken: 
       <ErrorBanner error={error} title="Not signed in" />
       <form onSubmit={submit} class="card" aria-label="Second factor">
         {useRecovery ? (
-          <TextField id="recovery-code" label="Recovery code" autoComplete="off" required value={code} onValue={setCode} hint="One of the recovery codes you saved when you set up two-factor sign-in. Each works once." />
+          <TextField key="recovery" id="recovery-code" label="Recovery code" autoComplete="off" required value={code} onValue={setCode} hint="One of the recovery codes you saved when you set up two-factor sign-in. Each works once." />
         ) : (
-          <TextField id="totp-code" label="Authenticator code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]{6,8}" required value={code} onValue={setCode} hint="The 6-digit code your authenticator app shows now." />
+          <TextField key="totp" id="totp-code" label="Authenticator code" inputMode="numeric" autoComplete="one-time-code" required value={code} onValue={setCode} hint="The 6-digit code your authenticator app shows now." />
         )}
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Checking…' : 'Verify'}
