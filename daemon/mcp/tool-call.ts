@@ -38,8 +38,9 @@ export async function callTool(deps: AppDeps, auth: AuthContext, tool: McpTool, 
     const parsed = parseWithIssues(tool.input, args);
     if (!parsed.ok) return toolError(`Invalid arguments for ${tool.name}:\n${issueLines(parsed.issues)}`);
     const outcome = await tool.run({ deps, auth, ...access, args: parsed.value });
+    // The JSON again in the text, for clients that hand the model only the text content.
     return {
-      content: [{ type: 'text', text: `${outcome.summary}\n\n${JSON.stringify(outcome.structured, null, 2)}` }],
+      content: [{ type: 'text', text: `${outcome.summary}\n\n${JSON.stringify(outcome.structured)}` }],
       structuredContent: outcome.structured as Record<string, unknown>,
     };
   } catch (error) {
