@@ -46,7 +46,9 @@ interface Exchange {
   readonly maxPages: number;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+]);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 function errorCode(error: unknown): string | undefined {
@@ -89,7 +91,8 @@ async function readBody(body: Dispatcher.ResponseData['body'], exchange: Exchang
 function statusError(status: number, headers: Record<string, unknown>, exchange: Exchange): HostedApiError {
   const api = `the hosted monitoring API at ${exchange.origin}`;
   if (status === 401 || status === 403) {
-    return new HostedApiError('token-refused', `${api} refused the token (HTTP ${status}): check that it is a valid API token of the team to import from`, status);
+    const message = `${api} refused the token (HTTP ${status}): check that it is a valid API token of the team to import from`;
+    return new HostedApiError('token-refused', message, status);
   }
   if (status === 429) {
     const retry = Number(headers['retry-after']);
@@ -153,12 +156,14 @@ async function fetchList(path: string, base: URL, exchange: Exchange): Promise<u
   let url: URL | undefined = new URL(`${base.pathname.replace(/\/+$/, '')}${path}?per_page=${PAGE_SIZE}`, base);
   while (url !== undefined) {
     if (seen.has(url.href) || seen.size >= exchange.maxPages) {
-      throw new HostedApiError('bad-response', `the hosted monitoring API at ${exchange.origin} kept sending next pages of ${path}; stopped after ${seen.size}`);
+      const message = `the hosted monitoring API at ${exchange.origin} kept sending next pages of ${path}; stopped after ${seen.size}`;
+      throw new HostedApiError('bad-response', message);
     }
     seen.add(url.href);
     const page = await getPage(url, exchange);
     if (!isRecord(page) || !Array.isArray(page.data)) {
-      throw new HostedApiError('bad-response', `the hosted monitoring API at ${exchange.origin} answered ${path} with something other than a JSON:API list`);
+      const message = `the hosted monitoring API at ${exchange.origin} answered ${path} with something other than a JSON:API list`;
+      throw new HostedApiError('bad-response', message);
     }
     items.push(...page.data);
     url = nextPage(isRecord(page.pagination) ? page.pagination.next : undefined, url, exchange);
@@ -174,7 +179,10 @@ function baseUrlOf(baseUrl: string): URL {
     url = undefined;
   }
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '') {
-    throw new HostedApiError('unreachable', 'the configured base URL of the hosted monitoring API is not an http(s) URL without credentials');
+    throw new HostedApiError(
+      'unreachable',
+      'the configured base URL of the hosted monitoring API is not an http(s) URL without credentials',
+    );
   }
   return url;
 }

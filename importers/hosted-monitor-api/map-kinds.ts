@@ -49,7 +49,11 @@ function urlTarget(attributes: Attributes, scope: ItemScope, config: Record<stri
   }
   if (url.username === '' && url.password === '') return raw;
   if (url.password !== '') {
-    scope.warn('SECRET_DROPPED', 'the password in the URL was dropped: secrets never carry over and must be re-entered in svc', 'url');
+    scope.warn(
+      'SECRET_DROPPED',
+      'the password in the URL was dropped: secrets never carry over and must be re-entered in svc',
+      'url',
+    );
   }
   if (url.username !== '' && url.username.length <= 255) config.basicAuthUser = url.username;
   url.username = '';
@@ -65,14 +69,20 @@ function httpRequest(attributes: Attributes, scope: ItemScope, config: Record<st
   }
   const headers = attributes.request_headers;
   if (Array.isArray(headers)) {
-    const entries = headers.filter(isRecord).flatMap((header) => (typeof header.name === 'string' ? [[header.name, header.value] as const] : []));
+    const entries = headers
+      .filter(isRecord)
+      .flatMap((header) => (typeof header.name === 'string' ? [[header.name, header.value] as const] : []));
     config.headers = importHeaders(entries, scope, 'request_headers');
   }
   config.body = bodyOf(attributes, scope);
   const user = text(attributes, 'auth_username');
   if (user !== undefined && user.length <= 255) config.basicAuthUser = user;
   if (isSet(attributes, 'auth_password')) {
-    scope.warn('SECRET_DROPPED', 'the basic-auth password was dropped: secrets never carry over and must be re-entered in svc', 'auth_password');
+    scope.warn(
+      'SECRET_DROPPED',
+      'the basic-auth password was dropped: secrets never carry over and must be re-entered in svc',
+      'auth_password',
+    );
   }
 }
 
@@ -111,14 +121,26 @@ export function mapPlaywright(attributes: Attributes, scope: ItemScope): KindMap
   const config: Record<string, unknown> = {};
   const target = urlTarget(attributes, scope, config);
   if (target === undefined || !/^https?:\/\//i.test(target)) {
-    return { skip: 'UNSUPPORTED_TYPE', message: 'Playwright scenarios have no equivalent and the monitor has no page URL to load instead', field: 'playwright_script' };
+    return {
+      skip: 'UNSUPPORTED_TYPE',
+      message: 'Playwright scenarios have no equivalent and the monitor has no page URL to load instead',
+      field: 'playwright_script',
+    };
   }
   delete config.basicAuthUser;
   if (isSet(attributes, 'playwright_script')) {
-    scope.warn('UNSUPPORTED_SETTING', 'the Playwright scenario does not carry over: the browser check only loads the page', 'playwright_script');
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the Playwright scenario does not carry over: the browser check only loads the page',
+      'playwright_script',
+    );
   }
   if (isSet(attributes, 'environment_variables')) {
-    scope.warn('SECRET_DROPPED', "the scenario's environment variables were dropped: secrets never carry over and must be re-entered in svc", 'environment_variables');
+    scope.warn(
+      'SECRET_DROPPED',
+      "the scenario's environment variables were dropped: secrets never carry over and must be re-entered in svc",
+      'environment_variables',
+    );
   }
   config.ignoreTlsErrors = flag(attributes, 'verify_ssl') === false ? true : undefined;
   return { type: 'browser', target, config };
@@ -136,7 +158,7 @@ export function mapHost(attributes: Attributes, scope: ItemScope, kind: string):
   if (address === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no host to check', field: 'url' };
   if (kind === 'ping') return { type: 'icmp', target: hostPort(address.host, undefined), config: {} };
   const port = portOf(attributes, scope) ?? address.port;
-  const mail = MAIL_TYPES[kind];
+  const mail = Object.hasOwn(MAIL_TYPES, kind) ? MAIL_TYPES[kind] : undefined;
   if (mail !== undefined) {
     return {
       type: mail.type,
@@ -165,7 +187,11 @@ export function mapDns(attributes: Attributes, scope: ItemScope): KindMapping | 
   };
   if (name === undefined) {
     if (server === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor names no domain to resolve', field: 'request_body' };
-    scope.warn('VALUE_ADJUSTED', 'no domain to query is set; the name in url is resolved with the system resolver', 'request_body');
+    scope.warn(
+      'VALUE_ADJUSTED',
+      'no domain to query is set; the name in url is resolved with the system resolver',
+      'request_body',
+    );
     return { type: 'dns', target: server.host, config };
   }
   if (server !== undefined) {

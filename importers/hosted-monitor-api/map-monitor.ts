@@ -26,7 +26,11 @@ function mapKind(kind: string, attributes: Attributes, scope: ItemScope): KindMa
     case 'dns':
       return mapDns(attributes, scope);
     default:
-      return { skip: 'UNSUPPORTED_TYPE', message: `the monitor type "${kind}" has no equivalent check type; the monitor was skipped`, field: 'monitor_type' };
+      return {
+        skip: 'UNSUPPORTED_TYPE',
+        message: `the monitor type "${kind}" has no equivalent check type; the monitor was skipped`,
+        field: 'monitor_type',
+      };
   }
 }
 
@@ -65,7 +69,11 @@ export function monitorCandidate(attributes: Attributes, scope: ItemScope): Chec
   const intervalSeconds = scope.intervalSeconds(num(attributes, 'check_frequency'), 'check_frequency');
   const paused = flag(attributes, 'paused') ?? (text(attributes, 'paused_at') !== undefined || text(attributes, 'status') === 'paused');
   if (mapping.type !== 'http' && text(attributes, 'domain_expiration') !== undefined) {
-    scope.warn('UNSUPPORTED_SETTING', 'domain expiry is watched by HTTP checks only; add a domain check for it', 'domain_expiration');
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'domain expiry is watched by HTTP checks only; add a domain check for it',
+      'domain_expiration',
+    );
   }
   dropMaintenance(attributes, scope);
   dropAlerting(attributes, scope);

@@ -5,7 +5,7 @@ import {
   type ConvertOptions,
   type ItemScope,
 } from '../converter.js';
-import { isSkip, unsupported, wholeNumber } from './mapping.js';
+import { isSkip, own, unsupported, wholeNumber } from './mapping.js';
 import { flag, num, text, type MonitorExport, type MonitorRecord } from './monitor-record.js';
 import { GROUP_TYPE, TYPE_MAPPERS, UNSUPPORTED_TYPES } from './type-mappers.js';
 
@@ -55,7 +55,10 @@ function labelsOf(monitor: MonitorRecord, scope: ItemScope, group: string | unde
   const entries: [string, string][] = [];
   for (const [name, list] of values) {
     const joined = list.filter((value) => value !== '').join(', ');
-    if (list.length > 1) scope.warn('VALUE_ADJUSTED', `the tag ${JSON.stringify(name)} is set ${list.length} times; its values were joined`, tagsField);
+    if (list.length > 1) {
+      const message = `the tag ${JSON.stringify(name)} is set ${list.length} times; its values were joined`;
+      scope.warn('VALUE_ADJUSTED', message, tagsField);
+    }
     if (name === 'group' && group !== undefined) {
       scope.warn('VALUE_ADJUSTED', 'the tag "group" was replaced by the label naming the monitor\'s group', tagsField);
       continue;
@@ -69,7 +72,8 @@ function labelsOf(monitor: MonitorRecord, scope: ItemScope, group: string | unde
 function thresholdsOf(monitor: MonitorRecord, scope: ItemScope, intervalSeconds: number | undefined, push: boolean) {
   const retries = wholeNumber(monitor, scope, 'maxretries', 'retry count', [0, 99]);
   const retryInterval = num(monitor, 'retry_interval');
-  if (retries !== undefined && retries > 0 && retryInterval !== undefined && retryInterval > 0 && intervalSeconds !== undefined && retryInterval !== intervalSeconds) {
+  const retriedOtherwise = retryInterval !== undefined && retryInterval > 0 && retryInterval !== intervalSeconds;
+  if (retries !== undefined && retries > 0 && intervalSeconds !== undefined && retriedOtherwise) {
     scope.warn(
       'UNSUPPORTED_SETTING',
       `retries are probed at the check's interval (${intervalSeconds} s), not every ${retryInterval} s`,
@@ -77,7 +81,10 @@ function thresholdsOf(monitor: MonitorRecord, scope: ItemScope, intervalSeconds:
     );
   }
   const timeout = num(monitor, 'timeout');
-  const timeoutMs = !push && timeout !== undefined && timeout > 0 ? scope.timeoutMs(timeout * 1000, intervalSeconds, monitor.field('timeout')) : undefined;
+  const timeoutMs =
+    !push && timeout !== undefined && timeout > 0
+      ? scope.timeoutMs(timeout * 1000, intervalSeconds, monitor.field('timeout'))
+      : undefined;
   // The tool's default is no retries: down on the first failure.
   return { timeoutMs, failuresBeforeDown: (retries ?? 0) + 1 };
 }
@@ -102,7 +109,13 @@ function dropNotifications(monitor: MonitorRecord, scope: ItemScope, field: stri
   );
 }
 
-function convertMonitor(builder: ConversionBuilder, data: MonitorExport, monitor: MonitorRecord, index: number, placement: Placement): void {
+function convertMonitor(
+  builder: ConversionBuilder,
+  data: MonitorExport,
+  monitor: MonitorRecord,
+  index: number,
+  placement: Placement,
+): void {
   const id = num(monitor, 'id');
   const name = text(monitor, 'name')?.trim() ?? '';
   const scope = builder.item(name !== '' ? name : id !== undefined ? `monitor #${id}` : `monitor ${index + 1}`);
@@ -112,9 +125,9 @@ function convertMonitor(builder: ConversionBuilder, data: MonitorExport, monitor
     return;
   }
   if (type === undefined) return builder.skip(scope, 'INVALID_ITEM', 'the monitor has no type', monitor.field('type'));
-  const mapper = TYPE_MAPPERS[type];
+  const mapper = own(TYPE_MAPPERS, type);
   if (mapper === undefined) {
-    const what = UNSUPPORTED_TYPES[type];
+    const what = own(UNSUPPORTED_TYPES, type);
     const message = what
       ? `monitors of type "${type}" (${what}) have no equivalent check type; the monitor was skipped`
       : `the monitor type "${type}" is unknown; the monitor was skipped`;

@@ -1,7 +1,7 @@
 import type { CheckTypeName } from '../catalog/index.js';
 import { isRecord, type ItemScope } from '../converter.js';
 import { parseEasyConnect, parseKeyValueConnection, parseUrlConnection, type ConnectionParts } from './connection-string.js';
-import { dropSecret, hostPort, type SkipItem, type TypeMapping } from './mapping.js';
+import { dropSecret, hostPort, own, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, text, type MonitorRecord } from './monitor-record.js';
 
 const FIELD = 'database_connection_string';
@@ -88,7 +88,11 @@ function commandOf(monitor: MonitorRecord, scope: ItemScope): Record<string, unk
   const parsed = json(monitor, 'database_query');
   if (parsed === undefined) return undefined;
   if (parsed.ok && isRecord(parsed.value)) return parsed.value;
-  scope.warn('UNSUPPORTED_SETTING', 'the command is not a JSON object and was left out; the check sends ping', monitor.field('database_query'));
+  scope.warn(
+    'UNSUPPORTED_SETTING',
+    'the command is not a JSON object and was left out; the check sends ping',
+    monitor.field('database_query'),
+  );
   return undefined;
 }
 
@@ -103,7 +107,11 @@ function engineConfig(
     const database = parts.database === undefined ? undefined : Number(parts.database);
     if (database !== undefined && Number.isInteger(database) && database >= 0 && database <= 255) config.database = database;
     else if (parts.database !== undefined) {
-      scope.warn('UNSUPPORTED_SETTING', 'the database in the connection string is not a number from 0 to 255; 0 is used', monitor.field(FIELD));
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        'the database in the connection string is not a number from 0 to 255; 0 is used',
+        monitor.field(FIELD),
+      );
     }
     config.ignoreTlsErrors = flag(monitor, 'ignore_tls');
     return config;
@@ -113,7 +121,11 @@ function engineConfig(
     config.srv = parts.scheme === 'mongodb+srv';
     config.command = commandOf(monitor, scope);
     if (text(monitor, 'json_path') !== undefined) {
-      scope.warn('UNSUPPORTED_SETTING', 'a JSON query on the command result has no equivalent; the check fails only on errors', monitor.field('json_path'));
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        'a JSON query on the command result has no equivalent; the check fails only on errors',
+        monitor.field('json_path'),
+      );
     }
     return config;
   }
@@ -126,7 +138,7 @@ function engineConfig(
 
 /** Database monitors (sqlserver, postgres, mysql, mongodb, oracledb, redis): the connection string split up. */
 export function mapDatabase(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
-  const engine = ENGINES[text(monitor, 'type') ?? ''];
+  const engine = own(ENGINES, text(monitor, 'type') ?? '');
   if (engine === undefined) return { skip: 'UNSUPPORTED_TYPE', message: 'unknown database engine', field: monitor.field('type') };
   const connection = text(monitor, FIELD);
   const field = monitor.field(FIELD);
@@ -137,7 +149,11 @@ export function mapDatabase(monitor: MonitorRecord, scope: ItemScope): TypeMappi
     return { skip: 'INVALID_ITEM', message: `the connection string cannot be read (expected something like ${engine.example})`, field };
   }
   if (parts.hasPassword) {
-    scope.warn('SECRET_DROPPED', 'the password in the connection string was not imported (secrets never carry over): re-enter it', field);
+    scope.warn(
+      'SECRET_DROPPED',
+      'the password in the connection string was not imported (secrets never carry over): re-enter it',
+      field,
+    );
   }
   const config = engineConfig(engine, parts, monitor, scope);
   if (engine.type === 'oracle') {
@@ -149,7 +165,11 @@ export function mapDatabase(monitor: MonitorRecord, scope: ItemScope): TypeMappi
     scope.warn('UNSUPPORTED_SETTING', `only the first of ${parts.hosts.length} servers is checked`, field);
   }
   if (parts.options.get('instance')) {
-    scope.warn('UNSUPPORTED_SETTING', 'named instances have no equivalent; give the instance port in the target instead', field);
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'named instances have no equivalent; give the instance port in the target instead',
+      field,
+    );
   }
   const [first] = parts.hosts;
   return { type: engine.type, target: hostPort(first!.host, first!.port), config };

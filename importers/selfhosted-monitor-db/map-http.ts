@@ -1,6 +1,6 @@
 import { HTTP_METHODS } from '../catalog/index.js';
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
-import { dropSecret, keyword, operator, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import { dropSecret, keyword, operator, own, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
 // The tool reminds about certificate and domain expiry 7, 14 and 21 days ahead by default;
@@ -43,7 +43,11 @@ function targetUrl(monitor: MonitorRecord, scope: ItemScope, config: Record<stri
   }
   if (url.username === '' && url.password === '') return raw;
   if (url.password !== '') {
-    scope.warn('SECRET_DROPPED', 'the password in the URL was not imported (secrets never carry over): re-enter it', monitor.field('url'));
+    scope.warn(
+      'SECRET_DROPPED',
+      'the password in the URL was not imported (secrets never carry over): re-enter it',
+      monitor.field('url'),
+    );
   }
   const user = safeDecode(url.username);
   if (user !== '' && user.length <= 255) config.basicAuthUser = user;
@@ -86,24 +90,42 @@ function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string
       return;
     case 'basic':
       if (user !== undefined && user.length <= 255) config.basicAuthUser = user;
-      else if (user !== undefined) scope.warn('UNSUPPORTED_SETTING', 'the basic-auth user name is too long and was left out', monitor.field('basic_auth_user'));
+      else if (user !== undefined) {
+        scope.warn('UNSUPPORTED_SETTING', 'the basic-auth user name is too long and was left out', monitor.field('basic_auth_user'));
+      }
       dropSecret(monitor, scope, 'basic_auth_pass', 'the basic-auth password');
       return;
     case 'ntlm':
-      scope.warn('UNSUPPORTED_SETTING', 'NTLM authentication has no equivalent; the check is imported without it', field);
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        'NTLM authentication has no equivalent; the check is imported without it',
+        field,
+      );
       dropSecret(monitor, scope, 'basic_auth_pass', 'the NTLM password');
       return;
     case 'mtls':
-      scope.warn('UNSUPPORTED_SETTING', 'client certificates (mTLS) have no equivalent; the check is imported without them', field);
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        'client certificates (mTLS) have no equivalent; the check is imported without them',
+        field,
+      );
       dropSecret(monitor, scope, 'tls_key', "the client certificate's private key");
       return;
     case 'oauth2-cc':
-      scope.warn('UNSUPPORTED_SETTING', 'OAuth 2.0 client credentials have no equivalent; the check is imported without them', field);
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        'OAuth 2.0 client credentials have no equivalent; the check is imported without them',
+        field,
+      );
       dropSecret(monitor, scope, 'oauth_client_secret', 'the OAuth client secret');
       return;
     case 'bearer':
       if (!dropSecret(monitor, scope, 'bearer_token', 'the bearer token')) {
-        scope.warn('UNSUPPORTED_SETTING', 'bearer authentication is imported without its token: set it up again', field);
+        scope.warn(
+          'UNSUPPORTED_SETTING',
+          'bearer authentication is imported without its token: set it up again',
+          field,
+        );
       }
       return;
     default:
@@ -124,7 +146,7 @@ function mapRequest(monitor: MonitorRecord, scope: ItemScope, config: Record<str
   } else if (body !== undefined) {
     config.body = body;
     const encoding = text(monitor, 'http_body_encoding')?.toLowerCase() ?? 'json';
-    const contentType = BODY_CONTENT_TYPES[encoding];
+    const contentType = own(BODY_CONTENT_TYPES, encoding);
     if (contentType !== undefined && !hasHeader(headers, 'content-type') && Object.keys(headers).length < 50) {
       headers['Content-Type'] = contentType;
     }
@@ -147,7 +169,11 @@ function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<s
   if (type === 'keyword') {
     const value = text(monitor, 'keyword');
     if (value === undefined) {
-      scope.warn('VALUE_ADJUSTED', 'the keyword is empty; the check only tests the status code', monitor.field('keyword'));
+      scope.warn(
+        'VALUE_ADJUSTED',
+        'the keyword is empty; the check only tests the status code',
+        monitor.field('keyword'),
+      );
     } else if (value.length > MAX_TEXT) {
       scope.warn('UNSUPPORTED_SETTING', `the keyword is longer than ${MAX_TEXT} characters and was left out`, monitor.field('keyword'));
     } else config.keyword = keyword(value, flag(monitor, 'invert_keyword') ?? false);
@@ -156,9 +182,17 @@ function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<s
     const expression = text(monitor, 'json_path');
     const expected = text(monitor, 'expected_value');
     if (expression === undefined || expression.length > MAX_TEXT) {
-      scope.warn('UNSUPPORTED_SETTING', 'the JSON query is empty or too long and was left out; the check only tests the status code', monitor.field('json_path'));
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        'the JSON query is empty or too long and was left out; the check only tests the status code',
+        monitor.field('json_path'),
+      );
     } else if (expected === undefined || expected.length > MAX_TEXT) {
-      scope.warn('UNSUPPORTED_SETTING', 'the JSON query has no usable expected value and was left out', monitor.field('expected_value'));
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        'the JSON query has no usable expected value and was left out',
+        monitor.field('expected_value'),
+      );
     } else {
       config.jsonQueries = [{ expression, operator: operator(monitor, scope, 'json_path_operator'), expected }];
     }
@@ -171,10 +205,18 @@ function mapExpiry(monitor: MonitorRecord, scope: ItemScope, config: Record<stri
   }
   if (flag(monitor, 'domain_expiry_notification') === true) config.domainExpiryDays = EXPIRY_REMINDER_DAYS;
   if (flag(monitor, 'cache_bust') === true) {
-    scope.warn('UNSUPPORTED_SETTING', 'cache busting (a random query parameter) has no equivalent', monitor.field('cache_bust'));
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'cache busting (a random query parameter) has no equivalent',
+      monitor.field('cache_bust'),
+    );
   }
   if (flag(monitor, 'retry_only_on_status_code_failure') === true) {
-    scope.warn('UNSUPPORTED_SETTING', 'retrying only on status-code failures has no equivalent; every failure counts', monitor.field('retry_only_on_status_code_failure'));
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'retrying only on status-code failures has no equivalent; every failure counts',
+      monitor.field('retry_only_on_status_code_failure'),
+    );
   }
   unsupported(monitor, scope, 'proxy_id', 'requests through a proxy have no equivalent; the check connects directly');
 }
@@ -200,7 +242,11 @@ export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMappin
   const target = targetUrl(monitor, scope, config);
   if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: monitor.field('url') };
   if (config.basicAuthUser !== undefined) {
-    scope.warn('UNSUPPORTED_SETTING', 'browser checks have no sign-in; the user name in the URL was left out', monitor.field('url'));
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'browser checks have no sign-in; the user name in the URL was left out',
+      monitor.field('url'),
+    );
     delete config.basicAuthUser;
   }
   config.expectedStatusCodes = statusCodesOf(monitor, scope);

@@ -29,7 +29,8 @@ export function mapMqtt(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
       scope.warn('UNSUPPORTED_SETTING', 'the JSON query is incomplete and was left out', monitor.field('json_path'));
     }
   } else {
-    scope.warn('UNSUPPORTED_SETTING', `the message check ${JSON.stringify(checkType)} has no equivalent; any message succeeds`, monitor.field('mqtt_check_type'));
+    const message = `the message check ${JSON.stringify(checkType)} has no equivalent; any message succeeds`;
+    scope.warn('UNSUPPORTED_SETTING', message, monitor.field('mqtt_check_type'));
   }
   return { type: 'mqtt', target: hostPort(host, num(monitor, 'port')), config };
 }
@@ -115,7 +116,11 @@ function metadataOf(monitor: MonitorRecord, scope: ItemScope): Record<string, st
   const parsed = json(monitor, 'grpc_metadata');
   if (parsed === undefined) return undefined;
   if (!parsed.ok || !isRecord(parsed.value)) {
-    scope.warn('UNSUPPORTED_SETTING', 'the metadata is not a JSON object and was left out', monitor.field('grpc_metadata'));
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the metadata is not a JSON object and was left out',
+      monitor.field('grpc_metadata'),
+    );
     return undefined;
   }
   const field = monitor.field('grpc_metadata');
@@ -123,7 +128,8 @@ function metadataOf(monitor: MonitorRecord, scope: ItemScope): Record<string, st
     .map(([key, value]) => [key.trim().toLowerCase(), value] as const)
     .filter(([key]) => {
       if (METADATA_KEY.test(key) || isSecretHeader(key)) return true;
-      scope.warn('UNSUPPORTED_SETTING', `${JSON.stringify(key)} is not a usable metadata key (binary "-bin" keys included); it was left out`, `${field}.${key}`);
+      const message = `${JSON.stringify(key)} is not a usable metadata key (binary "-bin" keys included); it was left out`;
+      scope.warn('UNSUPPORTED_SETTING', message, `${field}.${key}`);
       return false;
     });
   return importHeaders(entries, scope, field);
@@ -141,7 +147,8 @@ export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
     const called = method === undefined ? 'a custom method' : [service, method].filter(Boolean).join('/');
     scope.warn(
       'UNSUPPORTED_SETTING',
-      `the check calls the standard health service (grpc.health.v1.Health/Check) instead of ${called}; the protobuf definition and request body were left out`,
+      `the check calls the standard health service (grpc.health.v1.Health/Check) instead of ${called}; ` +
+        'the protobuf definition and request body were left out',
       monitor.field(method !== undefined ? 'grpc_method' : 'grpc_protobuf'),
     );
   }

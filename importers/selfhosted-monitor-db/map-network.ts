@@ -1,7 +1,7 @@
 import { DNS_RECORD_TYPES } from '../catalog/index.js';
 import { hostPortProblem } from '../catalog/hosts.js';
 import { isRecord, type ItemScope } from '../converter.js';
-import { dropSecret, hostOf, hostPort, missing, operator, wholeNumber, type SkipItem, type TypeMapping } from './mapping.js';
+import { dropSecret, hostOf, hostPort, missing, operator, own, wholeNumber, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
 /** `port` monitors: a TCP check. */
@@ -63,7 +63,11 @@ function expectedAnswers(monitor: MonitorRecord, scope: ItemScope): string[] | u
       return true;
     });
   if (!usable || values.length > 50) {
-    scope.warn('UNSUPPORTED_SETTING', 'the conditions have no equivalent (only "record contains/equals" joined by "and" do) and were left out', field);
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the conditions have no equivalent (only "record contains/equals" joined by "and" do) and were left out',
+      field,
+    );
     return undefined;
   }
   return values;
@@ -77,7 +81,8 @@ export function mapDns(monitor: MonitorRecord, scope: ItemScope): TypeMapping | 
   let recordType: string | undefined;
   if (type !== undefined && (DNS_RECORD_TYPES as readonly string[]).includes(type)) recordType = type;
   else if (type !== undefined) {
-    scope.warn('UNSUPPORTED_SETTING', `the record type ${JSON.stringify(type)} has no equivalent; A is queried`, monitor.field('dns_resolve_type'));
+    const message = `the record type ${JSON.stringify(type)} has no equivalent; A is queried`;
+    scope.warn('UNSUPPORTED_SETTING', message, monitor.field('dns_resolve_type'));
   }
   return {
     type: 'dns',
@@ -100,9 +105,10 @@ export function mapSmtp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   const host = hostOf(monitor);
   if (host === undefined) return missing(monitor, 'hostname', 'host name');
   const given = text(monitor, 'smtp_security')?.trim().toLowerCase();
-  const security = given === undefined ? undefined : SMTP_SECURITY[given];
+  const security = given === undefined ? undefined : own(SMTP_SECURITY, given);
   if (given !== undefined && security === undefined) {
-    scope.warn('UNSUPPORTED_SETTING', `the security mode ${JSON.stringify(given)} has no equivalent; none is used`, monitor.field('smtp_security'));
+    const message = `the security mode ${JSON.stringify(given)} has no equivalent; none is used`;
+    scope.warn('UNSUPPORTED_SETTING', message, monitor.field('smtp_security'));
   }
   return {
     type: 'smtp',
@@ -121,7 +127,11 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   dropSecret(monitor, scope, 'radius_password', 'the SNMP community string');
   const path = text(monitor, 'json_path')?.trim();
   if (path !== undefined && path !== '$') {
-    scope.warn('UNSUPPORTED_SETTING', 'a JSON query on the SNMP value has no equivalent; the value itself is compared', monitor.field('json_path'));
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'a JSON query on the SNMP value has no equivalent; the value itself is compared',
+      monitor.field('json_path'),
+    );
   }
   const expected = text(monitor, 'expected_value');
   const v3Username = version === '3' ? text(monitor, 'snmp_v3_username') : undefined;

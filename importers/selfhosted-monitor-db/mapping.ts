@@ -19,6 +19,14 @@ export interface SkipItem {
 /** Converts the type-specific fields of one monitor, raising warnings on `scope`. */
 export type TypeMapper = (monitor: MonitorRecord, scope: ItemScope) => TypeMapping | SkipItem;
 
+/**
+ * The entry of a lookup table for a key that comes from the source: only the table's own
+ * entries count, so "__proto__" or "constructor" find nothing.
+ */
+export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** Whether a mapper's outcome is a skip. */
 export function isSkip(outcome: TypeMapping | SkipItem): outcome is SkipItem {
   return 'skip' in outcome;

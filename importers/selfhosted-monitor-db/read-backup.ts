@@ -15,7 +15,8 @@ const COLUMN_ALIASES: Readonly<Record<string, string>> = {
 const NOT_COLUMNS = new Set(['tags', 'notificationIDList', 'childrenIDs', 'pathName', 'includeSensitiveData', 'maintenance']);
 
 function columnName(key: string): string {
-  return COLUMN_ALIASES[key] ?? key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  const alias = Object.hasOwn(COLUMN_ALIASES, key) ? COLUMN_ALIASES[key] : undefined;
+  return alias ?? key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
 function readTags(value: unknown): MonitorTag[] {

@@ -66,7 +66,10 @@ function readTags(db: Database, tables: Set<string>): Map<number, MonitorTag[]> 
   return groupBy(
     result.values
       .filter((row) => typeof row[1] === 'string')
-      .map(([monitorId, name, value]) => [idOf(monitorId), { name: String(name), value: typeof value === 'string' ? value : value == null ? '' : String(value) }]),
+      .map(([monitorId, name, value]) => [
+        idOf(monitorId),
+        { name: String(name), value: typeof value === 'string' ? value : value == null ? '' : String(value) },
+      ]),
   );
 }
 
@@ -77,7 +80,8 @@ function readNotifications(db: Database, tables: Set<string>): Map<number, strin
   const result = rows(
     db,
     named
-      ? 'SELECT mn.monitor_id, mn.notification_id, n.name FROM monitor_notification mn LEFT JOIN notification n ON n.id = mn.notification_id ORDER BY mn.rowid'
+      ? 'SELECT mn.monitor_id, mn.notification_id, n.name FROM monitor_notification mn ' +
+          'LEFT JOIN notification n ON n.id = mn.notification_id ORDER BY mn.rowid'
       : 'SELECT monitor_id, notification_id, NULL FROM monitor_notification ORDER BY rowid',
   );
   return groupBy(

@@ -20,7 +20,7 @@ const MONITOR_KEYS = [
   'auth_password', 'maintenance_from', 'maintenance_to', 'playwright_script', 'environment_variables',
 ];
 const HEARTBEAT_KEYS = ['url', 'name', 'period', 'grace', 'paused', 'paused_at', 'heartbeat_group_id', 'email', 'policy_id'];
-const KINDS = ['status', 'expected_status_code', 'keyword', 'keyword_absence', 'ping', 'tcp', 'udp', 'smtp', 'pop', 'imap', 'dns', 'playwright', 'other'];
+const KINDS = ['status', 'expected_status_code', 'keyword', 'keyword_absence', 'ping', 'tcp', 'udp', 'smtp', 'pop', 'imap', 'dns', 'playwright', 'other', '__proto__', 'constructor'];
 
 const loose: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),

@@ -15,7 +15,7 @@ const TYPES = [
   'http', 'keyword', 'json-query', 'port', 'ping', 'dns', 'docker', 'push', 'group', 'real-browser', 'grpc-keyword',
   'kafka-producer', 'mqtt', 'rabbitmq', 'smtp', 'snmp', 'ntp', 'websocket-upgrade', 'sqlserver', 'postgres', 'mysql',
   'mongodb', 'oracledb', 'redis', 'radius', 'steam', 'gamedig', 'tailscale-ping', 'system-service', 'sip-options',
-  'globalping', 'manual', 'unknown',
+  'globalping', 'manual', 'unknown', '__proto__', 'constructor', 'toString',
 ];
 
 function convertOrRefuse(input: Uint8Array | string): ConversionResult | 'refused' {
