@@ -120,7 +120,9 @@ const condition = fc.oneof(
     ([left, op, right]) => `${left} ${op} ${right}`,
   ),
 );
-const anything = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.constant(null), fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }));
+// `<<` is YAML's merge key: a random one with a scalar value is not a configuration at all.
+const key = (maxLength: number) => fc.string({ maxLength }).filter((k) => k !== '<<');
+const anything = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.constant(null), fc.dictionary(key(8), fc.string({ maxLength: 8 }), { maxKeys: 3 }));
 const endpoint = fc.record(
   {
     name: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('api', 'API', 'Api', '${NAME}'), anything),
@@ -143,7 +145,7 @@ const endpoint = fc.record(
     dns: fc.oneof(fc.record({ 'query-type': fc.constantFrom('A', 'MX', 'ANY', ''), 'query-name': fc.constantFrom('example.com', '', 'bad name') }), fc.constant(undefined)),
     ssh: fc.oneof(fc.record({ username: anything, password: anything }, { requiredKeys: [] }), fc.constant(undefined)),
     alerts: fc.oneof(fc.array(fc.record({ type: fc.constantFrom('slack', 'email'), 'failure-threshold': anything }, { requiredKeys: [] }), { maxLength: 3 }), anything),
-    'extra-labels': fc.oneof(fc.dictionary(fc.string({ maxLength: 70 }), anything, { maxKeys: 4 }), anything),
+    'extra-labels': fc.oneof(fc.dictionary(key(70), anything, { maxKeys: 4 }), anything),
   },
   { requiredKeys: [] },
 );
@@ -155,7 +157,7 @@ const config = fc.record(
   {
     endpoints: fc.array(fc.oneof(endpoint, anything), { maxLength: 8 }),
     'external-endpoints': fc.array(external, { maxLength: 3 }),
-    alerting: fc.oneof(fc.constant(undefined), fc.dictionary(fc.string({ maxLength: 8 }), anything, { maxKeys: 2 })),
+    alerting: fc.oneof(fc.constant(undefined), fc.dictionary(key(8), anything, { maxKeys: 2 })),
   },
   { requiredKeys: ['endpoints'] },
 );
