@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { resolveBootPolicy } from './auth/boot-policy.js';
 import { bootstrapFirstStart, BUILT_IN_ADMIN_PASSWORD } from './auth/bootstrap.js';
+import { effectiveTenant } from './auth/oauth/registry.js';
 import { createPasswordHasher } from './auth/password/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config/config.js';
@@ -45,6 +46,9 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const hasher = createPasswordHasher(policy.effective, { concurrency: config.auth.hashConcurrency });
     const mailer = createMailer(config.mail.smtpUrl, config.mail.from, logger);
     const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch };
+
+    // Stored sign-in overrides take effect at start-up, never in the middle of a run.
+    await effectiveTenant(deps);
 
     const adminEmail = await bootstrapFirstStart(deps);
     if (adminEmail) {
