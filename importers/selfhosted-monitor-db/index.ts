@@ -34,6 +34,23 @@ export async function prepareSelfhostedMonitorDb(): Promise<void> {
  */
 export const convertSelfhostedMonitorDb: Converter = (input, options) => convertExport(readExport(input, preparedSqlJs), options);
 
+/** What a readable export holds, as `inspectSelfhostedMonitorDb` reports it. */
+export interface SelfhostedExportSummary {
+  readonly kind: '2.x database' | '1.x backup';
+  /** Rows of the monitor table (or entries of the backup's monitorList), groups included. */
+  readonly monitors: number;
+}
+
+/**
+ * Reads the input as the converter would, without converting it: a quick check that a file
+ * is readable before it is sent anywhere. Throws ImportInputError exactly when the converter
+ * would; needs `prepareSelfhostedMonitorDb()` for database files, like the converter.
+ */
+export function inspectSelfhostedMonitorDb(input: Uint8Array | string): SelfhostedExportSummary {
+  const data = readExport(input, preparedSqlJs);
+  return { kind: data.kind, monitors: data.monitors.length };
+}
+
 /** `prepareSelfhostedMonitorDb()` then `convertSelfhostedMonitorDb(input, options)`. */
 export async function convertSelfhostedMonitorDbAsync(
   input: Uint8Array | string,

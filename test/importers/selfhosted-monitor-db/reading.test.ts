@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ImportInputError } from '../../../importers/converter.js';
 import {
   convertSelfhostedMonitorDb,
+  inspectSelfhostedMonitorDb,
   isSqliteFile,
   prepareSelfhostedMonitorDb,
 } from '../../../importers/selfhosted-monitor-db/index.js';
@@ -100,6 +101,13 @@ describe('the two schemas', () => {
   test('the same bytes are recognised by their header', () => {
     expect(isSqliteFile(fixture20)).toBe(true);
     expect(isSqliteFile(new TextEncoder().encode('{"monitorList": []}'))).toBe(false);
+  });
+
+  test('inspecting reads without converting, and refuses what the converter refuses', async () => {
+    expect(inspectSelfhostedMonitorDb(fixture20)).toEqual({ kind: '2.x database', monitors: 32 });
+    const backup = readFileSync(new URL('backup-1.6.json', FIXTURE_DIR), 'utf8');
+    expect(inspectSelfhostedMonitorDb(backup)).toEqual({ kind: '1.x backup', monitors: 6 });
+    expect(() => inspectSelfhostedMonitorDb(fixture20.slice(0, 4096))).toThrow(ImportInputError);
   });
 
   test('progress is reported up to the number of monitors', () => {
