@@ -7,6 +7,7 @@ export type Benchmark = () => Promise<Record<string, unknown>>;
 /** Every benchmark, by the name `npm run bench -- <name>` takes. Loaded lazily. */
 const BENCHMARKS: Record<string, () => Promise<{ run: Benchmark }>> = {
   api: () => import('./api.js'),
+  import: () => import('./import.js'),
   login: () => import('./login.js'),
 };
 

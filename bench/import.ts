@@ -1,0 +1,202 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runImport } from '../daemon/import/run-import.js';
+import { convertImport, fetchWithToken, IMPORT_SOURCES, type ConversionResult, type ImportResponse, type ImportSource } from '../importers/index.js';
+import { gatusYaml, hostedMonitorPages, uptimeRobotJson } from './import-inputs.js';
+import { kumaDatabase } from './import-kuma-db.js';
+import { postgresReachable, rawBulkInsert, startBenchDaemon, type BenchDatabaseKind } from './import-setup.js';
+import { printTable } from './table.js';
+
+const MONITORS = 10_000;
+const HOSTED_TOKEN = 'bench-hosted-token';
+const HOSTED_PER_PAGE = 250;
+const TARGET_APPLY_MS = 2000;
+const TARGET_RATIO = 5;
+const TARGET_CLI_MS = 2000;
+const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
+
+/** The hosted monitoring API, locally: its pages of monitors behind a bearer token. */
+async function startHostedApi(): Promise<{ url: string; server: Server }> {
+  let pages: string[] = [];
+  const empty = JSON.stringify({ data: [], pagination: { first: null, last: null, prev: null, next: null } });
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    res.setHeader('content-type', 'application/json');
+    if (req.headers.authorization !== `Bearer ${HOSTED_TOKEN}`) {
+      res.statusCode = 401;
+      return res.end('{"errors":"Invalid Team API token"}');
+    }
+    if (url.pathname === '/api/v2/monitors') return res.end(pages[Number(url.searchParams.get('page') ?? '1') - 1] ?? empty);
+    res.end(empty);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  pages = hostedMonitorPages(MONITORS, HOSTED_PER_PAGE, url);
+  return { url, server };
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await fn();
+  return [value, performance.now() - started];
+}
+
+/** One call of the convert endpoint; fails the benchmark on anything but 200. */
+async function convertCall(url: string, token: string, source: ImportSource, body: Uint8Array, dryRun: boolean): Promise<ImportResponse> {
+  const res = await fetch(`${url}/api/v1/orgs/default/checks/import/convert?source=${source}${dryRun ? '&dryRun=true' : ''}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    body,
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${source} import answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as ImportResponse;
+}
+
+interface SourceFigures {
+  checks: number;
+  skipped: number;
+  warnings: number;
+  convertMs: number;
+  previewMs: number;
+  applyMs: number;
+  rerunMs: number;
+  storeApplyMs: number;
+  rawInsertMs: number;
+  applyToRaw: number;
+  storeApplyToRaw: number;
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+const ms = (n: number) => `${Math.round(n)} ms`;
+
+async function measureSource(kind: BenchDatabaseKind, source: ImportSource, body: Uint8Array, hostedUrl: string): Promise<SourceFigures> {
+  const env = { SVC_IMPORT_HOSTED_MONITOR_API_URL: hostedUrl };
+  // The conversion alone, in this process: what every preview and apply spends before the database.
+  const [result, convertMs] = await timed<ConversionResult>(async () => {
+    const input = source === 'hosted-monitor-api' ? await fetchWithToken(body, { baseUrl: hostedUrl }) : body;
+    return convertImport(source, input);
+  });
+
+  const raw = await startBenchDaemon(kind, env);
+  const rawInsertMs = await rawBulkInsert(raw, result.checks).finally(() => raw.stop());
+
+  const store = await startBenchDaemon(kind, env);
+  const [, storeApplyMs] = await timed(() => runImport(store.daemon.deps, store.orgUid, source, result, { dryRun: false })).finally(() => store.stop());
+
+  const api = await startBenchDaemon(kind, env);
+  try {
+    const [preview, previewMs] = await timed(() => convertCall(api.daemon.url, api.token, source, body, true));
+    const [applied, applyMs] = await timed(() => convertCall(api.daemon.url, api.token, source, body, false));
+    const [rerun, rerunMs] = await timed(() => convertCall(api.daemon.url, api.token, source, body, false));
+    if (preview.created !== result.checks.length || applied.created !== preview.created || applied.warnings.length !== preview.warnings.length) {
+      throw new Error(`${source}: preview and apply disagree (${preview.created} vs ${applied.created} created)`);
+    }
+    if (rerun.created !== 0 || rerun.updated !== 0 || rerun.unchanged !== result.checks.length) {
+      throw new Error(`${source}: the re-run changed something (${rerun.created} created, ${rerun.updated} updated)`);
+    }
+    return {
+      checks: result.checks.length,
+      skipped: result.skipped.length,
+      warnings: result.warnings.length,
+      convertMs: round(convertMs),
+      previewMs: round(previewMs),
+      applyMs: round(applyMs),
+      rerunMs: round(rerunMs),
+      storeApplyMs: round(storeApplyMs),
+      rawInsertMs: round(rawInsertMs),
+      applyToRaw: round(applyMs / rawInsertMs),
+      storeApplyToRaw: round(storeApplyMs / rawInsertMs),
+    };
+  } finally {
+    await api.stop();
+  }
+}
+
+// Preloaded into the CLI process: reports its own CPU time on exit, so that the figure can be
+// told apart from time spent waiting for a busy machine's cores.
+const REPORT_CPU = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\ncpu-us:'+(u.user+u.system))})`;
+
+/** `svc import --local` as a process on the 10,000-monitor database: the median of three runs. */
+function measureCli(databaseFile: string): { cliLocalMs: number; cliLocalCpuMs: number; cliChecks: number } {
+  const times: number[] = [];
+  const cpu: number[] = [];
+  let checks = 0;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    const args = ['--import', REPORT_CPU, SVC_BIN, 'import', '--source', 'selfhosted-monitor-db', '--file', databaseFile, '--local', '--json'];
+    const child = spawnSync(process.execPath, args, {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), NO_COLOR: '1' },
+    });
+    times.push(performance.now() - started);
+    if (child.status !== 0) throw new Error(`svc import --local exited ${child.status}: ${child.stderr}`);
+    checks = (JSON.parse(child.stdout) as ImportResponse).created;
+    cpu.push(Number(/cpu-us:(\d+)/.exec(child.stderr)?.[1] ?? NaN) / 1000);
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[1];
+  return { cliLocalMs: round(median(times)), cliLocalCpuMs: round(median(cpu)), cliChecks: checks };
+}
+
+/**
+ * 10,000 monitors per source: the conversion, then preview, apply and a re-run through the
+ * endpoint, and the check store's apply alone, each against a raw bulk insert of the same
+ * rows on a fresh database in the same run; on SQLite, and on PostgreSQL when it answers.
+ */
+export async function run(): Promise<Record<string, unknown>> {
+  // Wall times on a shared machine depend on its load; it is recorded with the figures.
+  const loadStart = loadavg()[0].toFixed(1);
+  const hosted = await startHostedApi();
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-import-'));
+  try {
+    const kuma = await kumaDatabase(MONITORS);
+    const databaseFile = join(dir, 'kuma.db');
+    writeFileSync(databaseFile, kuma);
+    const bodies: Record<ImportSource, Uint8Array> = {
+      'configfile-monitor': new TextEncoder().encode(gatusYaml(MONITORS)),
+      'hosted-monitor-api': new TextEncoder().encode(HOSTED_TOKEN),
+      'selfhosted-monitor-db': kuma,
+      'uptime-api-monitor': new TextEncoder().encode(uptimeRobotJson(MONITORS)),
+    };
+    const kinds: BenchDatabaseKind[] = (await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+    const figures: Record<string, Record<string, SourceFigures>> = {};
+    const rows: string[][] = [];
+    for (const kind of kinds) {
+      figures[kind] = {};
+      for (const source of IMPORT_SOURCES) {
+        const f = await measureSource(kind, source, bodies[source], hosted.url);
+        figures[kind][source] = f;
+        rows.push([kind, source, String(f.checks), ms(f.convertMs), ms(f.previewMs), ms(f.applyMs), ms(f.rerunMs), ms(f.storeApplyMs), ms(f.rawInsertMs), `${f.applyToRaw}x`, `${f.storeApplyToRaw}x`]);
+      }
+    }
+    printTable(rows, ['db', 'source', 'checks', 'convert', 'preview', 'apply', 're-run', 'store apply', 'raw insert', 'apply/raw', 'store/raw']);
+
+    const cli = measureCli(databaseFile);
+    const sqlite = Object.values(figures.sqlite);
+    const worst = (key: keyof SourceFigures) => Math.max(...sqlite.map((f) => f[key]));
+    const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    process.stdout.write('\n');
+    printTable(
+      [
+        ['slowest apply through the endpoint, SQLite', ms(worst('applyMs')), `< ${TARGET_APPLY_MS} ms: ${verdict(worst('applyMs') < TARGET_APPLY_MS)}`],
+        ['highest apply/raw through the endpoint, SQLite', `${worst('applyToRaw')}x`, `<= ${TARGET_RATIO}x: ${verdict(worst('applyToRaw') <= TARGET_RATIO)}`],
+        ['slowest store apply (writes only), SQLite', ms(worst('storeApplyMs')), `< ${TARGET_APPLY_MS} ms: ${verdict(worst('storeApplyMs') < TARGET_APPLY_MS)}`],
+        ['highest store apply/raw, SQLite', `${worst('storeApplyToRaw')}x`, `<= ${TARGET_RATIO}x: ${verdict(worst('storeApplyToRaw') <= TARGET_RATIO)}`],
+        [`svc import --local, ${MONITORS} monitors in a 2.x database`, ms(cli.cliLocalMs), `< ${TARGET_CLI_MS} ms: ${verdict(cli.cliLocalMs < TARGET_CLI_MS)}`],
+        ['  of which CPU time of the process', ms(cli.cliLocalCpuMs), ''],
+        ['load average (1 min) at start / end', `${loadStart} / ${loadavg()[0].toFixed(1)}`, `${availableParallelism()} cores`],
+      ],
+      ['measure', 'value', 'target'],
+    );
+    return { monitors: MONITORS, databases: kinds, ...figures, ...cli, loadAverage: [Number(loadStart), round(loadavg()[0])] };
+  } finally {
+    hosted.server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
