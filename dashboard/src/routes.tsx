@@ -2,10 +2,12 @@ import type { ComponentChildren } from 'preact';
 import type { Account, Role } from './api/types';
 import { roleIn } from './lib/roles';
 import { AccountPage } from './pages/account';
+import { AuditLogPage } from './pages/audit-log';
 import { CheckDetailPage } from './pages/check-detail';
 import { CheckFormPage } from './pages/check-form';
 import { ChecksListPage } from './pages/checks-list';
 import { ImportPage } from './pages/import';
+import { MembersPage } from './pages/members';
 import { ServerHashingPage } from './pages/server-hashing';
 
 export interface PageContext {
@@ -29,9 +31,11 @@ export const PAGE_ROUTES: PageRoute[] = [
   { pattern: '/d/account', render: ({ account }) => <AccountPage account={account} /> },
   { pattern: '/orgs/:org/checks', render: ({ params, role, search }) => <ChecksListPage org={params.org} role={role} search={search} /> },
   { pattern: '/orgs/:org/checks/-/import', render: ({ params, role }) => <ImportPage org={params.org} role={role} /> },
-  { pattern: '/orgs/:org/checks/-/new', render: ({ params }) => <CheckFormPage org={params.org} /> },
+  { pattern: '/orgs/:org/checks/-/new', render: ({ params, role }) => <CheckFormPage org={params.org} role={role} /> },
   { pattern: '/orgs/:org/checks/:slug', render: ({ params, role }) => <CheckDetailPage org={params.org} slug={params.slug} role={role} /> },
-  { pattern: '/orgs/:org/checks/:slug/edit', render: ({ params }) => <CheckFormPage org={params.org} slug={params.slug} /> },
+  { pattern: '/orgs/:org/checks/:slug/edit', render: ({ params, role }) => <CheckFormPage org={params.org} slug={params.slug} role={role} /> },
+  { pattern: '/orgs/:org/members', render: ({ params, role, account }) => <MembersPage org={params.org} role={role} account={account} /> },
+  { pattern: '/orgs/:org/audit-log', render: ({ params, search }) => <AuditLogPage org={params.org} search={search} /> },
   { pattern: '/orgs/:org/server/hashing', render: () => <ServerHashingPage /> },
 ];
 

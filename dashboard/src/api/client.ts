@@ -25,9 +25,11 @@ export interface ClientHooks {
   token(): string | undefined;
   onUnauthorized(): void;
   onPasswordChangeRequired(): void;
+  /** A 403: the role may have changed since the account was read. */
+  onForbidden(): void;
 }
 
-let hooks: ClientHooks = { token: () => undefined, onUnauthorized: () => {}, onPasswordChangeRequired: () => {} };
+let hooks: ClientHooks = { token: () => undefined, onUnauthorized: () => {}, onPasswordChangeRequired: () => {}, onForbidden: () => {} };
 
 /** Wires the client to the session store (done once at start-up, avoiding an import cycle). */
 export function configureClient(next: ClientHooks): void {
@@ -81,6 +83,7 @@ export async function request<T>(method: Method, path: string, options: RequestO
   );
   if (token && apiError.code === 'UNAUTHORIZED' && !options.credentialCheck) hooks.onUnauthorized();
   if (token && apiError.code === 'PASSWORD_CHANGE_REQUIRED') hooks.onPasswordChangeRequired();
+  if (token && apiError.code === 'FORBIDDEN' && path !== '/auth/me') hooks.onForbidden();
   throw apiError;
 }
 

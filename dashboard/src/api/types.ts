@@ -165,3 +165,76 @@ export interface ImportResult {
   warnings: ImportWarning[];
   checks: { slug: string; name: string; type: string; action: 'create' | 'update' | 'unchanged' | 'skip' }[];
 }
+
+export interface Member {
+  uid: string;
+  email: string;
+  name: string;
+  role: Role;
+  joinedAt: string;
+}
+
+export interface Invitation {
+  uid: string;
+  email: string;
+  role: Role;
+  status: 'pending' | 'accepted' | 'revoked' | 'expired';
+  invitedBy: string | null;
+  expiresAt: string;
+  acceptedAt: string | null;
+  createdAt: string;
+}
+
+export interface CreatedInvitation extends Invitation {
+  token: string;
+  url: string;
+}
+
+export interface MembershipRequest {
+  uid: string;
+  user: { uid: string; email: string; name: string };
+  message: string | null;
+  via: string;
+  status: 'pending' | 'approved' | 'rejected';
+  decidedBy: string | null;
+  decidedAt: string | null;
+  createdAt: string;
+}
+
+export interface AuditEntry {
+  uid: string;
+  kind: string;
+  actor: { uid: string; email: string | null } | null;
+  target: { uid: string; email: string | null } | null;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface SessionView {
+  id: string;
+  method: string;
+  clientAddress: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  current: boolean;
+}
+
+export interface SystemUser {
+  uid: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  hasPassword: boolean;
+  superAdmin: boolean;
+  createdAt: string;
+}
+
+export interface NotificationSettings {
+  org: string;
+  email: boolean;
+  events: string[];
+  quietHours: { start: string; end: string; timeZone: string } | null;
+  updatedAt: string | null;
+}

@@ -117,4 +117,8 @@ configureClient({
   onPasswordChangeRequired() {
     if (state.account) setState({ account: { ...state.account, mustChangePassword: true } });
   },
+  onForbidden() {
+    // Roles are read on every request server-side; re-read them so the pages hide what no longer works.
+    void refreshAccount().catch(() => undefined);
+  },
 });

@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, patch, post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
-import type { Check, CheckType } from '../api/types';
-import { ErrorBanner } from '../components/error-banner';
+import type { Check, CheckType, Role } from '../api/types';
+import { ErrorBanner, Notice } from '../components/error-banner';
 import { CheckboxField, describedBy, FieldShell, issuesByPath, TextField } from '../components/fields';
 import { Link } from '../components/link';
 import { ObjectFields } from '../components/schema-form';
 import { labelsToText, textToLabels } from '../lib/labels';
 import { mergePatchFrom } from '../lib/merge-patch';
 import { navigate } from '../lib/router';
+import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
 
@@ -72,7 +73,19 @@ function definitionOf(d: Draft): Record<string, unknown> {
 }
 
 /** Create (no `slug`) or edit a check; the type's settings come from the catalog's JSON Schema. */
-export function CheckFormPage({ org, slug }: { org: string; slug?: string }) {
+export function CheckFormPage({ org, slug, role }: { org: string; slug?: string; role?: Role }) {
+  if (!canWrite(role)) {
+    return (
+      <main id="main">
+        <h1 tabIndex={-1}>{slug ? `Edit ${slug}` : 'New check'}</h1>
+        <Notice kind="info">Your role in this organization can read checks but not change them.</Notice>
+      </main>
+    );
+  }
+  return <CheckForm org={org} slug={slug} />;
+}
+
+function CheckForm({ org, slug }: { org: string; slug?: string }) {
   usePageTitle(slug ? `Edit ${slug}` : 'New check');
   const base = `/orgs/${encodeURIComponent(org)}/checks`;
   const types = useAsync(() => get<CheckType[]>('/check-types'), []);

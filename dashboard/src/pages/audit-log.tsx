@@ -1,0 +1,111 @@
+import { useState } from 'preact/hooks';
+import { get } from '../api/client';
+import { asApiError, type ApiError } from '../api/errors';
+import type { AuditEntry, Page } from '../api/types';
+import { ErrorBanner } from '../components/error-banner';
+import { FieldShell } from '../components/fields';
+import { formatDate } from '../lib/format';
+import { navigate } from '../lib/router';
+import { usePageTitle } from '../lib/title';
+import { useAsync } from '../lib/use-async';
+
+/** The kinds the server records (docs/api.md); the filter offers them by name. */
+const KINDS = [
+  'auth.email_changed',
+  'organization.created',
+  'organization.updated',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.accepted',
+  'membership_request.created',
+  'membership_request.approved',
+  'membership_request.rejected',
+  'token.created',
+  'token.revoked',
+];
+
+/** The organization's audit log, newest first, filtered by kind in the address (?kind=). */
+export function AuditLogPage({ org, search }: { org: string; search: URLSearchParams }) {
+  usePageTitle('Audit log');
+  const kind = search.get('kind') ?? '';
+  const path = `/orgs/${encodeURIComponent(org)}/audit-log`;
+  const first = useAsync(() => get<Page<AuditEntry>>(path, { query: { kind: kind || undefined, limit: '50' } }), [org, kind]);
+  const [more, setMore] = useState<{ items: AuditEntry[]; nextCursor: string | null; for?: Page<AuditEntry> }>();
+  const [error, setError] = useState<ApiError>();
+  const extra = more && more.for === first.data ? more : undefined;
+  const items = [...(first.data?.items ?? []), ...(extra?.items ?? [])];
+  const nextCursor = extra ? extra.nextCursor : first.data?.nextCursor;
+
+  const loadMore = async () => {
+    setError(undefined);
+    try {
+      const page = await get<Page<AuditEntry>>(path, { query: { kind: kind || undefined, limit: '50', cursor: nextCursor ?? undefined } });
+      setMore({ items: [...(extra?.items ?? []), ...page.items], nextCursor: page.nextCursor, for: first.data });
+    } catch (caught) {
+      setError(asApiError(caught));
+    }
+  };
+
+  return (
+    <main id="main">
+      <h1 tabIndex={-1}>Audit log</h1>
+      <div class="toolbar">
+        <FieldShell id="audit-kind" label="Kind">
+          <select
+            id="audit-kind"
+            value={kind}
+            onChange={(e) => {
+              const value = (e.currentTarget as HTMLSelectElement).value;
+              navigate(`/orgs/${encodeURIComponent(org)}/audit-log${value ? `?kind=${encodeURIComponent(value)}` : ''}`);
+            }}
+          >
+            <option value="">All kinds</option>
+            {KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </FieldShell>
+      </div>
+      <ErrorBanner error={first.error ?? error} />
+      {first.data && items.length === 0 ? <p>No entries.</p> : null}
+      {items.length ? (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Event</th>
+                <th scope="col">By</th>
+                <th scope="col">About</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((entry) => (
+                <tr key={entry.uid} data-kind={entry.kind}>
+                  <td>{formatDate(entry.createdAt)}</td>
+                  <td>
+                    <code>{entry.kind}</code>
+                  </td>
+                  <td>{entry.actor ? (entry.actor.email ?? entry.actor.uid) : 'system'}</td>
+                  <td>{entry.target ? (entry.target.email ?? entry.target.uid) : '—'}</td>
+                  <td class="mono">{Object.keys(entry.data).length ? JSON.stringify(entry.data) : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {nextCursor ? (
+        <button type="button" onClick={() => void loadMore()}>
+          Load more
+        </button>
+      ) : null}
+    </main>
+  );
+}
