@@ -189,6 +189,26 @@ describe.each(DATABASE_KINDS)('MCP authorization [%s]', (kind) => {
     }
   });
 
+  it('answers a body that is not JSON-RPC as the transport specifies, and keeps serving', async () => {
+    const token = await mintToken(daemon, admin, ['mcp']);
+    const post = (body: string, contentType = 'application/json') =>
+      fetch(mcpUrl(daemon), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': contentType, accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const garbled = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(garbled.status).toBe(400);
+    expect((await garbled.json()).error.code).toBe(-32700);
+    expect((await post('{"hello": "world"}')).status).toBe(400);
+    expect((await post('method=initialize', 'application/x-www-form-urlencoded')).status).toBe(415);
+    const tooLarge = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } }));
+    expect(tooLarge.status).toBe(413);
+    const client = await connectMcp(daemon, token);
+    expect((await call(client, 'list_checks')).isError).toBeFalsy();
+    await client.close();
+  });
+
   it('an account that must change its built-in password cannot use the endpoint yet', async () => {
     const fresh = await daemon.register('fresh@example.com');
     await daemon.deps.db.kysely.updateTable('users').set({ must_change_password: 1 }).where('uid', '=', fresh.uid).execute();
