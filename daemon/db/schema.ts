@@ -15,9 +15,6 @@ export interface Database {
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
   personal_tokens: PersonalTokensTable;
-  invitations: InvitationsTable;
-  membership_requests: MembershipRequestsTable;
-  email_verifications: EmailVerificationsTable;
   oauth_states: OAuthStatesTable;
   handoff_codes: HandoffCodesTable;
   linked_identities: LinkedIdentitiesTable;
@@ -25,6 +22,9 @@ export interface Database {
   totp_used_steps: TotpUsedStepsTable;
   workspace_links: WorkspaceLinksTable;
   password_resets: PasswordResetsTable;
+  invitations: InvitationsTable;
+  membership_requests: MembershipRequestsTable;
+  email_verifications: EmailVerificationsTable;
   checks: ChecksTable;
   check_labels: CheckLabelsTable;
   incidents: IncidentsTable;
@@ -171,79 +171,6 @@ export type Member = Selectable<MembersTable>;
 export type Session = Selectable<SessionsTable>;
 export type Role = MembersTable['role'];
 
-/** Two-factor columns of users; optional on insert, so accounts are created without them. */
-export interface UsersTotpColumns {
-  /** The confirmed TOTP secret (base32); set means two-factor is on. */
-  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
-  /** A secret from /auth/2fa/setup awaiting its first code. */
-  totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
-  totp_enabled_at: ColumnType<string | null, string | null | undefined, string | null>;
-}
-/** An OAuth authorization in flight: single use, deleted when the provider returns. */
-export interface OAuthStatesTable {
-  /** SHA-256 of the `state` parameter. */
-  state_hash: string;
-  provider: string;
-  /** `login` (sign-in) or `install` (team-chat app install). */
-  purpose: string;
-  code_verifier: string | null;
-  nonce: string | null;
-  return_to: string;
-  /** The signed-in account that started an install. */
-  user_uid: string | null;
-  /** The organization an install links, when it links an existing one. */
-  organization_uid: string | null;
-  created_at: string;
-  expires_at: string;
-}
-
-/** A sign-in waiting for the dashboard to exchange its one-time code. */
-export interface HandoffCodesTable {
-  /** SHA-256 of the code; the code itself is never stored. */
-  code_hash: string;
-  user_uid: string;
-  method: string;
-  return_to: string;
-  created_at: string;
-  expires_at: string;
-  consumed_at: string | null;
-}
-
-/** An external identity (provider, subject) linked to an account. */
-export interface LinkedIdentitiesTable {
-  provider: string;
-  subject: string;
-  user_uid: string;
-  email: string | null;
-  created_at: string;
-  last_sign_in_at: string;
-}
-
-export interface RecoveryCodesTable {
-  code_hash: string;
-  user_uid: string;
-  created_at: string;
-  used_at: string | null;
-}
-
-/** TOTP time steps already accepted for a user (replay protection). */
-export interface TotpUsedStepsTable {
-  user_uid: string;
-  step: number;
-  used_at: string;
-}
-
-/** An organization's link to a team-chat workspace; a removed link no longer matches. */
-export interface WorkspaceLinksTable {
-  organization_uid: string;
-  provider: string;
-  workspace_id: string;
-  workspace_name: string | null;
-  linked_by: string | null;
-  created_at: string;
-  removed_at: string | null;
-}
-
 /** A check; `(organization_uid, slug)` is unique. Config, thresholds and labels are JSON text. */
 export interface ChecksTable {
   /** Time-ordered (see newId): the list order and its cursor. */
@@ -322,6 +249,79 @@ export interface NotificationSettingsTable {
   /** JSON text of the member's settings. */
   settings: string;
   updated_at: string;
+}
+
+/** Two-factor columns of users; optional on insert, so accounts are created without them. */
+export interface UsersTotpColumns {
+  /** The confirmed TOTP secret (base32); set means two-factor is on. */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A secret from /auth/2fa/setup awaiting its first code. */
+  totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_enabled_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+/** An OAuth authorization in flight: single use, deleted when the provider returns. */
+export interface OAuthStatesTable {
+  /** SHA-256 of the `state` parameter. */
+  state_hash: string;
+  provider: string;
+  /** `login` (sign-in) or `install` (team-chat app install). */
+  purpose: string;
+  code_verifier: string | null;
+  nonce: string | null;
+  return_to: string;
+  /** The signed-in account that started an install. */
+  user_uid: string | null;
+  /** The organization an install links, when it links an existing one. */
+  organization_uid: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A sign-in waiting for the dashboard to exchange its one-time code. */
+export interface HandoffCodesTable {
+  /** SHA-256 of the code; the code itself is never stored. */
+  code_hash: string;
+  user_uid: string;
+  method: string;
+  return_to: string;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+/** An external identity (provider, subject) linked to an account. */
+export interface LinkedIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_uid: string;
+  email: string | null;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
+export interface RecoveryCodesTable {
+  code_hash: string;
+  user_uid: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** TOTP time steps already accepted for a user (replay protection). */
+export interface TotpUsedStepsTable {
+  user_uid: string;
+  step: number;
+  used_at: string;
+}
+
+/** An organization's link to a team-chat workspace; a removed link no longer matches. */
+export interface WorkspaceLinksTable {
+  organization_uid: string;
+  provider: string;
+  workspace_id: string;
+  workspace_name: string | null;
+  linked_by: string | null;
+  created_at: string;
+  removed_at: string | null;
 }
 
 /** A password reset link; only the SHA-256 of its token is stored. */

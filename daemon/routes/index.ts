@@ -7,21 +7,21 @@ import { organizationRoutes } from './organizations.js';
 import { systemUserRoutes } from './system-users.js';
 import { tokenRoutes } from './tokens.js';
 import { authRoutes } from './auth.js';
-import { teamChatRoutes } from './team-chat.js';
 import { passwordResetRoutes } from './password-reset.js';
 import { sessionRoutes } from './sessions.js';
 import { handoffRoutes } from './handoff.js';
 import { oauthRoutes } from './oauth.js';
+import { teamChatRoutes } from './team-chat.js';
 import { twoFactorRoutes } from './two-factor.js';
-import { healthRoutes } from './health.js';
 import { checkTypeRoutes } from './check-types.js';
 import { checkImportRoutes } from './checks-import.js';
 import { checkRoutes } from './checks.js';
+import { healthRoutes } from './health.js';
 import { incidentRoutes } from './incidents.js';
-import { statusPageRoutes } from './status-pages.js';
 import { notificationChannelRoutes } from './notification-channels.js';
 import { notificationSettingsRoutes } from './notification-settings.js';
 import type { RouteSpec } from './route.js';
+import { statusPageRoutes } from './status-pages.js';
 import { systemHashingRoutes } from './system-hashing.js';
 
 /** The whole route table of the API, under /api/v1. */

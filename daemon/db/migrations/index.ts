@@ -1,8 +1,8 @@
 import type { Migration } from 'kysely';
 import * as foundation from './001-foundation.js';
-import * as monitoring from './004-monitoring.js';
 import * as personalTokens from './002-personal-tokens.js';
 import * as accessControl from './003-access-control.js';
+import * as monitoring from './004-monitoring.js';
 import * as externalSignIn from './005-external-sign-in.js';
 import * as passwordReset from './006-password-reset.js';
 
