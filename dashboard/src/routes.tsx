@@ -8,7 +8,9 @@ import { CheckFormPage } from './pages/check-form';
 import { ChecksListPage } from './pages/checks-list';
 import { ImportPage } from './pages/import';
 import { MembersPage } from './pages/members';
+import { ServerAuthenticationPage } from './pages/server-authentication';
 import { ServerHashingPage } from './pages/server-hashing';
+import { ServerUsersPage } from './pages/server-users';
 
 export interface PageContext {
   account: Account;
@@ -37,6 +39,8 @@ export const PAGE_ROUTES: PageRoute[] = [
   { pattern: '/orgs/:org/members', render: ({ params, role, account }) => <MembersPage org={params.org} role={role} account={account} /> },
   { pattern: '/orgs/:org/audit-log', render: ({ params, search }) => <AuditLogPage org={params.org} search={search} /> },
   { pattern: '/orgs/:org/server/hashing', render: () => <ServerHashingPage /> },
+  { pattern: '/orgs/:org/server/authentication', render: () => <ServerAuthenticationPage /> },
+  { pattern: '/orgs/:org/server/users', render: () => <ServerUsersPage /> },
 ];
 
 export const withRole = (account: Account, params: Record<string, string>): Role | undefined => (params.org ? roleIn(account, params.org) : undefined);

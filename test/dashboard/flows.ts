@@ -12,7 +12,7 @@ export async function submitSignIn(page: Page, email: string, password: string):
 
 /** Waits until the page is a signed-in page (the frame with its Sign out button). */
 export async function waitSignedIn(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.locator('header').getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
 /** Signs in through the page at `path` (a deep link goes through sign-in and comes back). */

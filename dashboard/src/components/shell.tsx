@@ -23,6 +23,7 @@ function navItems(account: Account, org: string | undefined): NavItem[] {
     }
     if (account.superAdmin) {
       items.push({ href: `${base}/server/hashing`, label: 'Password hashing' });
+      items.push({ href: `${base}/server/authentication`, label: 'Authentication' });
       items.push({ href: `${base}/server/users`, label: 'Users' });
     }
   }

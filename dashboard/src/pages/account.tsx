@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { patch } from '../api/client';
+import { patch, post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
 import type { Account } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
@@ -7,6 +7,8 @@ import { issuesByPath, TextField } from '../components/fields';
 import { PasswordForm } from '../components/password-form';
 import { refreshAccount } from '../lib/session';
 import { usePageTitle } from '../lib/title';
+import { NotificationsSection } from './account-notifications';
+import { SessionsSection } from './account-sessions';
 import { TokensSection } from './account-tokens';
 import { TwoFactorSection } from './account-two-factor';
 
@@ -23,7 +25,9 @@ export function AccountPage({ account }: { account: Account }) {
         {account.hasPassword ? <PasswordSection /> : <p>This account signs in through an identity provider and has no password here.</p>}
       </section>
       <TwoFactorSection account={account} />
+      <SessionsSection />
       <TokensSection account={account} />
+      <NotificationsSection account={account} />
     </main>
   );
 }
@@ -51,7 +55,7 @@ function NameSection({ account }: { account: Account }) {
   return (
     <section aria-labelledby="name-title">
       <h2 id="name-title">Name</h2>
-      <form class="card" onSubmit={submit} aria-label="Name">
+      <form class="card" onSubmit={submit}>
         {saved ? <Notice>Name saved.</Notice> : null}
         <ErrorBanner error={error} title="Not saved" />
         <TextField id="account-name" label="Display name" autoComplete="name" required value={name} onValue={setName} errors={issuesByPath(error?.issues ?? []).get('name')} />
@@ -93,6 +97,7 @@ function EmailSection({ account }: { account: Account }) {
       <p>
         Signed in as <strong data-testid="account-email">{account.email}</strong> ({account.emailVerified ? 'verified' : 'not verified'}).
       </p>
+      {account.emailVerified ? null : <ResendVerification />}
       {account.hasPassword ? (
         <form class="card" onSubmit={submit} aria-label="Change e-mail address">
           {saved ? <Notice>E-mail address changed. Your other sessions were signed out; the new address is unverified until you confirm it.</Notice> : null}
@@ -107,6 +112,27 @@ function EmailSection({ account }: { account: Account }) {
         <p>This account has no password, so its address is changed at your identity provider or by a super admin.</p>
       )}
     </section>
+  );
+}
+
+function ResendVerification() {
+  const [state, setState] = useState<'idle' | 'sent' | ApiError>('idle');
+  const resend = async () => {
+    try {
+      await post('/auth/verify-email/resend');
+      setState('sent');
+    } catch (caught) {
+      setState(asApiError(caught));
+    }
+  };
+  if (state === 'sent') return <Notice>A new verification link is on its way.</Notice>;
+  return (
+    <>
+      {state !== 'idle' ? <ErrorBanner error={state} /> : null}
+      <button type="button" onClick={() => void resend()}>
+        Send the verification mail again
+      </button>
+    </>
   );
 }
 
