@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
-import { jwtVerify, SignJWT } from 'jose';
 import { isoIn } from '../clock.js';
 import { newId } from '../db/ids.js';
 import type { Session, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
 import { accountView, type Account } from './account.js';
+import { signHs256, verifyHs256 } from './hs256.js';
 import { randomToken, sha256 } from './secrets.js';
 
 /** What sign-in returns (API.md "Session and sign-in"). */
@@ -18,7 +18,7 @@ export interface SessionResponse {
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'clock'>;
 
-const key = (deps: Pick<AppDeps, 'config'>) => new TextEncoder().encode(deps.config.auth.jwtSecret);
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
  * Issues a session: a row keyed by the SHA-256 of a random id, and a JWT carrying that id.
@@ -43,38 +43,21 @@ export async function createSession(deps: Deps, user: User, method: string, ctx?
       revoked_at: null,
     })
     .execute();
-  const accessToken = await new SignJWT({ sid: sessionId, typ: 'session' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(user.uid)
-    .setIssuedAt(Math.floor(now.getTime() / 1000))
-    .setExpirationTime(new Date(expiresAt))
-    .sign(key(deps));
+  const accessToken = signHs256(deps.config.auth.jwtSecret, { sid: sessionId, typ: 'session', sub: user.uid, iat: seconds(now), exp: seconds(new Date(expiresAt)) });
   return { accessToken, tokenType: 'Bearer', expiresAt, user: await accountView(deps.db, user) };
 }
 
 /** Signs a short-lived JWT of another kind (`mfa`, ...) that only its own endpoint accepts. */
 export async function signPurposeToken(deps: Deps, typ: string, subject: string, ttlSeconds: number, claims: Record<string, unknown> = {}): Promise<string> {
   const now = deps.clock.now();
-  return new SignJWT({ ...claims, typ })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(subject)
-    .setIssuedAt(Math.floor(now.getTime() / 1000))
-    .setExpirationTime(Math.floor(now.getTime() / 1000) + ttlSeconds)
-    .sign(key(deps));
+  return signHs256(deps.config.auth.jwtSecret, { ...claims, typ, sub: subject, iat: seconds(now), exp: seconds(now) + ttlSeconds });
 }
 
 /** Verifies a JWT of kind `typ` against the injected clock; throws 401 otherwise. */
 export async function verifyPurposeToken(deps: Deps, token: string, typ: string): Promise<{ sub: string; [claim: string]: unknown }> {
-  try {
-    const { payload } = await jwtVerify(token, key(deps), {
-      algorithms: ['HS256'],
-      currentDate: deps.clock.now(),
-    });
-    if (payload.typ !== typ || typeof payload.sub !== 'string') throw new Error('wrong kind');
-    return payload as { sub: string };
-  } catch {
-    throw unauthorized('The token is invalid or has expired.');
-  }
+  const claims = verifyHs256(deps.config.auth.jwtSecret, token, seconds(deps.clock.now()));
+  if (!claims || claims.typ !== typ) throw unauthorized('The token is invalid or has expired.');
+  return claims;
 }
 
 const LAST_SEEN_GRANULARITY_MS = 60_000;

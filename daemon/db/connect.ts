@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, sql, SqliteAdapter, SqliteDialect, t
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -53,7 +54,7 @@ export function openDatabase(url: string): Db {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
-    const kysely = new Kysely<Database>({ dialect: new LockingSqliteDialect({ database: sqlite }) });
+    const kysely = new Kysely<Database>({ dialect: new LockingSqliteDialect({ database: withStatementCache(sqlite) }) });
     return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
