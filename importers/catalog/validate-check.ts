@@ -42,6 +42,8 @@ function targetProblem(rule: TargetRule, target: string | undefined): string | u
 // zod drops a "__proto__" key from maps (labels, headers) without a word, because a plain
 // object cannot hold it as data; report it wherever it appears rather than lose it silently.
 function reservedKeyIssues(value: unknown, path: string[] = []): ValidationIssue[] {
+  // Nearly every check has none: find that out without building paths.
+  if (path.length === 0 && !hasReservedKey(value)) return [];
   if (Array.isArray(value)) return value.flatMap((item, i) => reservedKeyIssues(item, [...path, String(i)]));
   if (!isPlainObject(value)) return [];
   return Object.keys(value).flatMap((key) =>
@@ -49,6 +51,18 @@ function reservedKeyIssues(value: unknown, path: string[] = []): ValidationIssue
       ? [{ path: [...path, key].join('.'), message: 'reserved name' }]
       : reservedKeyIssues(value[key], [...path, key]),
   );
+}
+
+function hasReservedKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasReservedKey(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (key === '__proto__' || hasReservedKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 function crossFieldIssues(fields: Partial<CommonFields>): ValidationIssue[] {
