@@ -8,6 +8,7 @@ import { CheckFormPage } from './pages/check-form';
 import { ChecksListPage } from './pages/checks-list';
 import { ImportPage } from './pages/import';
 import { MembersPage } from './pages/members';
+import { OrgSettingsPage } from './pages/org-settings';
 import { ServerAuthenticationPage } from './pages/server-authentication';
 import { ServerHashingPage } from './pages/server-hashing';
 import { ServerUsersPage } from './pages/server-users';
@@ -37,6 +38,7 @@ export const PAGE_ROUTES: PageRoute[] = [
   { pattern: '/orgs/:org/checks/:slug', render: ({ params, role }) => <CheckDetailPage org={params.org} slug={params.slug} role={role} /> },
   { pattern: '/orgs/:org/checks/:slug/edit', render: ({ params, role }) => <CheckFormPage org={params.org} slug={params.slug} role={role} /> },
   { pattern: '/orgs/:org/members', render: ({ params, role, account }) => <MembersPage org={params.org} role={role} account={account} /> },
+  { pattern: '/orgs/:org/settings', render: ({ params, role }) => <OrgSettingsPage org={params.org} role={role} /> },
   { pattern: '/orgs/:org/audit-log', render: ({ params, search }) => <AuditLogPage org={params.org} search={search} /> },
   { pattern: '/orgs/:org/server/hashing', render: () => <ServerHashingPage /> },
   { pattern: '/orgs/:org/server/authentication', render: () => <ServerAuthenticationPage /> },

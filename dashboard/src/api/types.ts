@@ -238,3 +238,14 @@ export interface NotificationSettings {
   quietHours: { start: string; end: string; timeZone: string } | null;
   updatedAt: string | null;
 }
+
+export interface Organization {
+  uid: string;
+  slug: string;
+  name: string;
+  role: Role;
+  memberCount: number;
+  memberLimit: number | null;
+  registrationEmailPattern: string | null;
+  createdAt: string;
+}

@@ -6,6 +6,7 @@ const TITLES: Record<string, string> = {
   NETWORK: 'No connection',
   RATE_LIMITED: 'Too many attempts',
   VALIDATION_FAILED: 'Please check the form',
+  INPUT_MISSING: 'Nothing to send',
 };
 
 /** An API error as a message (never a broken page); 403 and 404 read as plain sentences. */

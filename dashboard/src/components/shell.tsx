@@ -20,6 +20,7 @@ function navItems(account: Account, org: string | undefined): NavItem[] {
       if (canWrite(role)) items.push({ href: `${base}/checks/-/import`, label: 'Import' });
       items.push({ href: `${base}/members`, label: 'Members' });
       if (isAdmin(role)) items.push({ href: `${base}/audit-log`, label: 'Audit log' });
+      items.push({ href: `${base}/settings`, label: 'Settings' });
     }
     if (account.superAdmin) {
       items.push({ href: `${base}/server/hashing`, label: 'Password hashing' });

@@ -8,6 +8,7 @@ import { PasswordForm } from '../components/password-form';
 import { refreshAccount } from '../lib/session';
 import { usePageTitle } from '../lib/title';
 import { NotificationsSection } from './account-notifications';
+import { OrganizationsSection } from './account-organizations';
 import { SessionsSection } from './account-sessions';
 import { TokensSection } from './account-tokens';
 import { TwoFactorSection } from './account-two-factor';
@@ -28,6 +29,7 @@ export function AccountPage({ account }: { account: Account }) {
       <SessionsSection />
       <TokensSection account={account} />
       <NotificationsSection account={account} />
+      <OrganizationsSection account={account} />
     </main>
   );
 }

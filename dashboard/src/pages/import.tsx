@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { request } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
+import { ApiError, asApiError } from '../api/errors';
 import type { ImportResult, ImportSource, ImportWarning, Role } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { describedBy, FieldShell } from '../components/fields';
@@ -50,7 +50,7 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
   const run = async (dryRun: boolean) => {
     const input = body();
     if (!input) {
-      setError(asApiError(new Error(info.input === 'token' ? 'Enter the API token first.' : 'Paste the input or choose a file first.')));
+      setError(new ApiError(0, 'INPUT_MISSING', info.input === 'token' ? 'Enter the API token first.' : 'Paste the input or choose a file first.'));
       return;
     }
     setBusy(dryRun ? 'preview' : 'apply');
