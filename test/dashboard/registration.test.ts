@@ -41,6 +41,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard registration, organization
     await page.getByRole('link', { name: 'New check' }).waitFor();
 
     await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByText('Not linked to a workspace.').waitFor();
     await page.getByLabel('Member limit (optional)', { exact: true }).fill('lots');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await fieldError(page, 'org-limit');

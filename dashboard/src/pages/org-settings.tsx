@@ -9,6 +9,7 @@ import { isAdmin } from '../lib/roles';
 import { refreshAccount } from '../lib/session';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
+import { WorkspaceSection } from './org-workspace';
 
 /** The organization's settings: member limit and sign-up pattern (admins), name and deletion (owners). */
 export function OrgSettingsPage({ org, role }: { org: string; role?: Role }) {
@@ -110,6 +111,7 @@ export function OrgSettingsPage({ org, role }: { org: string; role?: Role }) {
           </tbody>
         </table>
       )}
+      <WorkspaceSection org={org} admin={admin} />
       {owner ? (
         <section aria-labelledby="danger-title">
           <h2 id="danger-title">Delete the organization</h2>
