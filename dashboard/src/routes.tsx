@@ -7,6 +7,7 @@ import { CheckDetailPage } from './pages/check-detail';
 import { CheckFormPage } from './pages/check-form';
 import { ChecksListPage } from './pages/checks-list';
 import { ImportPage } from './pages/import';
+import { IncidentsPage } from './pages/incidents';
 import { MembersPage } from './pages/members';
 import { OrgSettingsPage } from './pages/org-settings';
 import { ServerAuthenticationPage } from './pages/server-authentication';
@@ -37,6 +38,7 @@ export const PAGE_ROUTES: PageRoute[] = [
   { pattern: '/orgs/:org/checks/-/new', render: ({ params, role }) => <CheckFormPage org={params.org} role={role} /> },
   { pattern: '/orgs/:org/checks/:slug', render: ({ params, role }) => <CheckDetailPage org={params.org} slug={params.slug} role={role} /> },
   { pattern: '/orgs/:org/checks/:slug/edit', render: ({ params, role }) => <CheckFormPage org={params.org} slug={params.slug} role={role} /> },
+  { pattern: '/orgs/:org/incidents', render: ({ params, role, search }) => <IncidentsPage org={params.org} role={role} search={search} /> },
   { pattern: '/orgs/:org/members', render: ({ params, role, account }) => <MembersPage org={params.org} role={role} account={account} /> },
   { pattern: '/orgs/:org/settings', render: ({ params, role }) => <OrgSettingsPage org={params.org} role={role} /> },
   { pattern: '/orgs/:org/audit-log', render: ({ params, search }) => <AuditLogPage org={params.org} search={search} /> },

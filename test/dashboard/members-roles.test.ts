@@ -18,6 +18,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard members and roles [%s]', (
     token = await daemon.adminToken();
     const sample = await daemon.request('GET', '/check-types/http/sample', { token });
     expect((await daemon.request('POST', '/orgs/default/checks', { token, body: sample.body })).status).toBe(201);
+    expect((await daemon.request('POST', '/orgs/default/incidents', { token, body: { title: 'API down', checkSlug: 'api-health' } })).status).toBe(201);
   });
   afterAll(async () => {
     await browser?.close();
@@ -68,6 +69,12 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard members and roles [%s]', (
     expect(await page.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Invitations' }).count()).toBe(0);
 
+    await page.getByRole('link', { name: 'Incidents' }).click();
+    await page.locator('[data-incident="API down"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
+    expect(await page.getByText('Open an incident').count()).toBe(0);
+
     // Deep links to write pages explain instead of offering forms.
     await page.goto(`${daemon.url}/orgs/default/checks/-/new`);
     await page.getByText('can read checks but not change them').waitFor();
@@ -102,6 +109,28 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard members and roles [%s]', (
     await page.waitForURL(/\?kind=member\.removed$/);
     await page.locator('tr[data-kind="member.role_changed"]').waitFor({ state: 'detached' });
     expect(await page.locator('tbody tr').count()).toBe(1);
+  });
+
+  it('lets a user open, acknowledge and resolve incidents', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/incidents');
+    await page.getByText('Open an incident').click();
+    await page.getByLabel('Title', { exact: true }).fill('Slow pages');
+    await page.getByLabel('Check slug (optional)', { exact: true }).fill('no-such-check');
+    await page.getByRole('button', { name: 'Open incident' }).click();
+    await page.locator('#incident-check-error').waitFor();
+    await page.getByLabel('Check slug (optional)', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Open incident' }).click();
+    const incident = page.locator('[data-incident="Slow pages"]');
+    await incident.waitFor();
+    await incident.getByRole('button', { name: 'Acknowledge' }).click();
+    await page.locator('[data-incident="Slow pages"][data-status="acknowledged"]').waitFor();
+    await incident.getByRole('button', { name: 'Resolve' }).click();
+    await page.locator('[data-incident="Slow pages"][data-status="resolved"]').waitFor();
+    await page.getByLabel('Status', { exact: true }).selectOption('open');
+    await page.waitForURL(/\?status=open$/);
+    await page.locator('[data-incident="Slow pages"]').waitFor({ state: 'detached' });
+    await page.locator('[data-incident="API down"]').waitFor();
   });
 
   it('showed no console errors on any page', () => {

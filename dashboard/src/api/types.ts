@@ -249,3 +249,17 @@ export interface Organization {
   registrationEmailPattern: string | null;
   createdAt: string;
 }
+
+export interface Incident {
+  uid: string;
+  title: string;
+  status: 'open' | 'acknowledged' | 'resolved';
+  checkSlug: string | null;
+  openedBy: { uid: string; email: string; name: string } | null;
+  createdAt: string;
+  acknowledgedAt: string | null;
+  acknowledgedBy: { uid: string; email: string; name: string } | null;
+  resolvedAt: string | null;
+  resolvedBy: { uid: string; email: string; name: string } | null;
+  updatedAt: string;
+}

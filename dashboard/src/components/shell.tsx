@@ -18,6 +18,7 @@ function navItems(account: Account, org: string | undefined): NavItem[] {
     if (role) {
       items.push({ href: `${base}/checks`, label: 'Checks' });
       if (canWrite(role)) items.push({ href: `${base}/checks/-/import`, label: 'Import' });
+      items.push({ href: `${base}/incidents`, label: 'Incidents' });
       items.push({ href: `${base}/members`, label: 'Members' });
       if (isAdmin(role)) items.push({ href: `${base}/audit-log`, label: 'Audit log' });
       items.push({ href: `${base}/settings`, label: 'Settings' });
