@@ -35,8 +35,9 @@ function navItems(account: Account, org: string | undefined): NavItem[] {
 
 /** The page frame: skip link, organization switcher, navigation, sign-out, and the page. */
 export function Shell({ account, org, path, children }: { account: Account; org?: string; path: string; children: ComponentChildren }) {
-  const items = navItems(account, org);
   const current = org ?? account.organizations[0]?.slug;
+  // Pages outside an organization (the account) keep the first organization's navigation.
+  const items = navItems(account, current);
   // The longest matching entry is the current one (Import lives under Checks).
   const active = items
     .filter((item) => path === item.href || path.startsWith(`${item.href}/`))
