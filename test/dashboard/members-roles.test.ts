@@ -111,6 +111,25 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard members and roles [%s]', (
     expect(await page.locator('tbody tr').count()).toBe(1);
   });
 
+  it('takes a request to join from the account page to an admin who approves it', async () => {
+    const asker = `asker-${kind}@example.com`;
+    await daemon.register(asker);
+    const page = await browser.newPage();
+    await page.goto(`${daemon.url}/d/account`);
+    await submitSignIn(page, asker, 'password-123');
+    await page.getByLabel('Organization slug', { exact: true }).fill('default');
+    await page.getByLabel('Message to the admins (optional)', { exact: true }).fill('I run the on-call rota');
+    await page.getByRole('button', { name: 'Ask to join' }).click();
+    await page.getByText('If default exists, its admins now see your request.').waitFor();
+
+    const admin = await browser.newPage();
+    await signInAsAdmin(admin, daemon, '/orgs/default/members');
+    await admin.getByText('I run the on-call rota').waitFor();
+    await admin.getByRole('button', { name: 'Approve' }).click();
+    await admin.locator(`tr[data-member="${asker}"]`).waitFor();
+    await admin.getByText('No pending requests.').waitFor();
+  });
+
   it('lets a user open, acknowledge and resolve incidents', async () => {
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/incidents');

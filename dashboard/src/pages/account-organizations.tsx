@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
 import type { Account, Organization } from '../api/types';
-import { ErrorBanner } from '../components/error-banner';
+import { ErrorBanner, Notice } from '../components/error-banner';
 import { issuesByPath, TextField } from '../components/fields';
 import { Link } from '../components/link';
 import { navigate } from '../lib/router';
@@ -46,6 +46,39 @@ export function OrganizationsSection({ account }: { account: Account }) {
         <TextField id="org-new-slug" label="Slug" required value={slug} onValue={setSlug} hint="Lower-case letters, digits and dashes; used in addresses." errors={issues.get('slug')} />
         <button type="submit">Create organization</button>
       </form>
+      <AskToJoinForm />
     </section>
+  );
+}
+
+/** Asks an organization's admins to let the account in; the answer is the same whether or not it exists. */
+function AskToJoinForm() {
+  const [slug, setSlug] = useState('');
+  const [message, setMessage] = useState('');
+  const [sent, setSent] = useState<string>();
+  const [error, setError] = useState<ApiError>();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    setSent(undefined);
+    try {
+      await post('/membership-requests', { org: slug.trim(), ...(message.trim() ? { message: message.trim() } : {}) });
+      setSent(slug.trim());
+      setSlug('');
+      setMessage('');
+    } catch (caught) {
+      setError(asApiError(caught));
+    }
+  };
+  const issues = issuesByPath(error?.issues ?? []);
+  return (
+    <form class="card" onSubmit={submit} aria-label="Ask to join an organization">
+      <h3>Ask to join an organization</h3>
+      {sent ? <Notice>If {sent} exists, its admins now see your request.</Notice> : null}
+      <ErrorBanner error={error} title="Not sent" />
+      <TextField id="join-slug" label="Organization slug" required value={slug} onValue={setSlug} errors={issues.get('org')} />
+      <TextField id="join-message" label="Message to the admins (optional)" value={message} onValue={setMessage} errors={issues.get('message')} />
+      <button type="submit">Ask to join</button>
+    </form>
   );
 }
