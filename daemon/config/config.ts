@@ -51,7 +51,7 @@ export const POLICY_FIELD_SETTING: Record<string, SettingName> = {
   rehashOnLogin: 'rehashOnLogin',
 };
 
-const KNOWN_CLIENT_VARIABLES = new Set(['SVC_URL', 'SVC_TOKEN', 'SVC_CONFIG', 'SVC_TEST_PG_URL', 'SVC_CONFIG_DIR']);
+const KNOWN_CLIENT_VARIABLES = new Set(['SVC_URL', 'SVC_TOKEN', 'SVC_ORG', 'SVC_CONFIG', 'SVC_TEST_PG_URL', 'SVC_CONFIG_DIR']);
 
 /**
  * Reads the configuration from the environment and the YAML file. Throws a ConfigError naming
