@@ -44,11 +44,11 @@ export const teamChatRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/team-chat-workspace',
     permission: 'organization:read',
-    summary: "The organization's team-chat workspace link: {workspaceId, workspaceName, linkedAt}; 404 when not linked.",
+    summary: "The organization's team-chat workspace link: {linked: true, workspaceId, workspaceName, linkedAt}, or {linked: false}.",
     async handler({ deps, auth }) {
+      // Not being linked is a state, not a missing resource.
       const link = await workspaceLinkOf(deps, auth.org!.uid);
-      if (!link) throw notFound('This organization is not linked to a team-chat workspace.');
-      return link;
+      return link ? { linked: true, ...link } : { linked: false };
     },
   }),
   route({

@@ -7,6 +7,7 @@ import { formatDate } from '../lib/format';
 import { useAsync } from '../lib/use-async';
 
 interface WorkspaceLink {
+  linked: true;
   workspaceId: string;
   workspaceName: string | null;
   linkedAt: string;
@@ -18,8 +19,7 @@ interface WorkspaceLink {
  */
 export function WorkspaceSection({ org, admin }: { org: string; admin: boolean }) {
   const path = `/orgs/${encodeURIComponent(org)}/team-chat-workspace`;
-  // 404 means "not linked", which is a state to show, not an error.
-  const link = useAsync(() => get<WorkspaceLink>(path).catch((e: unknown) => (asApiError(e).code === 'NOT_FOUND' ? null : Promise.reject(e))), [org]);
+  const link = useAsync(() => get<WorkspaceLink | { linked: false }>(path).then((answer) => (answer.linked ? answer : null)), [org]);
   const providers = useAsync(() => get<Provider[]>('/auth/providers'), []);
   const [error, setError] = useState<ApiError>();
   const chatEnabled = providers.data?.some((p) => p.key === 'team_chat') ?? false;
