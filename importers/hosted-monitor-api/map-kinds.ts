@@ -2,6 +2,7 @@ import { HTTP_METHODS, type CheckTypeName } from '../catalog/index.js';
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
 import { flag, isSet, num, text, type Attributes } from './attributes.js';
 import { hostOf, hostPort, portOf } from './targets.js';
+import { withoutUrlCredentials } from '../shared/url-credentials.js';
 
 /** The type-specific part of a converted monitor. */
 export interface KindMapping {
@@ -35,30 +36,6 @@ function bodyOf(attributes: Attributes, scope: ItemScope): string | undefined {
   if (body === undefined || body.length <= MAX_BODY) return body;
   scope.warn('UNSUPPORTED_SETTING', `the request body is longer than ${MAX_BODY} characters and was left out`, 'request_body');
   return undefined;
-}
-
-/** The URL without credentials: a user name in it becomes the basic-auth user, a password is dropped. */
-function urlTarget(attributes: Attributes, scope: ItemScope, config: Record<string, unknown>): string | undefined {
-  const raw = text(attributes, 'url')?.trim();
-  if (raw === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return raw;
-  }
-  if (url.username === '' && url.password === '') return raw;
-  if (url.password !== '') {
-    scope.warn(
-      'SECRET_DROPPED',
-      'the password in the URL was dropped: secrets never carry over and must be re-entered in svc',
-      'url',
-    );
-  }
-  if (url.username !== '' && url.username.length <= 255) config.basicAuthUser = url.username;
-  url.username = '';
-  url.password = '';
-  return url.href;
 }
 
 function httpRequest(attributes: Attributes, scope: ItemScope, config: Record<string, unknown>): void {
@@ -95,7 +72,7 @@ function expiryDays(attributes: Attributes, key: string, target: string): number
 /** HTTP kinds (`status`, `expected_status_code`, `keyword`, `keyword_absence`): an HTTP check. */
 export function mapHttp(attributes: Attributes, scope: ItemScope, kind: string): KindMapping | KindSkip {
   const config: Record<string, unknown> = {};
-  const target = urlTarget(attributes, scope, config);
+  const target = withoutUrlCredentials(text(attributes, 'url')?.trim(), scope, 'url', config);
   if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: 'url' };
   httpRequest(attributes, scope, config);
   const codes = attributes.expected_status_codes;
@@ -119,7 +96,7 @@ export function mapHttp(attributes: Attributes, scope: ItemScope, kind: string):
 /** `playwright`: a browser check that loads the URL; the scenario itself does not carry over. */
 export function mapPlaywright(attributes: Attributes, scope: ItemScope): KindMapping | KindSkip {
   const config: Record<string, unknown> = {};
-  const target = urlTarget(attributes, scope, config);
+  const target = withoutUrlCredentials(text(attributes, 'url')?.trim(), scope, 'url', config);
   if (target === undefined || !/^https?:\/\//i.test(target)) {
     return {
       skip: 'UNSUPPORTED_TYPE',

@@ -2,6 +2,7 @@ import { HTTP_METHODS } from '../catalog/index.js';
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
 import { dropSecret, keyword, operator, own, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
+import { withoutUrlCredentials } from '../shared/url-credentials.js';
 
 // The tool reminds about certificate and domain expiry 7, 14 and 21 days ahead by default;
 // a check fails from the earliest of them on.
@@ -18,42 +19,6 @@ const BODY_CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/**
- * The monitor's URL without credentials: a user name in the URL becomes the basic-auth user,
- * a password is dropped with a warning. Returns the URL text unchanged when it has none.
- */
-function targetUrl(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>): string | undefined {
-  const raw = text(monitor, 'url')?.trim();
-  if (raw === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return raw;
-  }
-  if (url.username === '' && url.password === '') return raw;
-  if (url.password !== '') {
-    scope.warn(
-      'SECRET_DROPPED',
-      'the password in the URL was not imported (secrets never carry over): re-enter it',
-      monitor.field('url'),
-    );
-  }
-  const user = safeDecode(url.username);
-  if (user !== '' && user.length <= 255) config.basicAuthUser = user;
-  url.username = '';
-  url.password = '';
-  return url.href;
 }
 
 /** Headers stored as JSON text of an object; credential headers dropped. */
@@ -224,7 +189,7 @@ function mapExpiry(monitor: MonitorRecord, scope: ItemScope, config: Record<stri
 /** `http`, `keyword` and `json-query` monitors: an HTTP check. */
 export function mapHttp(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const config: Record<string, unknown> = {};
-  const target = targetUrl(monitor, scope, config);
+  const target = withoutUrlCredentials(text(monitor, 'url')?.trim(), scope, monitor.field('url'), config);
   if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: monitor.field('url') };
   mapRequest(monitor, scope, config);
   config.expectedStatusCodes = statusCodesOf(monitor, scope);
@@ -239,7 +204,7 @@ export function mapHttp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
 /** `real-browser` monitors: a browser check that loads the page. */
 export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const config: Record<string, unknown> = {};
-  const target = targetUrl(monitor, scope, config);
+  const target = withoutUrlCredentials(text(monitor, 'url')?.trim(), scope, monitor.field('url'), config);
   if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: monitor.field('url') };
   if (config.basicAuthUser !== undefined) {
     scope.warn(
