@@ -1,12 +1,14 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { validateCheck } from '../../../importers/catalog/index.js';
 import { ImportInputError, type ConversionResult } from '../../../importers/converter.js';
 import { convertHostedMonitorApi, type HostedMonitorData } from '../../../importers/hosted-monitor-api/index.js';
+import { expectedAt, expectFixture } from '../shared/fixture-table.js';
 
 // Each fixture (plain data as the adapter returns it, or a saved page) is converted and
 // compared with its expected-result file: every check and every warning. Set
-// UPDATE_FIXTURES=1 to rewrite the expected files after a deliberate change, then review the diff.
+// UPDATE_IMPORT_FIXTURES=1 to rewrite the expected files after a deliberate change, then review the diff.
 
 const dir = new URL('../../fixtures/import/hosted-monitor-api/', import.meta.url);
 const fixture = (name: string) => new URL(name, dir);
@@ -31,14 +33,10 @@ describe.each(CASES)('$name', ({ file, expected, as }) => {
 
   beforeAll(() => {
     result = convertHostedMonitorApi(load(file, as));
-    if (process.env.UPDATE_FIXTURES === '1') writeFileSync(fixture(expected), `${JSON.stringify(result, null, 2)}\n`);
   });
 
   test('produces exactly the expected checks, warnings and skipped items', () => {
-    const want = JSON.parse(readFileSync(fixture(expected), 'utf8')) as ConversionResult;
-    expect(result.checks).toEqual(want.checks);
-    expect(result.warnings).toEqual(want.warnings);
-    expect(result.skipped).toEqual(want.skipped);
+    expectFixture(expectedAt(fileURLToPath(fixture(expected))), result);
   });
 
   test('every check is one the catalog accepts as it is, managed by this source', () => {

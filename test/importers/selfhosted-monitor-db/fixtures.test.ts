@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { validateCheck } from '../../../importers/catalog/index.js';
 import type { ConversionResult } from '../../../importers/converter.js';
@@ -7,9 +8,10 @@ import {
   prepareSelfhostedMonitorDb,
 } from '../../../importers/selfhosted-monitor-db/index.js';
 import { FIXTURE_DIR, buildFixtureDatabase } from '../../fixtures/import/selfhosted-monitor-db/build-database.js';
+import { expectedAt, expectFixture } from '../shared/fixture-table.js';
 
 // Each fixture is converted and compared with its expected-result file: every check and every
-// warning. Set UPDATE_FIXTURES=1 to rewrite the expected files after a deliberate change, then
+// warning. Set UPDATE_IMPORT_FIXTURES=1 to rewrite the expected files after a deliberate change, then
 // review the diff.
 
 interface FixtureCase {
@@ -46,14 +48,10 @@ describe.each(CASES)('$name', ({ expected, input }) => {
 
   beforeAll(async () => {
     result = convertSelfhostedMonitorDb(await input());
-    if (process.env.UPDATE_FIXTURES === '1') writeFileSync(fixture(expected), `${JSON.stringify(result, null, 2)}\n`);
   });
 
   test('produces exactly the expected checks, warnings and skipped items', () => {
-    const want = JSON.parse(readFileSync(fixture(expected), 'utf8')) as ConversionResult;
-    expect(result.checks).toEqual(want.checks);
-    expect(result.warnings).toEqual(want.warnings);
-    expect(result.skipped).toEqual(want.skipped);
+    expectFixture(expectedAt(fileURLToPath(fixture(expected))), result);
   });
 
   test('every check is one the catalog accepts as it is, managed by this source', () => {

@@ -43,7 +43,7 @@ export function loadFixtures(source: ImportSource, extension: string): Fixture[]
  * Compares a fixture's conversion with its expected result: checks, every warning, skipped
  * items. With UPDATE_IMPORT_FIXTURES=1 the expected file is rewritten instead; review the diff.
  */
-export function expectFixture(fixture: Fixture, result: ConversionResult): void {
+export function expectFixture(fixture: Pick<Fixture, 'expected' | 'expectedPath'>, result: ConversionResult): void {
   if (process.env.UPDATE_IMPORT_FIXTURES === '1') {
     writeFileSync(fixture.expectedPath, `${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -89,4 +89,9 @@ export function convertOrRefuse(convert: Converter, input: Uint8Array | string):
     }
     throw error;
   }
+}
+
+/** The expected result of a fixture kept at `path`, for `expectFixture`. */
+export function expectedAt(path: string): Pick<Fixture, 'expected' | 'expectedPath'> {
+  return { expected: JSON.parse(readFileSync(path, 'utf8')) as ConversionResult, expectedPath: path };
 }
