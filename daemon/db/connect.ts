@@ -1,7 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -20,27 +32,37 @@ export interface Db {
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 /**
- * Kysely takes no migration lock on SQLite and runs its migrations outside a transaction, assuming
- * one process. Two daemons starting at once on one file would both migrate. SQLite does have
- * transactional DDL: with it, writing the lock row first makes the second daemon wait
- * (busy_timeout) until the first has committed, and then find nothing left to do.
+ * Every SQLite transaction starts with BEGIN IMMEDIATE, taking the write lock at once. With
+ * Kysely's plain BEGIN, a transaction that read first and wrote second fails at once with
+ * "database is locked" when another process committed in between (WAL mode cannot wait for a
+ * stale snapshot); taking the lock first makes it wait (busy_timeout) instead.
  */
-class LockingSqliteAdapter extends SqliteAdapter {
-  override get supportsTransactionalDdl(): boolean {
-    return true;
-  }
-
-  override async acquireMigrationLock(db: Kysely<any>): Promise<void> {
-    await sql`update kysely_migration_lock set is_locked = 1 where id = 'migration_lock'`.execute(db);
-  }
-  override async releaseMigrationLock(db: Kysely<any>): Promise<void> {
-    await sql`update kysely_migration_lock set is_locked = 0 where id = 'migration_lock'`.execute(db);
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
-class LockingSqliteDialect extends SqliteDialect {
+/**
+ * Kysely runs SQLite migrations outside a transaction, assuming one process. SQLite does have
+ * transactional DDL: in one immediate transaction, a second daemon starting at once on the same
+ * file waits until the first has migrated, then finds nothing left to do.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class ConcurrentSafeSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
   override createAdapter(): DialectAdapter {
-    return new LockingSqliteAdapter();
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 
@@ -50,11 +72,12 @@ export function openDatabase(url: string): Db {
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
     const sqlite = new SQLite(path);
-    sqlite.pragma('journal_mode = WAL');
+    // First, so that even switching to WAL waits for another daemon opening the same file.
     sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
-    const kysely = new Kysely<Database>({ dialect: new LockingSqliteDialect({ database: withStatementCache(sqlite) }) });
+    const kysely = new Kysely<Database>({ dialect: new ConcurrentSafeSqliteDialect({ database: withStatementCache(sqlite) }) });
     return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
