@@ -1,16 +1,21 @@
-import { parseDocument } from 'yaml';
+import { CORE_SCHEMA, load, mergeTag, YAMLException } from 'js-yaml';
 import { ImportInputError } from '../shared/import-input-error.js';
 import { isRecord } from '../shared/input-text.js';
-import { AliasError, expandAliases } from './expand-aliases.js';
+import { AliasError, boundAliases } from './bound-aliases.js';
 import { protectPlaceholders } from './placeholders.js';
 
 /** What the importer expects, as error messages say it. */
 export const EXPECTED = 'a Gatus YAML configuration with an `endpoints` list';
 
-// Aliases may stand for at most this many YAML nodes in total. A file where every endpoint
-// merges a defaults block uses a few per endpoint; an alias bomb ("billion laughs") needs
-// exponentially many and is refused before any of it is built.
+// Aliases may stand for at most this many YAML nodes in total, and merge keys may copy at most
+// this many keys. A file where every endpoint merges a defaults block uses a few per endpoint;
+// an alias bomb ("billion laughs") needs exponentially many and is refused before the converter
+// reads any of it.
 const MAX_EXPANDED_NODES = 1_000_000;
+// Nesting depth, aliases included: far beyond any configuration, far below the stack's limit.
+const MAX_DEPTH = 100;
+// YAML 1.2 core types (no timestamps: a date stays text, as Gatus reads it) and merge keys.
+const SCHEMA = CORE_SCHEMA.withTags(mergeTag);
 
 /** The top level of a Gatus configuration: the lists the importer reads, as parsed. */
 export interface GatusConfig {
@@ -36,29 +41,16 @@ function listAt(top: Record<string, unknown>, key: string): unknown[] {
  */
 export function parseGatusConfig(source: string): GatusConfig {
   const { text, restore } = protectPlaceholders(source);
-  const doc = parseDocument(text, { merge: true, prettyErrors: true });
-  if (doc.errors.length > 0) {
-    const first = doc.errors[0].message.split('\n')[0];
-    throw new ImportInputError(`expected ${EXPECTED}, but the input is not valid YAML: ${first}`);
-  }
-  restore(doc);
   let value: unknown;
   try {
-    expandAliases(doc, MAX_EXPANDED_NODES);
-    // No alias is left, so the yaml package's own alias limit cannot be reached; zero makes
-    // any alias this importer failed to expand an error rather than a silent lookup.
-    value = doc.toJS({ maxAliasCount: 0 });
+    value = load(text, { schema: SCHEMA, maxDepth: MAX_DEPTH, maxTotalMergeKeys: MAX_EXPANDED_NODES });
+    boundAliases(value, { maxExpandedNodes: MAX_EXPANDED_NODES, maxDepth: MAX_DEPTH });
+    value = restore(value);
   } catch (error) {
-    if (error instanceof RangeError) {
-      throw new ImportInputError(`expected ${EXPECTED}, but the YAML is nested too deeply`, { cause: error });
-    }
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ImportInputError(
-      error instanceof AliasError
-        ? `expected ${EXPECTED}, but ${reason}; refused`
-        : `expected ${EXPECTED}, but the YAML cannot be read: ${reason}`,
-      { cause: error },
-    );
+    if (error instanceof AliasError) throw new ImportInputError(`expected ${EXPECTED}, but ${reason}; refused`, { cause: error });
+    if (error instanceof YAMLException) throw new ImportInputError(`expected ${EXPECTED}, but the input is not valid YAML: ${reason}`, { cause: error });
+    throw new ImportInputError(`expected ${EXPECTED}, but the YAML cannot be read: ${reason}`, { cause: error });
   }
   if (!isRecord(value)) throw new ImportInputError(`expected ${EXPECTED}, but the input is not a YAML mapping`);
   if (!('endpoints' in value) && !('external-endpoints' in value) && !('suites' in value)) {

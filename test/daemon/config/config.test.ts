@@ -72,6 +72,14 @@ describe('configuration', () => {
     expect(failure({}, withFile('auth: [1, 2\n'))).toMatch(/not valid YAML/);
   });
 
+  it('reads an empty file as no settings, and refuses two documents and alias bombs', () => {
+    expect(loadConfig({}, withFile('# nothing set yet\n')).baseUrl).toBe('http://localhost:4000');
+    expect(failure({}, withFile('base_url: https://a.example\n---\nbase_url: https://b.example\n'))).toMatch(/expected one YAML document, found 2/);
+    let bomb = 'x0: &x0 {a: {}, b: {}}\n';
+    for (let level = 1; level < 40; level++) bomb += `x${level}: &x${level} {a: *x${level - 1}, b: *x${level - 1}}\n`;
+    expect(failure({}, withFile(bomb))).toMatch(/more than 10000 values/);
+  });
+
   it('never echoes a secret value in an error', () => {
     const message = failure({ SVC_AUTH_JWT_SECRET: 'x'.repeat(40), SVC_SMTP_URL: '', SVC_DB_URL: 'nope' });
     expect(message).not.toContain('xxxx');

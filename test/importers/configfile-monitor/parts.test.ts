@@ -4,7 +4,7 @@ import { parseGoDuration } from '../../../importers/configfile-monitor/go-durati
 import { containedText, globMatcher } from '../../../importers/configfile-monitor/glob.js';
 import { jsonataPath } from '../../../importers/shared/json-path.js';
 import { protectPlaceholders } from '../../../importers/configfile-monitor/placeholders.js';
-import { parseDocument } from 'yaml';
+import { load } from 'js-yaml';
 
 describe('Go durations', () => {
   test.each([
@@ -78,10 +78,9 @@ describe('placeholders', () => {
   test('survive YAML constructs that would not parse them, and stay verbatim', () => {
     const source = 'a: {x: ${X}, y: "${Y}-z"}\n${KEY}: ${X}\nn: ${N}\n';
     const { text, restore } = protectPlaceholders(source);
-    const doc = parseDocument(text);
-    expect(doc.errors).toEqual([]);
-    restore(doc);
-    expect(doc.toJS()).toEqual({ a: { x: '${X}', y: '${Y}-z' }, '${KEY}': '${X}', n: '${N}' });
+    const restored = restore(load(text));
+    expect(restored).toEqual({ a: { x: '${X}', y: '${Y}-z' }, '${KEY}': '${X}', n: '${N}' });
+    expect(Object.keys(restored as object)).toEqual(['a', '${KEY}', 'n']);
   });
 
   test('the stand-in word never collides with the text', () => {

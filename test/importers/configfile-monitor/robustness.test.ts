@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { stringify } from 'yaml';
+import { dump } from 'js-yaml';
 import { convertConfigFile } from '../../../importers/configfile-monitor/index.js';
 import { ImportInputError } from '../../../importers/converter.js';
 import { convertOrRefuse, expectWellFormed } from '../shared/fixture-table.js';
@@ -57,10 +57,14 @@ describe('input that is not a Gatus configuration', () => {
 
   test.each([
     ['a recursive alias', 'a: &a [1, *a]\nendpoints: []\n'],
-    ['an alias in its own merge', 'a: &a {<<: *a}\nendpoints: []\n'],
     ['deep nesting', `endpoints: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`],
+    ['deep nesting through aliases', Array.from({ length: 30 }, (_, i) => `a${i}: &a${i} [[[[[${i === 0 ? '' : `*a${i - 1}`}]]]]]`).join('\n') + '\nendpoints: *a29\n'],
   ])('%s is refused', (_name, input) => {
     expect(refusal(input).message).toMatch(/^expected a Gatus YAML configuration/);
+  });
+
+  test('an alias in its own merge adds nothing', () => {
+    expect(convertConfigFile('a: &a {<<: *a, x: 1}\nendpoints: []\n')).toEqual({ checks: [], warnings: [], skipped: [] });
   });
 
   test('a merge key takes the keys of each mapping it names, the endpoint\'s own first', () => {
@@ -162,30 +166,26 @@ const config = fc.record(
   { requiredKeys: ['endpoints'] },
 );
 
-const RANDOM_CONFIG_SEED = 20261122;
-
 describe('random configurations', () => {
   test('never throw and never produce a check the catalog rejects', () => {
     fc.assert(
       fc.property(config, (value) => {
-        const text = stringify(value);
+        const text = dump(value);
         const result = convertOrRefuse(convertConfigFile, text);
         expect(result).toBeDefined();
         if (result) expectWellFormed(result, 'configfile-monitor');
       }),
-      // Seeded: the YAML writer can, very rarely, emit text that its own parser refuses, which
-      // would make this test fail by chance rather than by a change in the converter.
-      { numRuns: 400, seed: RANDOM_CONFIG_SEED },
+      { numRuns: 400 },
     );
   });
 
   test('conversion is deterministic', () => {
     fc.assert(
       fc.property(config, (value) => {
-        const text = stringify(value);
+        const text = dump(value);
         expect(convertConfigFile(text)).toEqual(convertConfigFile(text));
       }),
-      { numRuns: 100, seed: RANDOM_CONFIG_SEED },
+      { numRuns: 100 },
     );
   });
 });
