@@ -13,6 +13,12 @@ export interface TokenInfo {
   scopes: Scope[];
 }
 
+/** A user's organization and their role in it, as read for one request. */
+export interface Membership {
+  org: Organization;
+  role: Role;
+}
+
 /**
  * Who is calling, in `ctx.state.auth` only: the user and the credential, and for org routes the
  * organization and the member's role read from the database for this request.
@@ -24,4 +30,10 @@ export interface AuthContext {
   org?: Organization;
   role?: Role;
   scopes: Scope[];
+  /**
+   * The caller's membership of the organization named `slug`, when it was read together with
+   * the credential (the organization in the path of an org route); `membership` is undefined
+   * when they are not a member.
+   */
+  membershipRead?: { slug: string; membership?: Membership };
 }

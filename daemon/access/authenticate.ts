@@ -8,8 +8,10 @@ import { DEFAULT_TOKEN_SCOPES, type AuthContext } from './auth-context.js';
 /**
  * Resolves the bearer credential of a request: a personal access token (`svc_pat_...`) or a
  * session JWT. Returns undefined when there is none; throws 401 when there is one that is not good.
+ * Given `orgSlug`, a session's read also fetches the caller's membership of that organization,
+ * which `resolveOrgAccess` then uses instead of reading it again.
  */
-export async function authenticateRequest(deps: AppDeps, ctx: Context): Promise<AuthContext | undefined> {
+export async function authenticateRequest(deps: AppDeps, ctx: Context, orgSlug?: string): Promise<AuthContext | undefined> {
   const header = ctx.get('authorization');
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -19,7 +21,7 @@ export async function authenticateRequest(deps: AppDeps, ctx: Context): Promise<
     const { user, token } = await authenticatePersonalToken(deps, credential);
     return { user, token, scopes: token.scopes };
   }
-  const { user, session } = await authenticateSession(deps, credential);
+  const { user, session, membership } = await authenticateSession(deps, credential, orgSlug);
   // A session acts with everything the member's role allows, over REST and MCP alike.
-  return { user, session, scopes: [...DEFAULT_TOKEN_SCOPES] };
+  return { user, session, scopes: [...DEFAULT_TOKEN_SCOPES], ...(orgSlug === undefined ? {} : { membershipRead: { slug: orgSlug, membership } }) };
 }

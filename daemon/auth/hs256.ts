@@ -4,18 +4,28 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
 export type Claims = { sub: string; exp: number; iat?: number; [claim: string]: unknown };
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-const keys = new Map<string, KeyObject>();
 
-function keyFor(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    key = createSecretKey(Buffer.from(secret, 'utf8'));
-    keys.set(secret, key);
+// A client sends the same token with each request. Whether a token is well signed depends on
+// the token and the secret alone, so the claims of the most recently verified ones are kept;
+// expiry is still checked on each use.
+const VERIFIED_KEPT = 10_000;
+
+interface Signer {
+  key: KeyObject;
+  verified: Map<string, Readonly<Claims>>;
+}
+const signers = new Map<string, Signer>();
+
+function signerFor(secret: string): Signer {
+  let signer = signers.get(secret);
+  if (!signer) {
+    signer = { key: createSecretKey(Buffer.from(secret, 'utf8')), verified: new Map() };
+    signers.set(secret, signer);
   }
-  return key;
+  return signer;
 }
 
-const mac = (secret: string, signingInput: string) => createHmac('sha256', keyFor(secret)).update(signingInput).digest();
+const mac = (signer: Signer, signingInput: string) => createHmac('sha256', signer.key).update(signingInput).digest();
 
 /**
  * HS256 JWTs with Node's own HMAC. Every authenticated request verifies one, so this stays
@@ -23,22 +33,37 @@ const mac = (secret: string, signingInput: string) => createHmac('sha256', keyFo
  */
 export function signHs256(secret: string, claims: Claims): string {
   const body = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-  return `${body}.${mac(secret, body).toString('base64url')}`;
+  return `${body}.${mac(signerFor(secret), body).toString('base64url')}`;
 }
 
 /** The claims of a well-signed, unexpired token, or undefined. */
-export function verifyHs256(secret: string, token: string, nowSeconds: number): Claims | undefined {
+export function verifyHs256(secret: string, token: string, nowSeconds: number): Readonly<Claims> | undefined {
+  const signer = signerFor(secret);
+  let claims = signer.verified.get(token);
+  if (claims) {
+    signer.verified.delete(token);
+  } else {
+    claims = verifySignature(signer, token);
+    if (!claims) return undefined;
+    if (signer.verified.size >= VERIFIED_KEPT) signer.verified.delete(signer.verified.keys().next().value!);
+  }
+  signer.verified.set(token, claims);
+  return claims.exp > nowSeconds ? claims : undefined;
+}
+
+/** The claims of a token whose signature, algorithm and claim types are right. */
+function verifySignature(signer: Signer, token: string): Readonly<Claims> | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   const [header, payload, signature] = parts;
-  const expected = mac(secret, `${header}.${payload}`);
+  const expected = mac(signer, `${header}.${payload}`);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     if ((JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown }).alg !== 'HS256') return undefined;
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Claims;
     if (typeof claims !== 'object' || claims === null || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return undefined;
-    return claims.exp > nowSeconds ? claims : undefined;
+    return Object.freeze(claims);
   } catch {
     return undefined;
   }

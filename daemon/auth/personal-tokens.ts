@@ -1,5 +1,6 @@
 import type { Scope, TokenInfo } from '../access/auth-context.js';
 import { newId } from '../db/ids.js';
+import { preparedRead } from '../db/prepared-read.js';
 import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
@@ -49,23 +50,28 @@ export async function mintPersonalToken(
 
 const LAST_USED_GRANULARITY_MS = 60_000;
 
+// Read on every request made with a token.
+const TOKEN_BY_HASH = preparedRead((db, tokenHash: string) => db.selectFrom('personal_tokens').selectAll().where('token_hash', '=', tokenHash));
+const MEMBER_ACCOUNT = preparedRead((db, userUid: string, organizationUid: string) =>
+  db
+    .selectFrom('members')
+    .innerJoin('users', 'users.uid', 'members.user_uid')
+    .selectAll('users')
+    .where('members.user_uid', '=', userUid)
+    .where('members.organization_uid', '=', organizationUid),
+);
+
 /**
  * Resolves a personal access token, or throws 401: unknown, revoked, expired, or its owner is no
  * longer a member of the token's organization.
  */
 export async function authenticatePersonalToken(deps: Deps, secret: string): Promise<{ user: User; token: TokenInfo }> {
-  const row = await deps.db.kysely.selectFrom('personal_tokens').selectAll().where('token_hash', '=', sha256(secret)).executeTakeFirst();
+  const row = await deps.db.readOne(TOKEN_BY_HASH, sha256(secret));
   const now = deps.clock.now();
   if (!row || row.revoked_at || (row.expires_at && row.expires_at <= now.toISOString())) {
     throw unauthorized('The access token is invalid, expired or revoked.');
   }
-  const member = await deps.db.kysely
-    .selectFrom('members')
-    .innerJoin('users', 'users.uid', 'members.user_uid')
-    .selectAll('users')
-    .where('members.user_uid', '=', row.user_uid)
-    .where('members.organization_uid', '=', row.organization_uid)
-    .executeTakeFirst();
+  const member = await deps.db.readOne(MEMBER_ACCOUNT, row.user_uid, row.organization_uid);
   if (!member) throw unauthorized('The access token no longer works: its owner is not a member of its organization.');
   if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > LAST_USED_GRANULARITY_MS) {
     await deps.db.kysely.updateTable('personal_tokens').set({ last_used_at: now.toISOString() }).where('uid', '=', row.uid).execute();

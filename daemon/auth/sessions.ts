@@ -1,7 +1,11 @@
+import type { Kysely } from 'kysely';
 import type { Context } from 'koa';
 import { isoIn } from '../clock.js';
+import type { Membership } from '../access/auth-context.js';
+import type { Role } from '../access/permissions.js';
 import { newId } from '../db/ids.js';
-import type { Session, User } from '../db/schema.js';
+import { preparedRead } from '../db/prepared-read.js';
+import type { Database, Session, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
 import { accountView, type Account } from './account.js';
@@ -62,12 +66,9 @@ export async function verifyPurposeToken(deps: Deps, token: string, typ: string)
 
 const LAST_SEEN_GRANULARITY_MS = 60_000;
 
-/** Resolves a session JWT to its live session and user, or throws 401. */
-export async function authenticateSession(deps: Deps, token: string): Promise<{ user: User; session: Session }> {
-  const payload = await verifyPurposeToken(deps, token, 'session');
-  if (typeof payload.sid !== 'string') throw unauthorized('The token is invalid or has expired.');
-  // One round trip for the session and its account: this runs on every authenticated request.
-  const row = await deps.db.kysely
+// One round trip for the session and its account: this runs on every authenticated request.
+const sessionWithAccount = (db: Kysely<Database>, idHash: string) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.uid', 'sessions.user_uid')
     .selectAll('users')
@@ -82,13 +83,40 @@ export async function authenticateSession(deps: Deps, token: string): Promise<{ 
       'sessions.expires_at as s_expires_at',
       'sessions.revoked_at as s_revoked_at',
     ])
-    .where('sessions.id_hash', '=', sha256(payload.sid))
-    .executeTakeFirst();
+    .where('sessions.id_hash', '=', idHash);
+
+const SESSION_WITH_ACCOUNT = preparedRead(sessionWithAccount);
+
+// On org routes the caller's membership of the organization in the path comes in the same read.
+const SESSION_WITH_ACCOUNT_AND_MEMBERSHIP = preparedRead((db, idHash: string, orgSlug: string) =>
+  sessionWithAccount(db, idHash)
+    .leftJoin('organizations', (join) => join.on('organizations.slug', '=', orgSlug))
+    .leftJoin('members', (join) => join.onRef('members.organization_uid', '=', 'organizations.uid').onRef('members.user_uid', '=', 'users.uid'))
+    .select([
+      'organizations.uid as o_uid',
+      'organizations.slug as o_slug',
+      'organizations.name as o_name',
+      'organizations.member_limit as o_member_limit',
+      'organizations.created_at as o_created_at',
+      'members.role as m_role',
+    ]),
+);
+
+/**
+ * Resolves a session JWT to its live session and user, or throws 401. Given `orgSlug`, also
+ * reads the user's membership of that organization (undefined when there is none).
+ */
+export async function authenticateSession(deps: Deps, token: string, orgSlug?: string): Promise<{ user: User; session: Session; membership?: Membership }> {
+  const payload = await verifyPurposeToken(deps, token, 'session');
+  if (typeof payload.sid !== 'string') throw unauthorized('The token is invalid or has expired.');
+  const idHash = sha256(payload.sid);
+  const row = orgSlug === undefined ? await deps.db.readOne(SESSION_WITH_ACCOUNT, idHash) : await deps.db.readOne(SESSION_WITH_ACCOUNT_AND_MEMBERSHIP, idHash, orgSlug);
   const now = deps.clock.now();
   if (!row || row.s_revoked_at || row.s_expires_at <= now.toISOString() || row.uid !== payload.sub) {
     throw unauthorized('The session has ended; sign in again.');
   }
-  const { s_id_hash, s_uid, s_method, s_client_address, s_user_agent, s_created_at, s_last_seen_at, s_expires_at, s_revoked_at, ...user } = row;
+  const { s_id_hash, s_uid, s_method, s_client_address, s_user_agent, s_created_at, s_last_seen_at, s_expires_at, s_revoked_at, ...rest } = row;
+  const { user, membership } = splitMembership(rest);
   const session: Session = {
     id_hash: s_id_hash,
     uid: s_uid,
@@ -105,7 +133,25 @@ export async function authenticateSession(deps: Deps, token: string): Promise<{ 
   if (now.getTime() - Date.parse(session.last_seen_at) > LAST_SEEN_GRANULARITY_MS) {
     await deps.db.kysely.updateTable('sessions').set({ last_seen_at: now.toISOString() }).where('id_hash', '=', session.id_hash).execute();
   }
-  return { user, session };
+  return { user, session, membership };
+}
+
+/** The membership columns of SESSION_WITH_ACCOUNT_AND_MEMBERSHIP, null when there is none. */
+interface MembershipColumns {
+  o_uid: string | null;
+  o_slug: string | null;
+  o_name: string | null;
+  o_member_limit: number | null;
+  o_created_at: string | null;
+  m_role: Role | null;
+}
+
+/** The account columns of a session row, and the membership its other columns describe, if any. */
+function splitMembership(row: User | (User & MembershipColumns)): { user: User; membership?: Membership } {
+  if (!('m_role' in row)) return { user: row };
+  const { o_uid, o_slug, o_name, o_member_limit, o_created_at, m_role, ...user } = row;
+  if (!m_role || !o_uid || !o_slug || !o_name || !o_created_at) return { user };
+  return { user, membership: { org: { uid: o_uid, slug: o_slug, name: o_name, member_limit: o_member_limit, created_at: o_created_at }, role: m_role } };
 }
 
 /** Ends sessions of a user server-side, all of them or all but one. Returns how many ended. */

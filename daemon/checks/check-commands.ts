@@ -1,7 +1,8 @@
 import { validateCheck, validateCheckPatch, type CheckDefinition } from '../../importers/catalog/index.js';
+import type { Db } from '../db/connect.js';
 import { notFound, validationFailed, type AppError } from '../errors.js';
 import type { StoredCheck } from './check-rows.js';
-import { createCheck, deleteCheck, getCheck, updateCheck, type Executor } from './check-store.js';
+import { createCheck, deleteCheck, getCheck, readCheck, updateCheck, type Executor } from './check-store.js';
 
 // What a caller does with one check, validated, shared by the REST routes and the MCP tools so
 // that both answer the same problems with the same words. Failures are AppErrors: the REST
@@ -24,8 +25,15 @@ function definitionOf(check: StoredCheck): CheckDefinition {
 }
 
 /** The check with `slug`, or 404. */
-export async function requireCheck(db: Executor, orgUid: string, slug: string): Promise<StoredCheck> {
+async function requireCheck(db: Executor, orgUid: string, slug: string): Promise<StoredCheck> {
   const check = await getCheck(db, orgUid, slug);
+  if (!check) throw checkNotFound(slug);
+  return check;
+}
+
+/** The check with `slug` as last committed (a read outside any transaction), or 404. */
+export async function requireCommittedCheck(db: Db, orgUid: string, slug: string): Promise<StoredCheck> {
+  const check = await readCheck(db, orgUid, slug);
   if (!check) throw checkNotFound(slug);
   return check;
 }

@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CheckDefinition } from '../../importers/catalog/index.js';
+import type { Db } from '../db/connect.js';
 import { newId } from '../db/ids.js';
+import { preparedRead } from '../db/prepared-read.js';
 import type { ChecksTable, Database } from '../db/schema.js';
 import { conflict } from '../errors.js';
 import { canonicalJson, checkContent, rowToCheck, sameContent, type StoredCheck } from './check-rows.js';
@@ -110,7 +112,16 @@ export async function listChecks(
 
 /** The check with `slug` in the organization, or undefined. */
 export async function getCheck(db: Executor, orgUid: string, slug: string): Promise<StoredCheck | undefined> {
-  const row = await db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', '=', slug).executeTakeFirst();
+  const row = await checkBySlug(db, orgUid, slug).executeTakeFirst();
+  return row && rowToCheck(row);
+}
+
+const checkBySlug = (db: Executor, orgUid: string, slug: string) => db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', '=', slug);
+const CHECK_BY_SLUG = preparedRead(checkBySlug);
+
+/** The check with `slug` as last committed, read outside any transaction: what a GET answers. */
+export async function readCheck(db: Db, orgUid: string, slug: string): Promise<StoredCheck | undefined> {
+  const row = await db.readOne(CHECK_BY_SLUG, orgUid, slug);
   return row && rowToCheck(row);
 }
 

@@ -16,15 +16,18 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
+import { postgresReader, sqliteReader, type ReadOne } from './prepared-reader.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
-/** An open database: the query builder and which engine it talks to. */
+/** An open database: the query builder, which engine it talks to, and its prepared reads. */
 export interface Db {
   kysely: Kysely<Database>;
   kind: DatabaseKind;
+  /** Runs a prepared read (see prepared-read.ts): for reads made on every request. */
+  readOne: ReadOne;
   close(): Promise<void>;
 }
 
@@ -78,13 +81,22 @@ export function openDatabase(url: string): Db {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     const kysely = new Kysely<Database>({ dialect: new ConcurrentSafeSqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
+    const reader = sqliteReader(path, kysely);
+    return {
+      kysely,
+      kind: 'sqlite',
+      readOne: reader.readOne,
+      close: async () => {
+        reader.close();
+        await kysely.destroy();
+      },
+    };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client losing its connection must not crash the daemon; the pool replaces it.
   pool.on('error', () => {});
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, kind: 'postgres', close: () => kysely.destroy() };
+  return { kysely, kind: 'postgres', readOne: postgresReader(pool, kysely).readOne, close: () => kysely.destroy() };
 }
 
 /** Brings the schema up to date. Safe when several daemons start at once on one PostgreSQL. */

@@ -5,7 +5,7 @@ import { authenticateRequest } from '../access/authenticate.js';
 import { requirePermission, resolveOrgAccess } from '../access/org-access.js';
 import type { AppDeps } from '../deps.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
-import { isStateChanging, type RouteSpec } from '../routes/route.js';
+import { isOrgPermission, isStateChanging, type RouteSpec } from '../routes/route.js';
 import { readJsonBody, readRawBody } from './body.js';
 import { parseOrThrow } from './validate.js';
 
@@ -43,7 +43,8 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: AppDeps):
 }
 
 async function authorize(deps: AppDeps, ctx: Context, spec: RouteSpec): Promise<AuthContext | undefined> {
-  const auth = await authenticateRequest(deps, ctx);
+  const slug = isOrgPermission(spec.permission) ? (ctx as Context & { params: Record<string, string> }).params?.org : undefined;
+  const auth = await authenticateRequest(deps, ctx, slug);
   if (spec.permission === 'public') return auth;
   if (!auth) throw unauthorized();
   if (auth.user.must_change_password && !spec.allowDuringPasswordChange) {
@@ -55,7 +56,6 @@ async function authorize(deps: AppDeps, ctx: Context, spec: RouteSpec): Promise<
     if (!auth.user.super_admin) throw forbidden('Only a super admin may do this.');
     return auth;
   }
-  const slug = (ctx as Context & { params: Record<string, string> }).params?.org;
   if (!slug) throw new Error(`route ${spec.method} ${spec.path} declares ${spec.permission} but has no :org parameter`);
   const { org, role } = await resolveOrgAccess(deps, auth, slug);
   requirePermission(role, spec.permission);

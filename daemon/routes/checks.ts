@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AuthContext } from '../access/auth-context.js';
-import { changeCheck, createValidCheck, removeCheck, requireCheck, validCheck } from '../checks/check-commands.js';
+import { changeCheck, createValidCheck, removeCheck, requireCommittedCheck, validCheck } from '../checks/check-commands.js';
 import { parseCheckListQuery } from '../checks/check-list-query.js';
 import { checkView } from '../checks/check-rows.js';
 import { listChecks } from '../checks/check-store.js';
@@ -49,7 +49,7 @@ export const checkRoutes: RouteSpec[] = [
     permission: 'checks:read',
     summary: 'One check.',
     async handler({ deps, auth, params }) {
-      return checkView(await requireCheck(deps.db.kysely, orgOf(auth).uid, params.slug));
+      return checkView(await requireCommittedCheck(deps.db, orgOf(auth).uid, params.slug));
     },
   }),
   route({

@@ -10,6 +10,10 @@ import type { AppDeps } from '../deps.js';
  */
 export type Permission = 'public' | 'authenticated' | 'superAdmin' | OrgPermission;
 
+/** Whether a permission is an organization's, granted by the caller's role in the `:org` of the path. */
+export const isOrgPermission = (permission: Permission): permission is OrgPermission =>
+  permission !== 'public' && permission !== 'authenticated' && permission !== 'superAdmin';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a handler receives: validated input and the caller. */

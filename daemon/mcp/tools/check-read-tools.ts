@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkTypeNames } from '../../../importers/catalog/index.js';
 import { CHECK_PAGE, parseCheckListQuery } from '../../checks/check-list-query.js';
 import { checkView } from '../../checks/check-rows.js';
-import { requireCheck } from '../../checks/check-commands.js';
+import { requireCommittedCheck } from '../../checks/check-commands.js';
 import { listChecks } from '../../checks/check-store.js';
 import { checkResult, cursorArgument, slugArgument } from '../schemas.js';
 import { defineTool, orgUidOf } from '../tool.js';
@@ -60,7 +60,7 @@ export const getCheckTool = defineTool({
   output: z.object({ check: checkResult }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(call) {
-    const check = checkView(await requireCheck(call.deps.db.kysely, orgUidOf(call), call.args.slug));
+    const check = checkView(await requireCommittedCheck(call.deps.db, orgUidOf(call), call.args.slug));
     return { structured: { check }, summary: `Check "${check.slug}" (${check.type}, ${check.enabled ? 'enabled' : 'disabled'}).` };
   },
 });

@@ -1,0 +1,66 @@
+import SQLite from 'better-sqlite3';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type pg from 'pg';
+import { compileRead, type CompiledRead, type PreparedRead } from './prepared-read.js';
+import type { Database } from './schema.js';
+
+/** Runs a prepared read on committed data, outside any transaction, and returns its first row. */
+export type ReadOne = <Args extends unknown[], Row>(read: PreparedRead<Args, Row>, ...args: Args) => Promise<Row | undefined>;
+
+/** Each prepared read compiled once for this database, with a name unique among them. */
+function compiledReads(kysely: Kysely<Database>): (read: PreparedRead<any, any>) => CompiledRead & { name: string } {
+  const compiled = new Map<PreparedRead<any, any>, CompiledRead & { name: string }>();
+  return (read) => {
+    let entry = compiled.get(read);
+    if (!entry) {
+      entry = { ...compileRead(kysely, read), name: `svc_read_${compiled.size + 1}` };
+      compiled.set(read, entry);
+    }
+    return entry;
+  };
+}
+
+/**
+ * SQLite: a second connection to the same file, read-only, its statements kept prepared. In
+ * WAL mode it reads the last committed state while the main connection may be inside another
+ * request's transaction, and each read is one synchronous call. An in-memory database has no
+ * second connection; its reads queue behind transactions like any other query.
+ */
+export function sqliteReader(path: string, kysely: Kysely<Database>): { readOne: ReadOne; close(): void } {
+  const compiledFor = compiledReads(kysely);
+  if (path === ':memory:') {
+    return {
+      readOne: async (read, ...args) => {
+        const { sql, parameters } = compiledFor(read);
+        return (await kysely.executeQuery(CompiledQuery.raw(sql, parameters(args)))).rows[0] as any;
+      },
+      close: () => {},
+    };
+  }
+  const connection = new SQLite(path, { readonly: true, fileMustExist: true });
+  connection.pragma('busy_timeout = 5000');
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    readOne: async (read, ...args) => {
+      const { sql, parameters } = compiledFor(read);
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = connection.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement.get(...parameters(args)) as any;
+    },
+    close: () => connection.close(),
+  };
+}
+
+/** PostgreSQL: named statements, so each pooled connection parses and plans a read once. */
+export function postgresReader(pool: pg.Pool, kysely: Kysely<Database>): { readOne: ReadOne } {
+  const compiledFor = compiledReads(kysely);
+  return {
+    readOne: async (read, ...args) => {
+      const { sql, parameters, name } = compiledFor(read);
+      return (await pool.query({ name, text: sql, values: parameters(args) })).rows[0];
+    },
+  };
+}
