@@ -193,22 +193,31 @@ async function measure(database: BenchDatabase): Promise<Record<string, unknown>
     const bare = await startBareKoa(one.body);
     const authed: Measured[] = [];
     const baseline: Measured[] = [];
+    // Where the difference goes: the daemon's own stack on a route with no credential and no
+    // database read, and one that only authenticates a session.
+    const unauthenticated: Measured[] = [];
+    const authenticatedOnly: Measured[] = [];
     try {
       const spec = { connections: CONNECTIONS, seconds: SECONDS_PER_ROUND, maxRequests: MAX_REQUESTS_PER_ROUND };
       const authedSpec = { ...spec, origin: daemon.url, path: '/api/v1/orgs/default/checks/bench-04242', headers: { authorization: `Bearer ${token}` } };
       const bareSpec = { ...spec, origin: bare.origin, path: '/bare', headers: {} };
+      const healthSpec = { ...spec, origin: daemon.url, path: '/api/v1/health', headers: {} };
       await runLoad({ ...authedSpec, seconds: 1 });
       await runLoad({ ...bareSpec, seconds: 1 });
       // Alternating rounds, so drift in the machine's load affects both sides alike.
       for (let round = 0; round < ROUNDS; round++) {
         baseline.push(await measuredLoad(bareSpec));
         authed.push(await measuredLoad(authedSpec));
+        unauthenticated.push(await measuredLoad(healthSpec));
+        authenticatedOnly.push(await measuredLoad({ ...healthSpec, headers: authedSpec.headers }));
       }
     } finally {
       await bare.close();
     }
     const a = combine(authed);
     const b = combine(baseline);
+    const health = combine(unauthenticated);
+    const sessionOnly = combine(authenticatedOnly);
     return {
       checks: CHECKS,
       seedMs: round(seedMs),
@@ -219,6 +228,8 @@ async function measure(database: BenchDatabase): Promise<Record<string, unknown>
       deepPage: { p50Ms: round(deepPage.p50Ms), p95Ms: round(deepPage.p95Ms) },
       authenticatedGet: { requestsPerSecond: round(a.requestsPerSecond), serverCpuMicrosPerRequest: round(a.cpuMicrosPerRequest), p50Ms: round(a.p50Ms), p99Ms: round(a.p99Ms), requests: a.requests, errors: a.errors },
       bareKoa: { requestsPerSecond: round(b.requestsPerSecond), serverCpuMicrosPerRequest: round(b.cpuMicrosPerRequest), p50Ms: round(b.p50Ms), p99Ms: round(b.p99Ms), requests: b.requests, errors: b.errors },
+      healthWithoutCredential: { requestsPerSecond: round(health.requestsPerSecond), serverCpuMicrosPerRequest: round(health.cpuMicrosPerRequest) },
+      healthWithSession: { requestsPerSecond: round(sessionOnly.requestsPerSecond), serverCpuMicrosPerRequest: round(sessionOnly.cpuMicrosPerRequest) },
       ratio: round(a.requestsPerSecond / b.requestsPerSecond),
       // Less sensitive to other work on the machine than requests per second.
       cpuRatio: round(b.cpuMicrosPerRequest / a.cpuMicrosPerRequest),
@@ -243,6 +254,7 @@ function rows(kind: string, f: any): string[][] {
     [`${kind}: bare Koa route, same answer`, `${f.bareKoa.requestsPerSecond} req/s (p99 ${f.bareKoa.p99Ms} ms, ${f.bareKoa.errors} errors)`, ''],
     [`${kind}: ratio authenticated / bare`, String(f.ratio), 'target ≥ 0.5'],
     [`${kind}: server CPU per request, authenticated / bare`, `${f.authenticatedGet.serverCpuMicrosPerRequest} / ${f.bareKoa.serverCpuMicrosPerRequest} µs (ratio ${f.cpuRatio})`, ''],
+    [`${kind}: GET /health, no credential / with a session`, `${f.healthWithoutCredential.requestsPerSecond} / ${f.healthWithSession.requestsPerSecond} req/s, ${f.healthWithoutCredential.serverCpuMicrosPerRequest} / ${f.healthWithSession.serverCpuMicrosPerRequest} µs`, ''],
   ];
 }
 
