@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps.js';
 import { newId } from './db/ids.js';
+import { inTransaction } from './db/in-transaction.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -22,11 +23,11 @@ export async function readParameter(deps: Pick<AppDeps, 'db'>, organizationUid: 
   }
 }
 
-/** Stores a parameter as {"value": value}, replacing any earlier one. */
+/** Stores a parameter as {"value": value}, replacing any earlier one; joins a transaction `deps.db.kysely` is in. */
 export async function writeParameter(deps: Deps, organizationUid: string | null, key: string, value: unknown): Promise<void> {
   const text = JSON.stringify({ value });
   const now = deps.clock.now().toISOString();
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     let update = trx.updateTable('parameters').set({ value: text, updated_at: now }).where('key', '=', key);
     update = organizationUid === null ? update.where('organization_uid', 'is', null) : update.where('organization_uid', '=', organizationUid);
     const result = await update.executeTakeFirst();

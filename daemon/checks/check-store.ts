@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CheckDefinition } from '../../importers/catalog/index.js';
 import type { Db } from '../db/connect.js';
 import { newId } from '../db/ids.js';
+import { inTransaction } from '../db/in-transaction.js';
 import { preparedRead } from '../db/prepared-read.js';
 import type { ChecksTable, Database } from '../db/schema.js';
 import { conflict } from '../errors.js';
@@ -44,11 +45,6 @@ const LOOKUP_BATCH = 10_000;
 const ANALYZE_AFTER = 1000;
 
 const slugTaken = (slug: string) => conflict('SLUG_TAKEN', `A check with slug "${slug}" already exists in this organization.`);
-
-/** Runs `fn` in a transaction, or directly when `db` already is one. */
-async function inTransaction<T>(db: Executor, fn: (trx: Executor) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
-}
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];

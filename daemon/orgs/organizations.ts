@@ -81,7 +81,7 @@ export interface OrganizationChanges {
   registrationEmailPattern?: string | null;
 }
 
-/** Applies changes and records `organization.updated` with what changed (old and new values). */
+/** Applies changes and records `organization.updated` with what changed (old and new values), in one transaction. */
 export async function updateOrganization(deps: Deps, org: Organization, actorUid: string, changes: OrganizationChanges): Promise<Organization> {
   const changed: Record<string, { from: unknown; to: unknown }> = {};
   const updated = { ...org };
@@ -99,14 +99,18 @@ export async function updateOrganization(deps: Deps, org: Organization, actorUid
     if (before !== changes.registrationEmailPattern) changed.registrationEmailPattern = { from: before, to: changes.registrationEmailPattern };
   }
   if (Object.keys(changed).length === 0) return org;
-  if (changed.name || changed.memberLimit) {
-    await deps.db.kysely.updateTable('organizations').set({ name: updated.name, member_limit: updated.member_limit }).where('uid', '=', org.uid).execute();
-  }
-  if (changed.registrationEmailPattern) {
-    if (changes.registrationEmailPattern === null) await deleteParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER);
-    else await writeParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER, changes.registrationEmailPattern);
-  }
-  await recordAudit(deps.db.kysely, deps.clock, { organizationUid: org.uid, kind: 'organization.updated', actorUid, data: { changes: changed } });
+  // The row, the parameter and the audit entry: all of them or none.
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const inTrx = { ...deps, db: { ...deps.db, kysely: trx } };
+    if (changed.name || changed.memberLimit) {
+      await trx.updateTable('organizations').set({ name: updated.name, member_limit: updated.member_limit }).where('uid', '=', org.uid).execute();
+    }
+    if (changed.registrationEmailPattern) {
+      if (changes.registrationEmailPattern === null) await deleteParameter(inTrx, org.uid, EMAIL_PATTERN_PARAMETER);
+      else await writeParameter(inTrx, org.uid, EMAIL_PATTERN_PARAMETER, changes.registrationEmailPattern);
+    }
+    await recordAudit(trx, deps.clock, { organizationUid: org.uid, kind: 'organization.updated', actorUid, data: { changes: changed } });
+  });
   return updated;
 }
 

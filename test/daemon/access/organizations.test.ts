@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinOrganization } from '../../../daemon/access/membership.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
+import { failInsertsWhere } from '../../support/inject-failure.js';
 import { addMember, createOrg } from './helpers.js';
 
 describe.each(DATABASE_KINDS)('organizations and members [%s]', (kind) => {
@@ -58,6 +59,20 @@ describe.each(DATABASE_KINDS)('organizations and members [%s]', (kind) => {
     expect(res.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['memberLimit', 'registrationEmailPattern']);
     expect((await daemon.request('PATCH', '/orgs/settings', { token: owner.token, body: {} })).status).toBe(400);
     expect((await daemon.request('PATCH', '/orgs/settings', { token: owner.token, body: { slug: 'x' } })).status).toBe(400);
+  });
+
+  it('changes the name, the limit and the pattern together or not at all', async () => {
+    const owner = await daemon.register('atomic-owner@example.com');
+    await createOrg(daemon, owner.token, 'atomic');
+    const before = (await daemon.request('GET', '/orgs/atomic', { token: owner.token })).body;
+    const restore = await failInsertsWhere(daemon, 'audit_log', 'kind', 'organization.updated');
+    try {
+      const res = await daemon.request('PATCH', '/orgs/atomic', { token: owner.token, body: { name: 'Half done', memberLimit: 5, registrationEmailPattern: '@atomic\\.test$' } });
+      expect(res.status).toBe(500);
+    } finally {
+      await restore();
+    }
+    expect((await daemon.request('GET', '/orgs/atomic', { token: owner.token })).body).toEqual(before);
   });
 
   it('lists members; an admin changes roles, but granting or revoking owner takes an owner', async () => {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { TestDaemon } from '../../support/daemon.js';
+import { failInsertsWhere } from '../../support/inject-failure.js';
 
 /** A small Gatus configuration: two checks, a dropped secret, and one endpoint with no equivalent. */
 export function gatusConfig(options: { interval?: string; extraGroup?: string } = {}): string {
@@ -56,19 +57,4 @@ export async function checkCount(daemon: TestDaemon, org = 'default'): Promise<n
  * Makes the database fail when a label with `value` is written: the check rows of the import
  * are already in by then, so the failure lands halfway through the transaction.
  */
-export async function injectLabelFailure(daemon: TestDaemon, value: string): Promise<() => Promise<void>> {
-  const db = daemon.deps.db.kysely;
-  const literal = sql.lit(value);
-  if (daemon.deps.db.kind === 'sqlite') {
-    await sql`create trigger import_crash before insert on check_labels when new.value = ${literal}
-      begin select raise(abort, 'injected failure'); end`.execute(db);
-    return async () => void (await sql`drop trigger import_crash`.execute(db));
-  }
-  await sql`create function import_crash() returns trigger language plpgsql as $$
-    begin if new.value = ${literal} then raise exception 'injected failure'; end if; return new; end $$`.execute(db);
-  await sql`create trigger import_crash before insert on check_labels for each row execute function import_crash()`.execute(db);
-  return async () => {
-    await sql`drop trigger import_crash on check_labels`.execute(db);
-    await sql`drop function import_crash()`.execute(db);
-  };
-}
+export const injectLabelFailure = (daemon: TestDaemon, value: string) => failInsertsWhere(daemon, 'check_labels', 'value', value);
