@@ -2,26 +2,7 @@ import type { Kysely } from 'kysely';
 import { newId } from '../db/ids.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../clock.js';
-
-/** The event kinds the audit log records. */
-export const AUDIT_KINDS = [
-  'auth.email_changed',
-  'auth.password_reset',
-  'organization.created',
-  'organization.updated',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-  'invitation.created',
-  'invitation.revoked',
-  'invitation.accepted',
-  'membership_request.created',
-  'membership_request.approved',
-  'membership_request.rejected',
-  'token.created',
-  'token.revoked',
-] as const;
-export type AuditKind = (typeof AUDIT_KINDS)[number];
+import type { AuditKind } from './audit-kinds.js';
 
 /** One event to record. `data` must never hold a secret (no token, no password, no hash). */
 export interface AuditEvent {

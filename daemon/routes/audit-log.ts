@@ -1,4 +1,5 @@
-import { AUDIT_KINDS, listAudit } from '../audit/audit-log.js';
+import { AUDIT_KINDS } from '../audit/audit-kinds.js';
+import { listAudit } from '../audit/audit-log.js';
 import { validationFailed } from '../errors.js';
 import { parsePage } from '../http/pagination.js';
 import { route, type RouteSpec } from './route.js';

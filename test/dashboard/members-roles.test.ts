@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_KINDS } from '../../daemon/audit/audit-kinds.js';
 import { browserSkipReason, fitsWidth, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
@@ -105,6 +106,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard members and roles [%s]', (
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.locator('tr[data-kind="member.role_changed"]').waitFor();
     await page.locator('tr[data-kind="member.removed"]').waitFor();
+    expect(await page.getByLabel('Kind', { exact: true }).locator('option').allTextContents()).toEqual(['All kinds', ...AUDIT_KINDS]);
     await page.getByLabel('Kind', { exact: true }).selectOption('member.removed');
     await page.waitForURL(/\?kind=member\.removed$/);
     await page.locator('tr[data-kind="member.role_changed"]').waitFor({ state: 'detached' });

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { AUDIT_KINDS } from '../../../daemon/audit/audit-kinds';
 import { get } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
 import type { AuditEntry, Page } from '../api/types';
@@ -8,24 +9,6 @@ import { formatDate } from '../lib/format';
 import { navigate } from '../lib/router';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
-
-/** The kinds the server records (docs/api.md); the filter offers them by name. */
-const KINDS = [
-  'auth.email_changed',
-  'organization.created',
-  'organization.updated',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-  'invitation.created',
-  'invitation.revoked',
-  'invitation.accepted',
-  'membership_request.created',
-  'membership_request.approved',
-  'membership_request.rejected',
-  'token.created',
-  'token.revoked',
-];
 
 /** The organization's audit log, newest first, filtered by kind in the address (?kind=). */
 export function AuditLogPage({ org, search }: { org: string; search: URLSearchParams }) {
@@ -63,7 +46,7 @@ export function AuditLogPage({ org, search }: { org: string; search: URLSearchPa
             }}
           >
             <option value="">All kinds</option>
-            {KINDS.map((k) => (
+            {AUDIT_KINDS.map((k) => (
               <option key={k} value={k}>
                 {k}
               </option>
