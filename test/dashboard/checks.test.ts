@@ -105,6 +105,30 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard checks [%s]', (kind) => {
     await page.getByRole('alert').filter({ hasText: 'No check with slug "nope"' }).waitFor();
   });
 
+  it('loads the list 50 at a time; a new filter starts again from the first page', async () => {
+    const sample = (await daemon.request('GET', '/check-types/icmp/sample', { token })).body;
+    for (let i = 0; i < 60; i++) {
+      const slug = `fleet-${String(i).padStart(2, '0')}`;
+      const created = await daemon.request('POST', '/orgs/default/checks', { token, body: { ...sample, slug, name: `Fleet ${i}`, labels: { fleet: 'big' } } });
+      expect(created.status).toBe(201);
+    }
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks?label=fleet%3Dbig');
+    await page.locator('tr[data-slug="fleet-49"]').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.locator('tr[data-slug="fleet-59"]').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(60);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+
+    await page.getByLabel('Type', { exact: true }).selectOption('icmp');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/\?type=icmp&label=fleet%3Dbig$/);
+    // The pages loaded before are dropped once the new first page is in.
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 50);
+    await page.getByRole('button', { name: 'Load more' }).waitFor();
+  });
+
   it('showed no console errors on any page', () => {
     expect(browser.problems).toEqual([]);
   });

@@ -1,36 +1,22 @@
-import { useState } from 'preact/hooks';
 import { AUDIT_KINDS } from '../../../daemon/audit/audit-kinds';
 import { get } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
 import type { AuditEntry, Page } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { FieldShell } from '../components/fields';
 import { formatDate } from '../lib/format';
 import { navigate } from '../lib/router';
 import { usePageTitle } from '../lib/title';
-import { useAsync } from '../lib/use-async';
+import { usePagedList } from '../lib/use-paged-list';
 
 /** The organization's audit log, newest first, filtered by kind in the address (?kind=). */
 export function AuditLogPage({ org, search }: { org: string; search: URLSearchParams }) {
   usePageTitle('Audit log');
   const kind = search.get('kind') ?? '';
   const path = `/orgs/${encodeURIComponent(org)}/audit-log`;
-  const first = useAsync(() => get<Page<AuditEntry>>(path, { query: { kind: kind || undefined, limit: '50' } }), [org, kind]);
-  const [more, setMore] = useState<{ items: AuditEntry[]; nextCursor: string | null; for?: Page<AuditEntry> }>();
-  const [error, setError] = useState<ApiError>();
-  const extra = more && more.for === first.data ? more : undefined;
-  const items = [...(first.data?.items ?? []), ...(extra?.items ?? [])];
-  const nextCursor = extra ? extra.nextCursor : first.data?.nextCursor;
-
-  const loadMore = async () => {
-    setError(undefined);
-    try {
-      const page = await get<Page<AuditEntry>>(path, { query: { kind: kind || undefined, limit: '50', cursor: nextCursor ?? undefined } });
-      setMore({ items: [...(extra?.items ?? []), ...page.items], nextCursor: page.nextCursor, for: first.data });
-    } catch (caught) {
-      setError(asApiError(caught));
-    }
-  };
+  const { first, items, nextCursor, loadMore, moreError } = usePagedList(
+    (cursor) => get<Page<AuditEntry>>(path, { query: { kind: kind || undefined, limit: '50', cursor } }),
+    [org, kind],
+  );
 
   return (
     <main id="main">
@@ -54,7 +40,7 @@ export function AuditLogPage({ org, search }: { org: string; search: URLSearchPa
           </select>
         </FieldShell>
       </div>
-      <ErrorBanner error={first.error ?? error} />
+      <ErrorBanner error={first.error ?? moreError} />
       {first.data && items.length === 0 ? <p>No entries.</p> : null}
       {items.length ? (
         <div class="table-wrap">

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
 import type { Check, CheckType, Page, Role } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { FieldShell, TextField } from '../components/fields';
@@ -9,6 +8,7 @@ import { navigate } from '../lib/router';
 import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
+import { usePagedList } from '../lib/use-paged-list';
 
 /** Filters live in the address (?type=&label=k=v), so a filtered list can be linked and reloaded. */
 export function ChecksListPage({ org, role, search }: { org: string; role?: Role; search: URLSearchParams }) {
@@ -17,15 +17,12 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
   const type = search.get('type') ?? '';
   const labels = search.getAll('label');
   const types = useAsync(() => get<CheckType[]>('/check-types'), []);
-  const first = useAsync(() => get<Page<Check>>(`/orgs/${encodeURIComponent(org)}/checks`, { query: { type: type || undefined, label: labels, limit: '50' } }), [org, type, labels.join('\n')]);
-  const [more, setMore] = useState<{ items: Check[]; nextCursor: string | null; for?: Page<Check> }>();
-  const [moreError, setMoreError] = useState<ApiError>();
+  const { first, items, nextCursor, loadMore, moreError } = usePagedList(
+    (cursor) => get<Page<Check>>(`/orgs/${encodeURIComponent(org)}/checks`, { query: { type: type || undefined, label: labels, limit: '50', cursor } }),
+    [org, type, labels.join('\n')],
+  );
   const [typeInput, setTypeInput] = useState(type);
   const [labelInput, setLabelInput] = useState(labels.join(', '));
-
-  const extra = more && more.for === first.data ? more : undefined;
-  const items = [...(first.data?.items ?? []), ...(extra?.items ?? [])];
-  const nextCursor = extra ? extra.nextCursor : first.data?.nextCursor;
 
   const applyFilters = (event: Event) => {
     event.preventDefault();
@@ -34,16 +31,6 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
     for (const label of labelInput.split(',').map((l) => l.trim()).filter(Boolean)) params.append('label', label);
     const qs = params.toString();
     navigate(`${base}${qs ? `?${qs}` : ''}`);
-  };
-
-  const loadMore = async () => {
-    setMoreError(undefined);
-    try {
-      const page = await get<Page<Check>>(`/orgs/${encodeURIComponent(org)}/checks`, { query: { type: type || undefined, label: labels, limit: '50', cursor: nextCursor ?? undefined } });
-      setMore({ items: [...(extra?.items ?? []), ...page.items], nextCursor: page.nextCursor, for: first.data });
-    } catch (caught) {
-      setMoreError(asApiError(caught));
-    }
   };
 
   const titleOf = (name: string) => types.data?.find((t) => t.type === name)?.title ?? name;
