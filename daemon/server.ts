@@ -38,7 +38,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
   if (config.auth.jwtSecretGenerated) {
     logger.warn('SVC_AUTH_JWT_SECRET is not set: a random secret is in use, so every restart signs everyone out. Set it in production.');
   }
-  const db = openDatabase(config.dbUrl);
+  const db = openDatabase(config.dbUrl, { preparedStatements: config.dbPreparedStatements });
   try {
     await migrate(db);
     const policy = await resolveBootPolicy(db, config, logger);

@@ -11,6 +11,7 @@ import { validateTenant } from './tenant.js';
 /** The daemon's whole configuration, typed, after env > file > default resolution. */
 export interface Config {
   dbUrl: string;
+  dbPreparedStatements: boolean;
   listen: { host: string; port: number };
   baseUrl: string;
   logLevel: string;
@@ -154,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   return {
     dbUrl: get('dbUrl')!,
+    dbPreparedStatements: get('dbPreparedStatements')!,
     listen: get('listen')!,
     baseUrl: get('baseUrl')!,
     logLevel: get('logLevel')!,

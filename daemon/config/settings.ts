@@ -32,6 +32,13 @@ const argon2 = (knob: string, doc: string, def: number, min: number) =>
 /** Every setting the daemon reads, in the order the docs list them. */
 export const SETTINGS = {
   dbUrl: setting({ env: 'SVC_DB_URL', file: 'database.url', parser: p.databaseUrl(), default: 'sqlite:./data/svc.db', doc: 'Database: `sqlite:<path>` (created if missing) or a PostgreSQL URL.' }),
+  dbPreparedStatements: setting({
+    env: 'SVC_DB_PREPARED_STATEMENTS',
+    file: 'database.prepared_statements',
+    parser: p.boolean(),
+    default: true,
+    doc: 'PostgreSQL: keep the reads made on every request (session, role) as named prepared statements, planned once per connection. Turn off behind a connection pooler in transaction mode that does not track them (PgBouncer before 1.21, or its `max_prepared_statements` at 0).',
+  }),
   listen: setting({ env: 'SVC_LISTEN', file: 'listen', parser: p.listenAddress(), default: { host: '127.0.0.1', port: 4000 }, defaultDoc: '`127.0.0.1:4000`', doc: 'Address the daemon listens on.' }),
   baseUrl: setting({ env: 'SVC_BASE_URL', file: 'base_url', parser: p.httpUrl(), default: 'http://localhost:4000', doc: 'Public base address of the service: links in mails, OAuth callbacks and the sign-in hand-off use it.' }),
   logLevel: setting({ env: 'SVC_LOG_LEVEL', file: 'log_level', parser: p.oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), default: 'info', doc: 'Log level (logs are JSON lines on standard output).' }),

@@ -69,8 +69,11 @@ class ConcurrentSafeSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Opens `sqlite:<path>` (creating the file and its folder) or a `postgres://` URL. */
-export function openDatabase(url: string): Db {
+/**
+ * Opens `sqlite:<path>` (creating the file and its folder) or a `postgres://` URL. On PostgreSQL,
+ * `preparedStatements` (default true) names the prepared reads so each connection plans them once.
+ */
+export function openDatabase(url: string, options: { preparedStatements?: boolean } = {}): Db {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -96,7 +99,7 @@ export function openDatabase(url: string): Db {
   // An idle client losing its connection must not crash the daemon; the pool replaces it.
   pool.on('error', () => {});
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, kind: 'postgres', readOne: postgresReader(pool, kysely).readOne, close: () => kysely.destroy() };
+  return { kysely, kind: 'postgres', readOne: postgresReader(pool, kysely, { named: options.preparedStatements ?? true }).readOne, close: () => kysely.destroy() };
 }
 
 /** Brings the schema up to date. Safe when several daemons start at once on one PostgreSQL. */

@@ -1,7 +1,10 @@
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../daemon/db/connect.js';
 import { compileRead, preparedRead } from '../../daemon/db/prepared-read.js';
+import { postgresReader } from '../../daemon/db/prepared-reader.js';
+import type { Database } from '../../daemon/db/schema.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 
@@ -54,5 +57,34 @@ describe('compiling a prepared read', () => {
     expect(() => compileRead(daemon.deps.db.kysely, changed)).toThrow(/must pass argument 0 to the query as a value/);
     const inlined = preparedRead((db, slug: string) => db.selectFrom('organizations').selectAll().where(sql.raw(`slug = '${slug}'`) as never));
     expect(() => compileRead(daemon.deps.db.kysely, inlined)).toThrow(/must pass argument/);
+  });
+});
+
+describe.skipIf(!DATABASE_KINDS.includes('postgres'))('prepared reads on PostgreSQL', () => {
+  let daemon: TestDaemon;
+  beforeAll(async () => {
+    daemon = await startTestDaemon('postgres');
+  });
+  afterAll(() => daemon.stop());
+
+  // One connection, so the statements it holds can be listed on it afterwards.
+  async function statementsAfterRead(named: boolean): Promise<string[]> {
+    const pool = new pg.Pool({ connectionString: daemon.database.url, max: 1 });
+    // Dropping the database at the end ends this connection too, after its pool has let go.
+    pool.on('error', () => {});
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    try {
+      const { readOne } = postgresReader(pool, kysely, { named });
+      expect(await readOne(ORG_BY_SLUG, 'default')).toEqual({ slug: 'default', name: expect.any(String) });
+      expect(await readOne(ORG_BY_SLUG, 'default')).toBeDefined();
+      return (await pool.query<{ name: string }>('select name from pg_prepared_statements')).rows.map((row) => row.name);
+    } finally {
+      await kysely.destroy();
+    }
+  }
+
+  it('are named statements of the connection, unless turned off for a pooler that cannot keep them', async () => {
+    expect(await statementsAfterRead(true)).toEqual(['svc_read_1']);
+    expect(await statementsAfterRead(false)).toEqual([]);
   });
 });
