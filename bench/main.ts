@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -21,13 +22,20 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const names = requested.length > 0 ? requested : Object.keys(BENCHMARKS);
-  const results: Record<string, unknown> = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
-  for (const name of names) {
-    process.stdout.write(`\n== ${name} ==\n`);
-    const { run } = await BENCHMARKS[name]();
-    results[name] = { ...(await run()), measuredAt: new Date().toISOString() };
-    writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
+  if (names.length > 1) {
+    // Each in a process of its own, so that one's memory and warmed-up code do not count in the next.
+    for (const name of names) {
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), name], { stdio: 'inherit' });
+      if (child.status !== 0) process.exit(child.status ?? 1);
+    }
+    return;
   }
+  const [name] = names;
+  process.stdout.write(`\n== ${name} ==\n`);
+  const { run } = await BENCHMARKS[name]();
+  const figures = { ...(await run()), measuredAt: new Date().toISOString() };
+  const results: Record<string, unknown> = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+  writeFileSync(RESULTS, JSON.stringify({ ...results, [name]: figures }, null, 2) + '\n');
   process.stdout.write(`\nfigures written to bench/results.json\n`);
 }
 
