@@ -32,10 +32,14 @@ function withoutUndefined<T>(value: T): T {
   return out as T;
 }
 
+// Whole code points are dropped from the end until the name fits MAX_NAME_LENGTH UTF-16 units.
 function cutName(name: string): string {
-  let cut = name;
-  while (cut.length > MAX_NAME_LENGTH) cut = Array.from(cut).slice(0, -1).join('');
-  return cut.trim();
+  if (name.length <= MAX_NAME_LENGTH) return name.trim();
+  const codePoints = Array.from(name);
+  let length = name.length;
+  let end = codePoints.length;
+  while (length > MAX_NAME_LENGTH) length -= codePoints[--end].length;
+  return codePoints.slice(0, end).join('').trim();
 }
 
 /**

@@ -10,16 +10,20 @@ const MAX_SLUG_LENGTH = 63;
  */
 export class SlugAllocator {
   readonly #taken = new Set<string>();
+  // For each base handed out, the suffix number to try next: every smaller one is taken.
+  readonly #nextSuffix = new Map<string, number>();
 
   /** The slug for `name` (or for `preferred`, when it is already a valid slug). */
   allocate(name: string, preferred?: string): string {
     const base = preferred !== undefined && SLUG_PATTERN.test(preferred) ? preferred : slugify(name);
     let slug = base;
-    for (let n = 2; this.#taken.has(slug); n++) {
-      const suffix = `-${n}`;
+    let n = this.#nextSuffix.get(base) ?? 2;
+    while (this.#taken.has(slug)) {
+      const suffix = `-${n++}`;
       slug = base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, '') + suffix;
     }
     this.#taken.add(slug);
+    this.#nextSuffix.set(base, n);
     return slug;
   }
 
