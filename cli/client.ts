@@ -1,5 +1,8 @@
 import { CliError } from './errors.js';
 
+/** Personal access tokens start with this (see daemon/auth/personal-tokens.ts); sessions do not. */
+export const PERSONAL_TOKEN_PREFIX = 'svc_pat_';
+
 /** The error body every API error has. */
 interface ApiErrorBody {
   error?: { code?: string; message?: string; details?: { issues?: { path: string; message: string }[] } };

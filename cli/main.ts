@@ -18,6 +18,13 @@ function action(load: Loader) {
 
 const example = (text: string) => `\nExample:\n  ${text.split('\n').join('\n  ')}\n`;
 
+/** Reuses a group another command already declared, so each group exists once. */
+const group = (parent: Command, name: string, description: string) =>
+  parent.commands.find((c) => c.name() === name) ?? parent.command(name).description(description);
+
+/** Option parser for a repeatable option: collects every value given. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
 /** Every command of the CLI, declared in one place. */
 export function buildProgram(): Command {
   const program = new Command('svc')
@@ -81,9 +88,6 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc admin hashing preset lighter'))
     .action(action(() => import('./commands/admin-hashing.js').then((m) => ({ run: m.preset }))));
 
-  // Reuse a group another command already declared, so each group exists once.
-  const group = (parent: Command, name: string, description: string) =>
-    parent.commands.find((c) => c.name() === name) ?? parent.command(name).description(description);
   group(admin, 'user', 'manage any account (super admin)')
     .command('reset-password')
     .description('issue a password reset link for an account: mailed by the daemon, or printed when it sends no mail')
@@ -103,7 +107,6 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc account sessions revoke 01j9x3k2m4n5p6q7r8s9t0v1w2\nsvc account sessions revoke --all'))
     .action(action(() => import('./commands/account-sessions.js').then((m) => ({ run: m.revoke }))));
 
-  const collect = (value: string, previous: string[] = []) => [...previous, value];
   const checks = program.command('checks').description("the organization's checks (organization: --org, SVC_ORG, or your only one)");
   checks
     .command('list')
@@ -166,17 +169,14 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc mcp config --token "$(svc token create --name agent --org acme --scope mcp --json | jq -r .token)" > .mcp.json'))
     .action(action(() => import('./commands/mcp-config.js')));
 
-  // Access tokens and e-mail changes. A group another command already declared is reused.
-  const findOrAdd = (parent: Command, name: string, description: string) =>
-    parent.commands.find((c) => c.name() === name) ?? parent.command(name).description(description);
-  const repeatable = (value: string, previous: string[] = []) => [...previous, value];
+  // Access tokens and e-mail changes.
   const token = program.command('token').description('your personal access tokens: each bound to one organization, acting with your current role there');
   token
     .command('create')
     .description('mint a token; its secret is printed once')
     .option('--name <name>', 'what the token is for')
     .option('--org <slug>', 'the organization it works in')
-    .option('--scope <scope>', 'api, api:read, mcp or mcp:read (repeatable or comma-separated; default api and mcp)', repeatable)
+    .option('--scope <scope>', 'api, api:read, mcp or mcp:read (repeatable or comma-separated; default api and mcp)', collect)
     .option('--expires <when>', 'a duration (30d, 12h, 90m, 2w), a date (2026-12-31), or never (the default)')
     .addHelpText('after', example('svc token create --name ci --org acme --scope api:read --expires 30d\nsvc token create --name agent --org acme --scope mcp:read --json'))
     .action(action(() => import('./commands/token.js').then((m) => ({ run: m.create }))));
@@ -191,14 +191,14 @@ export function buildProgram(): Command {
     .argument('<uid>', 'the token UID, as listed by svc token list')
     .addHelpText('after', example('svc token revoke 01jb2c3d4e5f6g7h8j9k0m1n2p'))
     .action(action(() => import('./commands/token.js').then((m) => ({ run: m.revoke }))));
-  findOrAdd(program, 'account', 'your own account')
+  group(program, 'account', 'your own account')
     .command('set-email')
     .description('change your sign-in e-mail address (asks for the current password); your other sessions are signed out')
     .argument('<email>', 'the new address')
     .option('--password-stdin', 'read the current password from standard input')
     .addHelpText('after', example('svc account set-email new@example.com\nprintf "%s" "$PW" | svc account set-email new@example.com --password-stdin'))
     .action(action(() => import('./commands/set-email.js').then((m) => ({ run: m.self }))));
-  findOrAdd(findOrAdd(program, 'admin', 'super-admin commands'), 'user', 'manage any account (super admin)')
+  group(group(program, 'admin', 'super-admin commands'), 'user', 'manage any account (super admin)')
     .command('set-email')
     .description("change any account's e-mail address, without its password; all of its sessions are signed out")
     .option('--user <uid|email>', 'the account, by uid or current e-mail address')
@@ -206,7 +206,7 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc admin user set-email --user old@example.com --email new@example.com'))
     .action(action(() => import('./commands/set-email.js').then((m) => ({ run: m.admin }))));
 
-  const twoFactor = findOrAdd(findOrAdd(program, 'account', 'your own account'), '2fa', 'two-factor sign-in (TOTP) of your account');
+  const twoFactor = group(group(program, 'account', 'your own account'), '2fa', 'two-factor sign-in (TOTP) of your account');
   twoFactor
     .command('enable')
     .description('turn on two-factor sign-in: shows a QR code for your authenticator app, asks for its code, prints recovery codes once')

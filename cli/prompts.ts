@@ -42,3 +42,19 @@ export async function readStdin(): Promise<Buffer> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
+
+/** Standard input as lines: with --password-stdin the password is the first. */
+export async function readStdinLines(): Promise<string[]> {
+  return (await readStdin()).toString('utf8').split(/\r?\n/);
+}
+
+/** The password given on standard input (or asked for); an empty one is a usage error. */
+export function requirePassword(password: string | undefined): string {
+  if (!password) throw usageError('no password given on standard input');
+  return password;
+}
+
+/** For --password-stdin: the password on the first line of standard input, which must not be empty. */
+export async function readStdinPassword(): Promise<string> {
+  return requirePassword((await readStdinLines())[0]);
+}

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
-import { readStdin } from '../prompts.js';
+import { readStdinPassword } from '../prompts.js';
 
 interface Setup {
   secret: string;
@@ -43,9 +43,7 @@ export async function disable(options: { code?: string; passwordStdin?: boolean 
   if (options.code !== undefined && options.passwordStdin) throw usageError('give either --code or --password-stdin');
   let body: Record<string, string>;
   if (options.passwordStdin) {
-    const password = (await readStdin()).toString('utf8').split(/\r?\n/)[0];
-    if (!password) throw usageError('no password given on standard input');
-    body = { currentPassword: password };
+    body = { currentPassword: await readStdinPassword() };
   } else {
     const code = (options.code ?? (await deps.prompts.text('Code from the app (or a recovery code)', '--code'))).trim();
     body = isAppCode(code) ? { code: code.replace(/\s+/g, '') } : { recoveryCode: code };

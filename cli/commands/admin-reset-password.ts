@@ -1,5 +1,6 @@
 import type { CommandDeps } from '../context.js';
-import { CliError, usageError } from '../errors.js';
+import { usageError } from '../errors.js';
+import { resolveUser } from './user-lookup.js';
 
 interface ResetAnswer {
   userUid: string;
@@ -17,19 +18,11 @@ interface ResetAnswer {
 export async function run(options: { user?: string }, deps: CommandDeps): Promise<void> {
   if (!options.user) throw usageError('--user <uid|email> is required');
   const client = deps.client();
-  const uid = await resolveUser(deps, options.user);
+  const uid = await resolveUser(client, options.user);
   const answer = await client.post<ResetAnswer>(`/system/users/${encodeURIComponent(uid)}/password-reset`);
   if (deps.out.jsonMode) return deps.out.json(answer);
   if (answer.mailed) return deps.out.success(`a password reset link was mailed to ${answer.email}; it works once, until ${answer.expiresAt}`);
   deps.out.warn('the daemon sends no mail (SVC_SMTP_URL is unset): pass this link on yourself, privately');
   deps.out.line(`Reset link for ${answer.email} (works once, until ${answer.expiresAt}):`);
   deps.out.line(answer.url ?? '');
-}
-
-/** An e-mail address is looked up; anything else is taken as the account's uid. */
-async function resolveUser(deps: CommandDeps, user: string): Promise<string> {
-  if (!user.includes('@')) return user;
-  const page = await deps.client().get<{ items: { uid: string }[] }>('/system/users', { query: { email: user } });
-  if (page.items.length === 0) throw new CliError(`no account has the e-mail address ${user}`);
-  return page.items[0].uid;
 }

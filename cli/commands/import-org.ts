@@ -1,9 +1,6 @@
-import { ApiError, type ApiClient } from '../client.js';
+import { ApiError, PERSONAL_TOKEN_PREFIX, type ApiClient } from '../client.js';
 import type { CommandDeps } from '../context.js';
-import { usageError } from '../errors.js';
-import { orgPath } from './checks-org.js';
-
-const PERSONAL_TOKEN_PREFIX = 'svc_pat_';
+import { accountOrgs, chosenOrg, orgPath, severalOrgsError } from './checks-org.js';
 
 /**
  * The organization an import goes to: `--org`, else `SVC_ORG`, else the account's only
@@ -12,12 +9,10 @@ const PERSONAL_TOKEN_PREFIX = 'svc_pat_';
  * error listing them, rather than a guess that would write into the wrong place.
  */
 export async function resolveImportOrg(options: { org?: string }, deps: CommandDeps, client: ApiClient): Promise<string> {
-  const chosen = options.org || deps.env.SVC_ORG;
+  const chosen = chosenOrg(options, deps);
   if (chosen) return chosen;
-  const me = await client.get<{ organizations: { slug: string }[] }>('/auth/me');
-  const slugs = me.organizations.map((org) => org.slug);
+  const slugs = await accountOrgs(client);
   if (slugs.length === 1) return slugs[0];
-  if (slugs.length === 0) throw usageError('this account belongs to no organization');
   if (client.token?.startsWith(PERSONAL_TOKEN_PREFIX)) {
     for (const slug of slugs) {
       try {
@@ -30,5 +25,5 @@ export async function resolveImportOrg(options: { org?: string }, deps: CommandD
     }
   }
   if (slugs.includes('default')) return 'default';
-  throw usageError(`this account belongs to several organizations (${slugs.join(', ')}): pass --org or set SVC_ORG`);
+  throw severalOrgsError(slugs);
 }

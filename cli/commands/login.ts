@@ -2,7 +2,7 @@ import { ApiClient } from '../client.js';
 import { saveCredentials } from '../config.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
-import { readStdin } from '../prompts.js';
+import { readStdinLines, requirePassword } from '../prompts.js';
 
 interface Options {
   email?: string;
@@ -26,12 +26,11 @@ type LoginAnswer = Session | { mfaRequired: true; mfaToken: string };
 export async function run(options: Options, deps: CommandDeps): Promise<void> {
   const { url } = deps.target();
   const api = new ApiClient(url);
-  const stdinLines = options.passwordStdin ? (await readStdin()).toString('utf8').split(/\r?\n/) : [];
+  const stdinLines = options.passwordStdin ? await readStdinLines() : [];
   if (options.newPasswordStdin && !options.passwordStdin) throw usageError('--new-password-stdin goes with --password-stdin');
 
   const email = options.email ?? (await deps.prompts.text('E-mail', '--email'));
-  const password = options.passwordStdin ? stdinLines[0] : await deps.prompts.password('Password', '--password-stdin');
-  if (!password) throw usageError('no password given on standard input');
+  const password = requirePassword(options.passwordStdin ? stdinLines[0] : await deps.prompts.password('Password', '--password-stdin'));
 
   let answer = await api.post<LoginAnswer>('/auth/login', { email, password });
   if ('mfaRequired' in answer) {

@@ -1,8 +1,6 @@
+import { PERSONAL_TOKEN_PREFIX } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
-
-/** Personal access tokens start with this (see daemon/auth/personal-tokens.ts); sessions do not. */
-const PERSONAL_TOKEN_PREFIX = 'svc_pat_';
 
 /** Put in place of the token when none is known, for the user to fill in. */
 export const TOKEN_PLACEHOLDER = '<TOKEN>';

@@ -1,6 +1,7 @@
 import type { CommandDeps } from '../context.js';
-import { CliError, usageError } from '../errors.js';
-import { readStdin } from '../prompts.js';
+import { usageError } from '../errors.js';
+import { readStdinPassword } from '../prompts.js';
+import { resolveUser } from './user-lookup.js';
 
 interface Account {
   uid: string;
@@ -21,9 +22,8 @@ function report(deps: CommandDeps, account: Account, consequences: string): void
 export async function self(options: { args: string[]; passwordStdin?: boolean }, deps: CommandDeps): Promise<void> {
   const [email] = options.args;
   const currentPassword = options.passwordStdin
-    ? (await readStdin()).toString('utf8').split(/\r?\n/)[0]
+    ? await readStdinPassword()
     : await deps.prompts.password('Current password', '--password-stdin');
-  if (!currentPassword) throw usageError('no password given on standard input');
   const account = await deps.client().request<Account>('PATCH', '/auth/me', { body: { email, currentPassword } });
   report(deps, account, 'Your other sessions were signed out. Confirm the new address with the link mailed to it (when the daemon sends mail).');
 }
@@ -32,15 +32,8 @@ export async function self(options: { args: string[]; passwordStdin?: boolean },
 export async function admin(options: { user?: string; email?: string }, deps: CommandDeps): Promise<void> {
   if (!options.user) throw usageError('--user <uid|email> is required');
   if (!options.email) throw usageError('--email is required');
-  const uid = await resolveUser(deps, options.user);
-  const account = await deps.client().request<Account>('PATCH', `/system/users/${encodeURIComponent(uid)}`, { body: { email: options.email } });
+  const client = deps.client();
+  const uid = await resolveUser(client, options.user);
+  const account = await client.request<Account>('PATCH', `/system/users/${encodeURIComponent(uid)}`, { body: { email: options.email } });
   report(deps, account, 'Every session of that account was signed out; the previous address got a notice and the new one a verification link (when the daemon sends mail).');
-}
-
-/** An e-mail address is looked up; anything else is taken as the account's uid. */
-async function resolveUser(deps: CommandDeps, user: string): Promise<string> {
-  if (!user.includes('@')) return user;
-  const page = await deps.client().get<{ items: { uid: string }[] }>('/system/users', { query: { email: user } });
-  if (page.items.length === 0) throw new CliError(`no account has the e-mail address ${user}`);
-  return page.items[0].uid;
 }
