@@ -8,8 +8,9 @@ import { DEFAULT_TOKEN_SCOPES, type AuthContext } from './auth-context.js';
 /**
  * Resolves the bearer credential of a request: a personal access token (`svc_pat_...`) or a
  * session JWT. Returns undefined when there is none; throws 401 when there is one that is not good.
- * Given `orgSlug`, a session's read also fetches the caller's membership of that organization,
- * which `resolveOrgAccess` then uses instead of reading it again.
+ * Given `orgSlug`, a session's read also fetches the caller's membership of that organization;
+ * a token's read always fetches its owner's membership of the token's organization.
+ * `resolveOrgAccess` then uses it instead of reading it again.
  */
 export async function authenticateRequest(deps: AppDeps, ctx: Context, orgSlug?: string): Promise<AuthContext | undefined> {
   const header = ctx.get('authorization');
@@ -18,8 +19,8 @@ export async function authenticateRequest(deps: AppDeps, ctx: Context, orgSlug?:
   if (!match) throw unauthorized('Send the token as "Authorization: Bearer <token>".');
   const credential = match[1];
   if (credential.startsWith(PERSONAL_TOKEN_PREFIX)) {
-    const { user, token } = await authenticatePersonalToken(deps, credential);
-    return { user, token, scopes: token.scopes };
+    const { user, token, membership } = await authenticatePersonalToken(deps, credential);
+    return { user, token, scopes: token.scopes, membershipRead: { slug: membership.org.slug, membership } };
   }
   const { user, session, membership } = await authenticateSession(deps, credential, orgSlug);
   // A session acts with everything the member's role allows, over REST and MCP alike.

@@ -1,4 +1,4 @@
-import type { Scope, TokenInfo } from '../access/auth-context.js';
+import type { Membership, Scope, TokenInfo } from '../access/auth-context.js';
 import { newId } from '../db/ids.js';
 import { preparedRead } from '../db/prepared-read.js';
 import type { User } from '../db/schema.js';
@@ -50,31 +50,51 @@ export async function mintPersonalToken(
 
 const LAST_USED_GRANULARITY_MS = 60_000;
 
-// Read on every request made with a token.
-const TOKEN_BY_HASH = preparedRead((db, tokenHash: string) => db.selectFrom('personal_tokens').selectAll().where('token_hash', '=', tokenHash));
-const MEMBER_ACCOUNT = preparedRead((db, userUid: string, organizationUid: string) =>
+// One round trip on every request made with a token: the token, its owner, its organization,
+// and the owner's membership of it (null columns when they are no longer a member).
+const TOKEN_WITH_ACCOUNT_AND_MEMBERSHIP = preparedRead((db, tokenHash: string) =>
   db
-    .selectFrom('members')
-    .innerJoin('users', 'users.uid', 'members.user_uid')
+    .selectFrom('personal_tokens')
+    .innerJoin('users', 'users.uid', 'personal_tokens.user_uid')
+    .innerJoin('organizations', 'organizations.uid', 'personal_tokens.organization_uid')
+    .leftJoin('members', (join) =>
+      join.onRef('members.organization_uid', '=', 'personal_tokens.organization_uid').onRef('members.user_uid', '=', 'personal_tokens.user_uid'),
+    )
     .selectAll('users')
-    .where('members.user_uid', '=', userUid)
-    .where('members.organization_uid', '=', organizationUid),
+    .select([
+      'personal_tokens.uid as t_uid',
+      'personal_tokens.scopes as t_scopes',
+      'personal_tokens.expires_at as t_expires_at',
+      'personal_tokens.last_used_at as t_last_used_at',
+      'personal_tokens.revoked_at as t_revoked_at',
+      'organizations.uid as o_uid',
+      'organizations.slug as o_slug',
+      'organizations.name as o_name',
+      'organizations.member_limit as o_member_limit',
+      'organizations.created_at as o_created_at',
+      'members.role as m_role',
+    ])
+    .where('personal_tokens.token_hash', '=', tokenHash),
 );
 
 /**
  * Resolves a personal access token, or throws 401: unknown, revoked, expired, or its owner is no
- * longer a member of the token's organization.
+ * longer a member of the token's organization. Also returns that membership, read in the same query.
  */
-export async function authenticatePersonalToken(deps: Deps, secret: string): Promise<{ user: User; token: TokenInfo }> {
-  const row = await deps.db.readOne(TOKEN_BY_HASH, sha256(secret));
+export async function authenticatePersonalToken(deps: Deps, secret: string): Promise<{ user: User; token: TokenInfo; membership: Membership }> {
+  const row = await deps.db.readOne(TOKEN_WITH_ACCOUNT_AND_MEMBERSHIP, sha256(secret));
   const now = deps.clock.now();
-  if (!row || row.revoked_at || (row.expires_at && row.expires_at <= now.toISOString())) {
+  if (!row || row.t_revoked_at || (row.t_expires_at && row.t_expires_at <= now.toISOString())) {
     throw unauthorized('The access token is invalid, expired or revoked.');
   }
-  const member = await deps.db.readOne(MEMBER_ACCOUNT, row.user_uid, row.organization_uid);
-  if (!member) throw unauthorized('The access token no longer works: its owner is not a member of its organization.');
-  if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > LAST_USED_GRANULARITY_MS) {
-    await deps.db.kysely.updateTable('personal_tokens').set({ last_used_at: now.toISOString() }).where('uid', '=', row.uid).execute();
+  const { t_uid, t_scopes, t_expires_at, t_last_used_at, t_revoked_at, o_uid, o_slug, o_name, o_member_limit, o_created_at, m_role, ...user } = row;
+  if (!m_role) throw unauthorized('The access token no longer works: its owner is not a member of its organization.');
+  if (!t_last_used_at || now.getTime() - Date.parse(t_last_used_at) > LAST_USED_GRANULARITY_MS) {
+    await deps.db.kysely.updateTable('personal_tokens').set({ last_used_at: now.toISOString() }).where('uid', '=', t_uid).execute();
   }
-  return { user: member, token: { uid: row.uid, organizationUid: row.organization_uid, scopes: JSON.parse(row.scopes) as Scope[] } };
+  return {
+    user,
+    token: { uid: t_uid, organizationUid: o_uid, scopes: JSON.parse(t_scopes) as Scope[] },
+    membership: { org: { uid: o_uid, slug: o_slug, name: o_name, member_limit: o_member_limit, created_at: o_created_at }, role: m_role },
+  };
 }
