@@ -1,18 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Router from '@koa/router';
 import Koa from 'koa';
-import pg from 'pg';
 import { request } from 'undici';
 import { upsertChecks } from '../daemon/checks/check-store.js';
-import { loadConfig } from '../daemon/config/config.js';
-import { createLogger } from '../daemon/log.js';
-import { startDaemon, type RunningDaemon } from '../daemon/server.js';
 import { sampleCheck, type CheckDefinition } from '../importers/catalog/index.js';
 import { runLoad, type LoadResult, type LoadSpec } from './http-load.js';
+import { postgresProblem, startBenchDaemon, type BenchDaemon, type BenchDatabaseKind } from './import-setup.js';
 import { printTable } from './table.js';
 
 const CHECKS = 10_000;
@@ -21,46 +14,7 @@ const SECONDS_PER_ROUND = 3;
 const ROUNDS = 2;
 const MAX_REQUESTS_PER_ROUND = 500_000;
 const LATENCY_SAMPLES = 100;
-const ADMIN_PASSWORD = 'bench-admin-password';
 const TYPES = ['http', 'tcp', 'dns', 'icmp', 'tls'] as const;
-
-type Kind = 'sqlite' | 'postgres';
-
-/** A database to run on, and how to get rid of it afterwards. */
-interface BenchDatabase {
-  kind: Kind;
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function sqliteDatabase(): Promise<BenchDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-api-'));
-  return { kind: 'sqlite', url: `sqlite:${join(dir, 'svc.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh PostgreSQL database on the server the tests use, or why there is none. */
-async function postgresDatabase(): Promise<BenchDatabase | string> {
-  const adminUrl = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `svc_bench_${randomBytes(6).toString('hex')}`;
-  try {
-    await withClient(adminUrl, (c) => c.query(`create database ${name}`));
-  } catch (error) {
-    return `PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, '//')} did not answer: ${(error as Error).message}`;
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { kind: 'postgres', url: url.toString(), drop: () => withClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}) };
-}
 
 function benchChecks(): CheckDefinition[] {
   const samples = TYPES.map((type) => sampleCheck(type)!);
@@ -77,16 +31,6 @@ async function getJson(url: string, token?: string): Promise<{ status: number; m
   const res = await request(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const body = await res.body.json();
   return { status: res.statusCode, ms: performance.now() - t0, body };
-}
-
-async function postJson(url: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }
 
 /** Sequential GETs: the cold first one, then the median and 95th percentile of the rest. */
@@ -144,100 +88,69 @@ function combine(results: Measured[]): LoadResult & { cpuMicrosPerRequest: numbe
   };
 }
 
-async function signIn(daemon: RunningDaemon): Promise<string> {
-  const api = `${daemon.url}/api/v1`;
-  const login = await postJson(`${api}/auth/login`, { email: 'admin@svc.local', password: 'svc-admin' });
-  if (login.status !== 200) throw new Error(`login answered ${login.status}`);
-  const token = login.body.accessToken as string;
-  const changed = await postJson(`${api}/auth/password`, { currentPassword: 'svc-admin', newPassword: ADMIN_PASSWORD }, token);
-  if (changed.status !== 204) throw new Error(`password change answered ${changed.status}`);
-  return token;
-}
-
 /** Everything measured on one database. */
-async function measure(database: BenchDatabase): Promise<Record<string, unknown>> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-cwd-'));
-  const config = loadConfig(
-    {
-      SVC_DB_URL: database.url,
-      SVC_LISTEN: '127.0.0.1:0',
-      SVC_LOG_LEVEL: 'error',
-      SVC_AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
-      // Sign-in is not what this measures: the cheapest valid hashing.
-      SVC_AUTH_PASSWORD_ARGON2_MEMORY: '8192',
-      SVC_AUTH_PASSWORD_ARGON2_TIME: '1',
-      SVC_AUTH_PASSWORD_ARGON2_THREADS: '1',
-    },
-    dir,
-  );
-  const daemon = await startDaemon(config, { logger: createLogger('error') });
+async function measure(bench: BenchDaemon): Promise<Record<string, unknown>> {
+  const { daemon, token, orgUid } = bench;
+  const { db } = daemon.deps;
+  const t0 = performance.now();
+  await db.kysely.transaction().execute((trx) => upsertChecks(trx, orgUid, benchChecks(), { now: new Date() }));
+  const seedMs = performance.now() - t0;
+
+  const list = `${daemon.url}/api/v1/orgs/default/checks`;
+  const firstPage = await latency(list, token);
+  const fullPage = await latency(`${list}?limit=500`, token);
+  const byLabel = await latency(`${list}?label=team=team-7&label=env=staging`, token);
+  const byType = await latency(`${list}?type=dns`, token);
+  const after500 = (await getJson(`${list}?limit=500`, token)).body as { nextCursor: string };
+  const deepPage = await latency(`${list}?cursor=${after500.nextCursor}`, token);
+
+  // Requests per second: the same small JSON answer, once behind the whole auth and role
+  // check plus a database read, once from a bare Koa route.
+  const one = await getJson(`${list}/bench-04242`, token);
+  const bare = await startBareKoa(one.body);
+  const authed: Measured[] = [];
+  const baseline: Measured[] = [];
+  // Where the difference goes: the daemon's own stack on a route with no credential and no
+  // database read, and one that only authenticates a session.
+  const unauthenticated: Measured[] = [];
+  const authenticatedOnly: Measured[] = [];
   try {
-    const token = await signIn(daemon);
-    const { db } = daemon.deps;
-    const org = await db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'default').executeTakeFirstOrThrow();
-    const t0 = performance.now();
-    await db.kysely.transaction().execute((trx) => upsertChecks(trx, org.uid, benchChecks(), { now: new Date() }));
-    const seedMs = performance.now() - t0;
-
-    const list = `${daemon.url}/api/v1/orgs/default/checks`;
-    const firstPage = await latency(list, token);
-    const fullPage = await latency(`${list}?limit=500`, token);
-    const byLabel = await latency(`${list}?label=team=team-7&label=env=staging`, token);
-    const byType = await latency(`${list}?type=dns`, token);
-    const after500 = (await getJson(`${list}?limit=500`, token)).body as { nextCursor: string };
-    const deepPage = await latency(`${list}?cursor=${after500.nextCursor}`, token);
-
-    // Requests per second: the same small JSON answer, once behind the whole auth and role
-    // check plus a database read, once from a bare Koa route.
-    const one = await getJson(`${list}/bench-04242`, token);
-    const bare = await startBareKoa(one.body);
-    const authed: Measured[] = [];
-    const baseline: Measured[] = [];
-    // Where the difference goes: the daemon's own stack on a route with no credential and no
-    // database read, and one that only authenticates a session.
-    const unauthenticated: Measured[] = [];
-    const authenticatedOnly: Measured[] = [];
-    try {
-      const spec = { connections: CONNECTIONS, seconds: SECONDS_PER_ROUND, maxRequests: MAX_REQUESTS_PER_ROUND };
-      const authedSpec = { ...spec, origin: daemon.url, path: '/api/v1/orgs/default/checks/bench-04242', headers: { authorization: `Bearer ${token}` } };
-      const bareSpec = { ...spec, origin: bare.origin, path: '/bare', headers: {} };
-      const healthSpec = { ...spec, origin: daemon.url, path: '/api/v1/health', headers: {} };
-      await runLoad({ ...authedSpec, seconds: 1 });
-      await runLoad({ ...bareSpec, seconds: 1 });
-      // Alternating rounds, so drift in the machine's load affects both sides alike.
-      for (let round = 0; round < ROUNDS; round++) {
-        baseline.push(await measuredLoad(bareSpec));
-        authed.push(await measuredLoad(authedSpec));
-        unauthenticated.push(await measuredLoad(healthSpec));
-        authenticatedOnly.push(await measuredLoad({ ...healthSpec, headers: authedSpec.headers }));
-      }
-    } finally {
-      await bare.close();
+    const spec = { connections: CONNECTIONS, seconds: SECONDS_PER_ROUND, maxRequests: MAX_REQUESTS_PER_ROUND };
+    const authedSpec = { ...spec, origin: daemon.url, path: '/api/v1/orgs/default/checks/bench-04242', headers: { authorization: `Bearer ${token}` } };
+    const bareSpec = { ...spec, origin: bare.origin, path: '/bare', headers: {} };
+    const healthSpec = { ...spec, origin: daemon.url, path: '/api/v1/health', headers: {} };
+    await runLoad({ ...authedSpec, seconds: 1 });
+    await runLoad({ ...bareSpec, seconds: 1 });
+    // Alternating rounds, so drift in the machine's load affects both sides alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      baseline.push(await measuredLoad(bareSpec));
+      authed.push(await measuredLoad(authedSpec));
+      unauthenticated.push(await measuredLoad(healthSpec));
+      authenticatedOnly.push(await measuredLoad({ ...healthSpec, headers: authedSpec.headers }));
     }
-    const a = combine(authed);
-    const b = combine(baseline);
-    const health = combine(unauthenticated);
-    const sessionOnly = combine(authenticatedOnly);
-    return {
-      checks: CHECKS,
-      seedMs: round(seedMs),
-      firstPage: { limit: firstPage.items, coldMs: round(firstPage.coldMs), p50Ms: round(firstPage.p50Ms), p95Ms: round(firstPage.p95Ms) },
-      firstPage500: { limit: fullPage.items, p50Ms: round(fullPage.p50Ms), p95Ms: round(fullPage.p95Ms) },
-      labelFilteredFirstPage: { p50Ms: round(byLabel.p50Ms), p95Ms: round(byLabel.p95Ms) },
-      typeFilteredFirstPage: { p50Ms: round(byType.p50Ms), p95Ms: round(byType.p95Ms) },
-      deepPage: { p50Ms: round(deepPage.p50Ms), p95Ms: round(deepPage.p95Ms) },
-      authenticatedGet: { requestsPerSecond: round(a.requestsPerSecond), serverCpuMicrosPerRequest: round(a.cpuMicrosPerRequest), p50Ms: round(a.p50Ms), p99Ms: round(a.p99Ms), requests: a.requests, errors: a.errors },
-      bareKoa: { requestsPerSecond: round(b.requestsPerSecond), serverCpuMicrosPerRequest: round(b.cpuMicrosPerRequest), p50Ms: round(b.p50Ms), p99Ms: round(b.p99Ms), requests: b.requests, errors: b.errors },
-      healthWithoutCredential: { requestsPerSecond: round(health.requestsPerSecond), serverCpuMicrosPerRequest: round(health.cpuMicrosPerRequest) },
-      healthWithSession: { requestsPerSecond: round(sessionOnly.requestsPerSecond), serverCpuMicrosPerRequest: round(sessionOnly.cpuMicrosPerRequest) },
-      ratio: round(a.requestsPerSecond / b.requestsPerSecond),
-      // Less sensitive to other work on the machine than requests per second.
-      cpuRatio: round(b.cpuMicrosPerRequest / a.cpuMicrosPerRequest),
-    };
   } finally {
-    await daemon.close();
-    rmSync(dir, { recursive: true, force: true });
+    await bare.close();
   }
+  const a = combine(authed);
+  const b = combine(baseline);
+  const health = combine(unauthenticated);
+  const sessionOnly = combine(authenticatedOnly);
+  return {
+    checks: CHECKS,
+    seedMs: round(seedMs),
+    firstPage: { limit: firstPage.items, coldMs: round(firstPage.coldMs), p50Ms: round(firstPage.p50Ms), p95Ms: round(firstPage.p95Ms) },
+    firstPage500: { limit: fullPage.items, p50Ms: round(fullPage.p50Ms), p95Ms: round(fullPage.p95Ms) },
+    labelFilteredFirstPage: { p50Ms: round(byLabel.p50Ms), p95Ms: round(byLabel.p95Ms) },
+    typeFilteredFirstPage: { p50Ms: round(byType.p50Ms), p95Ms: round(byType.p95Ms) },
+    deepPage: { p50Ms: round(deepPage.p50Ms), p95Ms: round(deepPage.p95Ms) },
+    authenticatedGet: { requestsPerSecond: round(a.requestsPerSecond), serverCpuMicrosPerRequest: round(a.cpuMicrosPerRequest), p50Ms: round(a.p50Ms), p99Ms: round(a.p99Ms), requests: a.requests, errors: a.errors },
+    bareKoa: { requestsPerSecond: round(b.requestsPerSecond), serverCpuMicrosPerRequest: round(b.cpuMicrosPerRequest), p50Ms: round(b.p50Ms), p99Ms: round(b.p99Ms), requests: b.requests, errors: b.errors },
+    healthWithoutCredential: { requestsPerSecond: round(health.requestsPerSecond), serverCpuMicrosPerRequest: round(health.cpuMicrosPerRequest) },
+    healthWithSession: { requestsPerSecond: round(sessionOnly.requestsPerSecond), serverCpuMicrosPerRequest: round(sessionOnly.cpuMicrosPerRequest) },
+    ratio: round(a.requestsPerSecond / b.requestsPerSecond),
+    // Less sensitive to other work on the machine than requests per second.
+    cpuRatio: round(b.cpuMicrosPerRequest / a.cpuMicrosPerRequest),
+  };
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -268,19 +181,21 @@ function rows(kind: string, f: any): string[][] {
 export async function run(): Promise<Record<string, unknown>> {
   const figures: Record<string, unknown> = { connections: CONNECTIONS, secondsPerRound: SECONDS_PER_ROUND, rounds: ROUNDS };
   const table: string[][] = [];
-  const databases: (BenchDatabase | string)[] = [await sqliteDatabase(), await postgresDatabase()];
-  for (const database of databases) {
-    if (typeof database === 'string') {
-      figures.postgres = { skipped: database };
-      table.push(['postgres', 'skipped', database]);
+  const kinds: BenchDatabaseKind[] = ['sqlite', 'postgres'];
+  for (const kind of kinds) {
+    const problem = kind === 'postgres' ? await postgresProblem() : undefined;
+    if (problem) {
+      figures.postgres = { skipped: problem };
+      table.push(['postgres', 'skipped', problem]);
       continue;
     }
+    const bench = await startBenchDaemon(kind);
     try {
-      const result = await measure(database);
-      figures[database.kind] = result;
-      table.push(...rows(database.kind, result));
+      const result = await measure(bench);
+      figures[kind] = result;
+      table.push(...rows(kind, result));
     } finally {
-      await database.drop();
+      await bench.stop();
     }
   }
   printTable(table);

@@ -10,29 +10,35 @@ import { createLogger } from '../daemon/log.js';
 import { startDaemon, type RunningDaemon } from '../daemon/server.js';
 import type { CheckDefinition } from '../importers/catalog/index.js';
 
-// Fresh databases and daemons for the import benchmark: every measured step starts from the
-// same state (an empty organization), on SQLite and, when a server answers, PostgreSQL.
+// Fresh databases and daemons for the benchmarks: every measured step starts from the same
+// state (an empty organization), on SQLite and, when a server answers, PostgreSQL.
 
 export type BenchDatabaseKind = 'sqlite' | 'postgres';
 
-const PG_ADMIN_URL = process.env.SVC_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// The server the tests use (and .ci/run sets); each benchmark run creates its own databases there.
+const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ADMIN_PASSWORD = 'bench-admin-password';
 
-/** Whether PostgreSQL answers at the benchmark's address. */
-export async function postgresReachable(): Promise<boolean> {
+/** Why PostgreSQL does not answer at the benchmark's address, or undefined when it does. */
+export async function postgresProblem(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return `PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')} did not answer: ${(error as Error).message}`;
   } finally {
     await client.end().catch(() => {});
   }
 }
 
+/** Whether PostgreSQL answers at the benchmark's address. */
+export async function postgresReachable(): Promise<boolean> {
+  return (await postgresProblem()) === undefined;
+}
+
 async function pgAdmin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
   await client.connect();
   try {
     await client.query(query);
@@ -51,7 +57,7 @@ export interface BenchDaemon {
 
 /** Starts a daemon on a new, empty database; `env` adds settings (the hosted API's address). */
 export async function startBenchDaemon(kind: BenchDatabaseKind, env: Record<string, string> = {}): Promise<BenchDaemon> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-import-'));
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   let url = `sqlite:${join(dir, 'svc.db')}`;
   let drop = async () => {};
   if (kind === 'postgres') {
