@@ -5,11 +5,6 @@
 
 const PLACEHOLDER = /\$\{[^}"'\n\r]{0,256}\}/g;
 
-/** Whether `text` holds an environment placeholder such as `${API_TOKEN}`. */
-export function hasPlaceholder(text: string): boolean {
-  return /\$\{[^}"'\n\r]{0,256}\}/.test(text);
-}
-
 /** The placeholders in `text`, in order of appearance, without repeats. */
 export function placeholdersIn(text: string): string[] {
   return [...new Set(text.match(PLACEHOLDER) ?? [])];
