@@ -30,7 +30,5 @@ export function parseJsonText(text: string, expected: string): unknown {
   }
 }
 
-/** Whether `value` is a JSON object (not null, not a list). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** Whether `value` is a JSON object (not null, not a list): the catalog's own test. */
+export { isPlainObject as isRecord } from '../catalog/validate-check.js';
