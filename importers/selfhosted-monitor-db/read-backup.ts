@@ -52,9 +52,10 @@ function readEntry(entry: unknown, names: ReadonlyMap<string, string>): ColumnRe
   const spelling = new Map<string, string>();
   if (!isRecord(entry)) return new ColumnRecord(values, spelling, [], []);
   // Exact column names first, so that a snake_case field wins over its camelCase twin.
-  const keys = Object.keys(entry).filter((key) => !NOT_COLUMNS.has(key));
-  for (const key of [...keys.filter((k) => columnName(k) === k), ...keys.filter((k) => columnName(k) !== k)]) {
-    const column = columnName(key);
+  const keys = Object.keys(entry)
+    .filter((key) => !NOT_COLUMNS.has(key))
+    .map((key) => ({ key, column: columnName(key) }));
+  for (const { key, column } of [...keys.filter((k) => k.column === k.key), ...keys.filter((k) => k.column !== k.key)]) {
     if (values.has(column)) continue;
     values.set(column, entry[key]);
     spelling.set(column, key);

@@ -55,10 +55,10 @@ function groupBy<T>(entries: Iterable<[number | undefined, T]>): Map<number, T[]
 
 function readTags(db: Database, tables: Set<string>): Map<number, MonitorTag[]> {
   if (!tables.has('tag') || !tables.has('monitor_tag')) return new Map();
-  if (!hasColumns(columnsOf(db, 'tag'), 'id', 'name') || !hasColumns(columnsOf(db, 'monitor_tag'), 'monitor_id', 'tag_id')) {
-    return new Map();
-  }
-  const hasValue = columnsOf(db, 'monitor_tag').has('value');
+  if (!hasColumns(columnsOf(db, 'tag'), 'id', 'name')) return new Map();
+  const monitorTagColumns = columnsOf(db, 'monitor_tag');
+  if (!hasColumns(monitorTagColumns, 'monitor_id', 'tag_id')) return new Map();
+  const hasValue = monitorTagColumns.has('value');
   const result = rows(
     db,
     `SELECT mt.monitor_id, t.name, ${hasValue ? 'mt.value' : "''"} FROM monitor_tag mt JOIN tag t ON t.id = mt.tag_id ORDER BY mt.rowid`,
