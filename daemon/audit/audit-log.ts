@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { newId } from '../db/ids.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../clock.js';
+import { toPage } from '../http/pagination.js';
 import type { AuditKind } from './audit-kinds.js';
 
 /** One event to record. `data` must never hold a secret (no token, no password, no hash). */
@@ -47,6 +48,15 @@ export async function recordAudit(db: Kysely<Database>, clock: Clock, ...events:
     .execute();
 }
 
+/**
+ * Records one event in the audit log of every organization the user belongs to, in the
+ * transaction `db` (see recordAudit).
+ */
+export async function recordAuditInUserOrganizations(db: Kysely<Database>, clock: Clock, userUid: string, event: Omit<AuditEvent, 'organizationUid'>): Promise<void> {
+  const orgs = await db.selectFrom('members').select('organization_uid').where('user_uid', '=', userUid).execute();
+  await recordAudit(db, clock, ...orgs.map((org) => ({ ...event, organizationUid: org.organization_uid })));
+}
+
 /** An entry as the API shows it. */
 export interface AuditEntryView {
   uid: string;
@@ -71,18 +81,13 @@ export async function listAudit(
     .where('audit_log.organization_uid', '=', input.organizationUid);
   if (input.kinds.length > 0) query = query.where('audit_log.kind', 'in', input.kinds);
   if (input.cursor) query = query.where('audit_log.uid', '<', input.cursor);
-  // One row more than asked tells whether another page exists.
   const rows = await query.orderBy('audit_log.uid', 'desc').limit(input.limit + 1).execute();
-  const page = rows.slice(0, input.limit);
-  return {
-    items: page.map((row) => ({
-      uid: row.uid,
-      kind: row.kind,
-      actor: row.actor_uid ? { uid: row.actor_uid, email: row.actor_email ?? null } : null,
-      target: row.target_uid ? { uid: row.target_uid, email: row.target_email ?? null } : null,
-      data: JSON.parse(row.data) as Record<string, unknown>,
-      createdAt: row.created_at,
-    })),
-    nextCursor: rows.length > input.limit ? page[page.length - 1].uid : null,
-  };
+  return toPage(rows, input.limit, (row) => ({
+    uid: row.uid,
+    kind: row.kind,
+    actor: row.actor_uid ? { uid: row.actor_uid, email: row.actor_email ?? null } : null,
+    target: row.target_uid ? { uid: row.target_uid, email: row.target_email ?? null } : null,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    createdAt: row.created_at,
+  }));
 }

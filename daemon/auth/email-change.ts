@@ -1,18 +1,14 @@
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAuditInUserOrganizations } from '../audit/audit-log.js';
+import { isUniqueViolation } from '../checks/unique-violation.js';
 import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
 import { emailChangedNotice } from '../mail/notices.js';
 import { issueEmailVerification, sendVerificationMail } from './email-verification.js';
+import { revokeUserSessions } from './sessions.js';
 import { findUserByEmail, normalizeEmail } from './users.js';
 
 const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this e-mail address.');
-
-/** A unique-constraint violation on either engine. */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string })?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /**
  * Changes an account's sign-in address; the caller has already authorised it (current password
@@ -42,22 +38,14 @@ export async function changeEmail(
         .where('uid', '=', input.target.uid)
         .returningAll()
         .executeTakeFirstOrThrow();
-      let sessions = trx.updateTable('sessions').set({ revoked_at: now }).where('user_uid', '=', user.uid).where('revoked_at', 'is', null);
-      if (input.keepSessionIdHash) sessions = sessions.where('id_hash', '!=', input.keepSessionIdHash);
-      await sessions.execute();
+      await revokeUserSessions(deps, user.uid, { exceptIdHash: input.keepSessionIdHash, trx });
       const verification = await issueEmailVerification(trx, deps, { userUid: user.uid, email: newEmail, purpose: 'email_change' });
-      const orgs = await trx.selectFrom('members').select('organization_uid').where('user_uid', '=', user.uid).execute();
-      await recordAudit(
-        trx,
-        deps.clock,
-        ...orgs.map((org) => ({
-          organizationUid: org.organization_uid,
-          kind: 'auth.email_changed' as const,
-          actorUid: input.actor.uid,
-          targetUid: user.uid,
-          data: { oldEmail, newEmail, by: input.by },
-        })),
-      );
+      await recordAuditInUserOrganizations(trx, deps.clock, user.uid, {
+        kind: 'auth.email_changed',
+        actorUid: input.actor.uid,
+        targetUid: user.uid,
+        data: { oldEmail, newEmail, by: input.by },
+      });
       return { user, verification };
     })
     .catch((error: unknown) => {

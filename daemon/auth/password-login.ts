@@ -7,12 +7,15 @@ import { findUserByEmail, normalizeEmail } from './users.js';
 
 const WRONG = 'The e-mail address or the password is wrong.';
 
+/** The rate-limit key counting failed sign-ins to an e-mail address. */
+const loginEmailKey = (email: string) => `login:email:${email}`;
+
 /** The failed-sign-in limits: one per e-mail address, a looser one per client address. */
 export function loginLimiters(deps: AppDeps, ctx: Context, email: string) {
   const { max, maxPerClient, windowSeconds } = deps.config.auth.loginRateLimit;
   const byEmail = new RateLimiter(deps, max, windowSeconds);
   const byClient = new RateLimiter(deps, maxPerClient, windowSeconds);
-  const emailKey = `login:email:${email}`;
+  const emailKey = loginEmailKey(email);
   const clientKey = `login:ip:${ctx.ip}`;
   return {
     check: async () => {
@@ -22,6 +25,12 @@ export function loginLimiters(deps: AppDeps, ctx: Context, email: string) {
     fail: () => byEmail.hit(emailKey, clientKey),
     succeed: () => byEmail.reset(emailKey),
   };
+}
+
+/** Forgets the failed sign-ins counted against an e-mail address (after a password reset). */
+export async function resetLoginFailures(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, email: string): Promise<void> {
+  const { max, windowSeconds } = deps.config.auth.loginRateLimit;
+  await new RateLimiter(deps, max, windowSeconds).reset(loginEmailKey(email));
 }
 
 /**

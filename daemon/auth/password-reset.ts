@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Kysely } from 'kysely';
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAuditInUserOrganizations } from '../audit/audit-log.js';
 import { isoIn } from '../clock.js';
 import type { Database, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
@@ -8,9 +8,11 @@ import { forbidden, validationFailed } from '../errors.js';
 import type { Mail } from '../mail/mailer.js';
 import { dashboardLink } from '../mail/notices.js';
 import { readParameter } from '../parameters.js';
+import { resetLoginFailures } from './password-login.js';
 import { externalAccountMail, passwordResetNotice, resetLinkMail } from './password-reset-mail.js';
 import { RateLimiter } from './rate-limit.js';
 import { randomToken, safeEqual, sha256 } from './secrets.js';
+import { revokeUserSessions } from './sessions.js';
 import { findUser, findUserByEmail, normalizeEmail } from './users.js';
 
 /** How long a reset link works. */
@@ -164,22 +166,16 @@ export async function confirmPasswordReset(deps: Deps & Pick<AppDeps, 'hasher'>,
       .returning('uid')
       .executeTakeFirst();
     if (!updated) throw invalidLink();
-    await trx.updateTable('sessions').set({ revoked_at: now }).where('user_uid', '=', user.uid).where('revoked_at', 'is', null).execute();
-    const orgs = await trx.selectFrom('members').select('organization_uid').where('user_uid', '=', user.uid).execute();
-    await recordAudit(
-      trx,
-      deps.clock,
-      ...orgs.map((org) => ({
-        organizationUid: org.organization_uid,
-        kind: 'auth.password_reset' as const,
-        actorUid: user.uid,
-        targetUid: user.uid,
-        data: { requestedBy: found.requested_by_uid ? 'super_admin' : 'self', ...(found.requested_by_uid ? { requestedByUid: found.requested_by_uid } : {}) },
-      })),
-    );
+    await revokeUserSessions(deps, user.uid, { trx });
+    await recordAuditInUserOrganizations(trx, deps.clock, user.uid, {
+      kind: 'auth.password_reset',
+      actorUid: user.uid,
+      targetUid: user.uid,
+      data: { requestedBy: found.requested_by_uid ? 'super_admin' : 'self', ...(found.requested_by_uid ? { requestedByUid: found.requested_by_uid } : {}) },
+    });
   });
   // Failed sign-ins before the reset should not keep the new password locked out.
-  await new RateLimiter(deps, 1, 1).reset(`login:email:${user.email}`);
+  await resetLoginFailures(deps, user.email);
   deps.logger.info({ user: user.uid }, 'password reset with an e-mailed link; all sessions signed out');
   if (deps.mailer.enabled) await deps.mailer.send(passwordResetNotice({ to: user.email, at: now }));
   return user.uid;

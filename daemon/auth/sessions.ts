@@ -154,9 +154,16 @@ function splitMembership(row: User | (User & MembershipColumns)): { user: User; 
   return { user, membership: { org: { uid: o_uid, slug: o_slug, name: o_name, member_limit: o_member_limit, created_at: o_created_at }, role: m_role } };
 }
 
-/** Ends sessions of a user server-side, all of them or all but one. Returns how many ended. */
-export async function revokeUserSessions(deps: Deps, userUid: string, options: { exceptIdHash?: string } = {}): Promise<number> {
-  let query = deps.db.kysely
+/**
+ * Ends sessions of a user server-side, all of them or all but one. Returns how many ended.
+ * Given `trx`, they end in that transaction.
+ */
+export async function revokeUserSessions(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  userUid: string,
+  options: { exceptIdHash?: string; trx?: Kysely<Database> } = {},
+): Promise<number> {
+  let query = (options.trx ?? deps.db.kysely)
     .updateTable('sessions')
     .set({ revoked_at: deps.clock.now().toISOString() })
     .where('user_uid', '=', userUid)
