@@ -1,7 +1,8 @@
-import { HTTP_METHODS, type CheckTypeName } from '../catalog/index.js';
+import type { CheckTypeName } from '../catalog/index.js';
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
 import { flag, isSet, num, text, type Attributes } from './attributes.js';
 import { hostOf, hostPort, portOf } from './targets.js';
+import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
 
 /** The type-specific part of a converted monitor. */
@@ -19,31 +20,19 @@ export interface KindSkip {
 }
 
 const MAX_TEXT = 1024;
-const MAX_BODY = 65_536;
 
 function keywordOf(attributes: Attributes, scope: ItemScope, expect: 'present' | 'absent') {
-  const value = text(attributes, 'required_keyword');
-  if (value === undefined) return undefined;
-  if (value.length > MAX_TEXT) {
-    scope.warn('UNSUPPORTED_SETTING', `the keyword is longer than ${MAX_TEXT} characters and was left out`, 'required_keyword');
-    return undefined;
-  }
-  return { value, expect };
+  const value = importKeywordText(text(attributes, 'required_keyword'), scope, 'required_keyword');
+  return value === undefined ? undefined : { value, expect };
 }
 
 function bodyOf(attributes: Attributes, scope: ItemScope): string | undefined {
-  const body = text(attributes, 'request_body');
-  if (body === undefined || body.length <= MAX_BODY) return body;
-  scope.warn('UNSUPPORTED_SETTING', `the request body is longer than ${MAX_BODY} characters and was left out`, 'request_body');
-  return undefined;
+  return importRequestBody(text(attributes, 'request_body'), scope, 'request_body');
 }
 
 function httpRequest(attributes: Attributes, scope: ItemScope, config: Record<string, unknown>): void {
-  const method = text(attributes, 'http_method')?.trim().toUpperCase();
-  if (method !== undefined && (HTTP_METHODS as readonly string[]).includes(method)) config.method = method;
-  else if (method !== undefined) {
-    scope.warn('UNSUPPORTED_SETTING', `the method ${JSON.stringify(method)} has no equivalent; GET is used`, 'http_method');
-  }
+  const method = importHttpMethod(text(attributes, 'http_method'), scope, 'http_method');
+  if (method !== undefined) config.method = method;
   const headers = attributes.request_headers;
   if (Array.isArray(headers)) {
     const entries = headers
@@ -79,9 +68,7 @@ export function mapHttp(attributes: Attributes, scope: ItemScope, kind: string):
   if (Array.isArray(codes) && codes.length > 0) config.expectedStatusCodes = importStatusCodes(codes, scope, 'expected_status_codes');
   if (kind === 'keyword' || kind === 'keyword_absence') {
     config.keyword = keywordOf(attributes, scope, kind === 'keyword' ? 'present' : 'absent');
-    if (config.keyword === undefined && text(attributes, 'required_keyword') === undefined) {
-      scope.warn('VALUE_ADJUSTED', 'the keyword is empty; the check only tests the status code', 'required_keyword');
-    }
+    if (config.keyword === undefined && text(attributes, 'required_keyword') === undefined) warnEmptyKeyword(scope, 'required_keyword');
   }
   config.followRedirects = flag(attributes, 'follow_redirects');
   config.ignoreTlsErrors = flag(attributes, 'verify_ssl') === false ? true : undefined;

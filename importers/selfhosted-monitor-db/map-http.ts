@@ -1,14 +1,13 @@
-import { HTTP_METHODS } from '../catalog/index.js';
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
-import { dropSecret, keyword, operator, own, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import { dropSecret, keyword, missing, operator, own, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
+import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
 
 // The tool reminds about certificate and domain expiry 7, 14 and 21 days ahead by default;
 // a check fails from the earliest of them on.
 const EXPIRY_REMINDER_DAYS = 21;
 const MAX_REDIRECTS = 30;
-const MAX_BODY = 65_536;
 const MAX_TEXT = 1024;
 
 const BODY_CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -17,19 +16,39 @@ const BODY_CONTENT_TYPES: Readonly<Record<string, string>> = {
   xml: 'text/xml; charset=utf-8',
 };
 
+// Authentication methods without an equivalent: what is said about them, and the secret that
+// goes with them, which is dropped.
+const UNSUPPORTED_AUTH: Readonly<Record<string, { message: string; secret: string; what: string }>> = {
+  ntlm: {
+    message: 'NTLM authentication has no equivalent; the check is imported without it',
+    secret: 'basic_auth_pass',
+    what: 'the NTLM password',
+  },
+  mtls: {
+    message: 'client certificates (mTLS) have no equivalent; the check is imported without them',
+    secret: 'tls_key',
+    what: "the client certificate's private key",
+  },
+  'oauth2-cc': {
+    message: 'OAuth 2.0 client credentials have no equivalent; the check is imported without them',
+    secret: 'oauth_client_secret',
+    what: 'the OAuth client secret',
+  },
+};
+
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
 /** Headers stored as JSON text of an object; credential headers dropped. */
-export function headersOf(monitor: MonitorRecord, scope: ItemScope, column = 'headers'): Record<string, string> | undefined {
-  const parsed = json(monitor, column);
+export function headersOf(monitor: MonitorRecord, scope: ItemScope): Record<string, string> | undefined {
+  const parsed = json(monitor, 'headers');
   if (parsed === undefined) return undefined;
   if (!parsed.ok || !isRecord(parsed.value)) {
-    scope.warn('UNSUPPORTED_SETTING', 'the headers are not a JSON object and were left out', monitor.field(column));
+    scope.warn('UNSUPPORTED_SETTING', 'the headers are not a JSON object and were left out', monitor.field('headers'));
     return undefined;
   }
-  return importHeaders(Object.entries(parsed.value), scope, monitor.field(column));
+  return importHeaders(Object.entries(parsed.value), scope, monitor.field('headers'));
 }
 
 /** Accepted status codes from the JSON list (`["200-299"]`). */
@@ -50,6 +69,12 @@ function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string
     text(monitor, 'auth_method')?.toLowerCase() ??
     (user !== undefined || text(monitor, 'basic_auth_pass') !== undefined ? 'basic' : undefined);
   const field = monitor.field('auth_method');
+  const unsupportedAuth = method === undefined ? undefined : own(UNSUPPORTED_AUTH, method);
+  if (unsupportedAuth !== undefined) {
+    scope.warn('UNSUPPORTED_SETTING', unsupportedAuth.message, field);
+    dropSecret(monitor, scope, unsupportedAuth.secret, unsupportedAuth.what);
+    return;
+  }
   switch (method) {
     case undefined:
       return;
@@ -59,30 +84,6 @@ function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string
         scope.warn('UNSUPPORTED_SETTING', 'the basic-auth user name is too long and was left out', monitor.field('basic_auth_user'));
       }
       dropSecret(monitor, scope, 'basic_auth_pass', 'the basic-auth password');
-      return;
-    case 'ntlm':
-      scope.warn(
-        'UNSUPPORTED_SETTING',
-        'NTLM authentication has no equivalent; the check is imported without it',
-        field,
-      );
-      dropSecret(monitor, scope, 'basic_auth_pass', 'the NTLM password');
-      return;
-    case 'mtls':
-      scope.warn(
-        'UNSUPPORTED_SETTING',
-        'client certificates (mTLS) have no equivalent; the check is imported without them',
-        field,
-      );
-      dropSecret(monitor, scope, 'tls_key', "the client certificate's private key");
-      return;
-    case 'oauth2-cc':
-      scope.warn(
-        'UNSUPPORTED_SETTING',
-        'OAuth 2.0 client credentials have no equivalent; the check is imported without them',
-        field,
-      );
-      dropSecret(monitor, scope, 'oauth_client_secret', 'the OAuth client secret');
       return;
     case 'bearer':
       if (!dropSecret(monitor, scope, 'bearer_token', 'the bearer token')) {
@@ -99,16 +100,11 @@ function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string
 }
 
 function mapRequest(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>): void {
-  const method = text(monitor, 'method')?.trim().toUpperCase();
-  if (method !== undefined && (HTTP_METHODS as readonly string[]).includes(method)) config.method = method;
-  else if (method !== undefined) {
-    scope.warn('UNSUPPORTED_SETTING', `the method ${JSON.stringify(method)} has no equivalent; GET is used`, monitor.field('method'));
-  }
+  const method = importHttpMethod(text(monitor, 'method'), scope, monitor.field('method'));
+  if (method !== undefined) config.method = method;
   const headers = headersOf(monitor, scope) ?? {};
-  const body = text(monitor, 'body');
-  if (body !== undefined && body.length > MAX_BODY) {
-    scope.warn('UNSUPPORTED_SETTING', `the request body is longer than ${MAX_BODY} characters and was left out`, monitor.field('body'));
-  } else if (body !== undefined) {
+  const body = importRequestBody(text(monitor, 'body'), scope, monitor.field('body'));
+  if (body !== undefined) {
     config.body = body;
     const encoding = text(monitor, 'http_body_encoding')?.toLowerCase() ?? 'json';
     const contentType = own(BODY_CONTENT_TYPES, encoding);
@@ -132,16 +128,10 @@ function mapRedirects(monitor: MonitorRecord, scope: ItemScope, config: Record<s
 function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>): void {
   const type = text(monitor, 'type');
   if (type === 'keyword') {
-    const value = text(monitor, 'keyword');
-    if (value === undefined) {
-      scope.warn(
-        'VALUE_ADJUSTED',
-        'the keyword is empty; the check only tests the status code',
-        monitor.field('keyword'),
-      );
-    } else if (value.length > MAX_TEXT) {
-      scope.warn('UNSUPPORTED_SETTING', `the keyword is longer than ${MAX_TEXT} characters and was left out`, monitor.field('keyword'));
-    } else config.keyword = keyword(value, flag(monitor, 'invert_keyword') ?? false);
+    const raw = text(monitor, 'keyword');
+    if (raw === undefined) warnEmptyKeyword(scope, monitor.field('keyword'));
+    const value = importKeywordText(raw, scope, monitor.field('keyword'));
+    if (value !== undefined) config.keyword = keyword(value, flag(monitor, 'invert_keyword') ?? false);
   }
   if (type === 'json-query') {
     const expression = text(monitor, 'json_path');
@@ -190,7 +180,7 @@ function mapExpiry(monitor: MonitorRecord, scope: ItemScope, config: Record<stri
 export function mapHttp(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const config: Record<string, unknown> = {};
   const target = withoutUrlCredentials(text(monitor, 'url')?.trim(), scope, monitor.field('url'), config);
-  if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: monitor.field('url') };
+  if (target === undefined) return missing(monitor, 'url', 'URL');
   mapRequest(monitor, scope, config);
   config.expectedStatusCodes = statusCodesOf(monitor, scope);
   mapAssertion(monitor, scope, config);
@@ -205,7 +195,7 @@ export function mapHttp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
 export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const config: Record<string, unknown> = {};
   const target = withoutUrlCredentials(text(monitor, 'url')?.trim(), scope, monitor.field('url'), config);
-  if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: monitor.field('url') };
+  if (target === undefined) return missing(monitor, 'url', 'URL');
   if (config.basicAuthUser !== undefined) {
     scope.warn(
       'UNSUPPORTED_SETTING',
@@ -224,7 +214,7 @@ export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMappin
 /** `websocket-upgrade` monitors: a WebSocket check. */
 export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const target = text(monitor, 'url')?.trim();
-  if (target === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor has no URL', field: monitor.field('url') };
+  if (target === undefined) return missing(monitor, 'url', 'URL');
   const subprotocols = (text(monitor, 'ws_subprotocol') ?? '')
     .split(',')
     .map((name) => name.trim())
