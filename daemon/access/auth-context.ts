@@ -20,8 +20,8 @@ export interface Membership {
 }
 
 /**
- * Who is calling, in `ctx.state.auth` only: the user and the credential, and for org routes the
- * organization and the member's role read from the database for this request.
+ * Who is calling, as route handlers and MCP tools receive it: the user and the credential, and for org
+ * routes the organization and the member's role read from the database for this request.
  */
 export interface AuthContext {
   user: User;

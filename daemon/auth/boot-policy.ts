@@ -18,12 +18,13 @@ export async function resolveBootPolicy(db: Db, config: Config, logger: Logger):
   if (!stored.set) return { effective: base, applied: {} };
   const problem = stored.malformed !== undefined ? 'it is not a {"value": ...} document' : describe(validatePolicyOverrides(stored.value));
   const merged = problem ? base : mergePolicy(base, stored.value as PolicyOverrides);
-  const mergedProblem = problem ?? describe(validatePolicy(merged).errors);
+  const { errors, warnings } = validatePolicy(merged);
+  const mergedProblem = problem ?? describe(errors);
   if (mergedProblem) {
     logger.warn({ parameter: HASHING_PARAMETER }, `stored password hashing overrides ignored (${mergedProblem}); keeping the configured policy`);
     return { effective: base, applied: {} };
   }
-  for (const warning of validatePolicy(merged).warnings) logger.warn(`password hashing: ${formatIssue(warning)}`);
+  for (const warning of warnings) logger.warn(`password hashing: ${formatIssue(warning)}`);
   return { effective: merged, applied: (stored.value ?? {}) as PolicyOverrides };
 }
 

@@ -7,14 +7,17 @@ import type { Database } from './schema.js';
 /** Runs a prepared read on committed data, outside any transaction, and returns its first row. */
 export type ReadOne = <Args extends unknown[], Row>(read: PreparedRead<Args, Row>, ...args: Args) => Promise<Row | undefined>;
 
-/** Each prepared read compiled once for this database, with a name unique among them. */
-function compiledReads(kysely: Kysely<Database>): (read: PreparedRead<any, any>) => CompiledRead & { name: string } {
-  const compiled = new Map<PreparedRead<any, any>, CompiledRead & { name: string }>();
+/**
+ * Each prepared read compiled once for this database and kept as `prepare` makes it (given the
+ * compiled read and its number, unique among them, from 1): the one cache of each reader.
+ */
+function compiledReads<Entry>(kysely: Kysely<Database>, prepare: (compiled: CompiledRead, number: number) => Entry): (read: PreparedRead<any, any>) => Entry {
+  const entries = new Map<PreparedRead<any, any>, Entry>();
   return (read) => {
-    let entry = compiled.get(read);
-    if (!entry) {
-      entry = { ...compileRead(kysely, read), name: `svc_read_${compiled.size + 1}` };
-      compiled.set(read, entry);
+    let entry = entries.get(read);
+    if (entry === undefined) {
+      entry = prepare(compileRead(kysely, read), entries.size + 1);
+      entries.set(read, entry);
     }
     return entry;
   };
@@ -27,8 +30,8 @@ function compiledReads(kysely: Kysely<Database>): (read: PreparedRead<any, any>)
  * second connection; its reads queue behind transactions like any other query.
  */
 export function sqliteReader(path: string, kysely: Kysely<Database>): { readOne: ReadOne; close(): void } {
-  const compiledFor = compiledReads(kysely);
   if (path === ':memory:') {
+    const compiledFor = compiledReads(kysely, (compiled) => compiled);
     return {
       readOne: async (read, ...args) => {
         const { sql, parameters } = compiledFor(read);
@@ -39,15 +42,10 @@ export function sqliteReader(path: string, kysely: Kysely<Database>): { readOne:
   }
   const connection = new SQLite(path, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
-  const statements = new Map<string, SQLite.Statement>();
+  const preparedFor = compiledReads(kysely, (compiled) => ({ parameters: compiled.parameters, statement: connection.prepare(compiled.sql) }));
   return {
     readOne: async (read, ...args) => {
-      const { sql, parameters } = compiledFor(read);
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = connection.prepare(sql);
-        statements.set(sql, statement);
-      }
+      const { statement, parameters } = preparedFor(read);
       return statement.get(...parameters(args)) as any;
     },
     close: () => connection.close(),
@@ -60,7 +58,7 @@ export function sqliteReader(path: string, kysely: Kysely<Database>): { readOne:
  * pooler that does not track prepared statements needs.
  */
 export function postgresReader(pool: pg.Pool, kysely: Kysely<Database>, options: { named: boolean }): { readOne: ReadOne } {
-  const compiledFor = compiledReads(kysely);
+  const compiledFor = compiledReads(kysely, (compiled, number) => ({ ...compiled, name: `svc_read_${number}` }));
   return {
     readOne: async (read, ...args) => {
       const { sql, parameters, name } = compiledFor(read);

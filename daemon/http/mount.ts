@@ -18,7 +18,6 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: AppDeps):
   for (const spec of routes) {
     router.register(spec.path, [spec.method], async (ctx: Context) => {
       const auth = await authorize(deps, ctx, spec);
-      ctx.state.auth = auth;
       const body = spec.rawBodyLimit
         ? await readRawBody(ctx, spec.rawBodyLimit)
         : spec.body
