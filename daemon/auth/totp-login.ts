@@ -5,7 +5,6 @@ import { unauthorized } from '../errors.js';
 import { createSession, signPurposeToken, verifyPurposeToken, type SessionResponse } from './sessions.js';
 import { acceptTotpCode, limitedSecondFactor } from './totp.js';
 import { consumeRecoveryCode } from './totp-recovery.js';
-import { findUser } from './users.js';
 
 /** An mfaToken is good for this long, and only at /auth/2fa/verify. */
 export const MFA_TOKEN_TTL_SECONDS = 300;
@@ -36,8 +35,9 @@ export async function sessionOrChallenge(deps: AppDeps, user: User, method: stri
 /** The second step: an authenticator code or a recovery code for the mfa token's account. */
 export async function completeSecondFactor(deps: AppDeps, ctx: Context, input: { mfaToken: string; code?: string; recoveryCode?: string }): Promise<SessionResponse> {
   const claims = await verifyPurposeToken(deps, input.mfaToken, 'mfa');
-  const user = await findUser(deps, claims.sub);
-  const secret = user && (await totpSecretOf(deps, user.uid));
+  // The whole row, TOTP columns included: one read gives the account and its secret.
+  const user = await deps.db.kysely.selectFrom('users').selectAll().where('uid', '=', claims.sub).executeTakeFirst();
+  const secret = user?.totp_secret;
   if (!user || !secret) throw unauthorized('The token is invalid or has expired.');
   await limitedSecondFactor(deps, user.uid, () =>
     input.code !== undefined ? acceptTotpCode(deps, user.uid, secret, input.code) : consumeRecoveryCode(deps, user.uid, input.recoveryCode ?? ''),
