@@ -11,18 +11,13 @@ const UP_STATUSES = ['200-399'];
 
 const FIELDS = { url: 'url', port: 'port', interval: 'interval', timeout: 'timeout', subType: 'sub_type' };
 
-/** A code field that may be "", null, a number or a numeric string; undefined when absent. */
-function code(value: unknown): number | undefined {
-  return integerValue(value);
-}
-
 function keyword(monitor: Record<string, unknown>, scope: ItemScope): Keyword | undefined {
   const value = textValue(monitor.keyword_value) ?? '';
   if (value === '') {
     scope.warn('UNSUPPORTED_SETTING', 'the keyword monitor has no keyword_value; it is imported as a plain HTTP check', 'keyword_value');
     return undefined;
   }
-  const type = code(monitor.keyword_type);
+  const type = integerValue(monitor.keyword_type);
   if (type !== 1 && type !== 2) {
     scope.warn(
       'VALUE_ADJUSTED',
@@ -30,7 +25,7 @@ function keyword(monitor: Record<string, unknown>, scope: ItemScope): Keyword | 
       'keyword_type',
     );
   }
-  const caseType = code(monitor.keyword_case_type);
+  const caseType = integerValue(monitor.keyword_case_type);
   return {
     value,
     // keyword_type 1 alerts when the keyword exists, so the page must not contain it.
@@ -40,8 +35,8 @@ function keyword(monitor: Record<string, unknown>, scope: ItemScope): Keyword | 
 }
 
 function portService(monitor: Record<string, unknown>, scope: ItemScope): { service?: PortService; port?: number } {
-  const subType = code(monitor.sub_type);
-  const port = code(monitor.port);
+  const subType = integerValue(monitor.sub_type);
+  const port = integerValue(monitor.port);
   const known = subType === undefined ? undefined : V2_PORT_SERVICES[subType];
   if (known) return { service: known, ...(port === undefined ? {} : { port }) };
   if (subType !== undefined) {
@@ -51,14 +46,14 @@ function portService(monitor: Record<string, unknown>, scope: ItemScope): { serv
 }
 
 function request(monitor: Record<string, unknown>, scope: ItemScope): RequestParts {
-  const methodCode = code(monitor.http_method);
+  const methodCode = integerValue(monitor.http_method);
   const method = methodCode === undefined || methodCode === 0 ? undefined : V2_HTTP_METHODS[methodCode];
   if (methodCode !== undefined && methodCode !== 0 && method === undefined) {
     scope.warn('UNSUPPORTED_SETTING', `http_method ${methodCode} is not a known method; GET is used`, 'http_method');
   }
-  const postType = code(monitor.post_type);
-  const contentType = code(monitor.post_content_type);
-  const authType = code(monitor.http_auth_type);
+  const postType = integerValue(monitor.post_type);
+  const contentType = integerValue(monitor.post_content_type);
+  const authType = integerValue(monitor.http_auth_type);
   return {
     method,
     body: monitor.post_value,
@@ -77,7 +72,7 @@ function request(monitor: Record<string, unknown>, scope: ItemScope): RequestPar
  * for types other than 1-5).
  */
 export function readV2Monitor(monitor: Record<string, unknown>, name: string, scope: ItemScope): MonitorSpec | { unsupported: string } {
-  const typeCode = code(monitor.type);
+  const typeCode = integerValue(monitor.type);
   const kind = typeCode === undefined ? undefined : V2_TYPES[typeCode];
   if (!kind) return { unsupported: `monitor type ${describeValue(monitor.type)} has no equivalent check type` };
   warnDropped(monitor, { alertContacts: 'alert_contacts', maintenanceWindows: 'mwindows', history: ['logs', 'response_times'] }, scope);
@@ -95,7 +90,7 @@ export function readV2Monitor(monitor: Record<string, unknown>, name: string, sc
     ...(http ? { request: request(monitor, scope), statusCodes: UP_STATUSES, ignoreTlsErrors: ignoreTls } : {}),
     intervalSeconds: numberValue(monitor.interval),
     timeoutSeconds: numberValue(monitor.timeout) || undefined,
-    enabled: code(monitor.status) !== V2_PAUSED,
+    enabled: integerValue(monitor.status) !== V2_PAUSED,
     labels: [],
     fields: FIELDS,
   };
