@@ -10,7 +10,6 @@ import { keepPlaceholders } from './keep-placeholders.js';
 // Gatus only watches an external endpoint for silence when heartbeat.interval is set; a
 // heartbeat check always has a period, so one is chosen and said.
 const DEFAULT_PERIOD_SECONDS = 86_400;
-const MAX_PERIOD_SECONDS = 2_678_400;
 
 /** Converts one entry of `external-endpoints` (pushed results) into a heartbeat check. */
 export function convertExternalEndpoint(raw: unknown, index: number, alerting: unknown, builder: ConversionBuilder): void {
@@ -45,10 +44,7 @@ export function convertExternalEndpoint(raw: unknown, index: number, alerting: u
     }
     period = DEFAULT_PERIOD_SECONDS;
   }
-  const periodSeconds = Math.min(MAX_PERIOD_SECONDS, Math.max(10, Math.round(period)));
-  if (periodSeconds !== period) {
-    scope.warn('VALUE_ADJUSTED', `the heartbeat interval of ${period} s was changed to ${periodSeconds} s (10 s to 31 days)`, 'heartbeat.interval');
-  }
+  const periodSeconds = scope.heartbeatPeriodSeconds(period, 'heartbeat.interval');
   scope.warn(
     'UNSUPPORTED_SETTING',
     'pushed failures (success=false) and durations are not received: the check only notices when pushes stop',

@@ -4,6 +4,9 @@ import type { ImportWarning, ImportWarningCode } from './warnings.js';
 /** The catalog's bounds of `thresholds.timeoutMs`. */
 export const TIMEOUT_BOUNDS_MS = { min: 100, max: 300_000 } as const;
 
+// The catalog's bounds of a heartbeat check's `periodSeconds`: 10 s to 31 days.
+const HEARTBEAT_PERIOD_BOUNDS = { min: 10, max: 2_678_400 } as const;
+
 /**
  * The warnings of one source item while it is converted. Warnings go to the import's list in
  * the order they are raised; the slug is filled in once the item has become a check.
@@ -65,6 +68,18 @@ export class ItemScope {
     const max = Math.min(TIMEOUT_BOUNDS_MS.max, interval);
     const note = max === interval && ms > max ? 'a probe may not outlast the interval' : undefined;
     return this.#fit(ms, TIMEOUT_BOUNDS_MS.min, max, 'ms', 'timeout', field, note);
+  }
+
+  /**
+   * A heartbeat period in whole seconds within the catalog's bounds (10 s to 31 days); any other
+   * value is rounded and moved into them with a `VALUE_ADJUSTED` warning on `field`.
+   */
+  heartbeatPeriodSeconds(seconds: number, field: string): number {
+    const period = Math.min(HEARTBEAT_PERIOD_BOUNDS.max, Math.max(HEARTBEAT_PERIOD_BOUNDS.min, Math.round(seconds)));
+    if (period !== seconds) {
+      this.warn('VALUE_ADJUSTED', `the heartbeat interval of ${seconds} s was changed to ${period} s (10 s to 31 days)`, field);
+    }
+    return period;
   }
 
   #fit(value: number, min: number, max: number, unit: string, what: string, field: string, note?: string): number {

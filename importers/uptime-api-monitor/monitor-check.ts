@@ -5,8 +5,6 @@ import { monitorHost, monitorUrl } from './hosts.js';
 import { requestConfig } from './http-request.js';
 import type { MonitorSpec } from './monitor-spec.js';
 
-const MAX_PERIOD_SECONDS = 2_678_400;
-
 function hostPort(host: string, port: number): string {
   const bracketed = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return `${bracketed}:${port}`;
@@ -27,15 +25,6 @@ function httpCandidate(spec: MonitorSpec, scope: ItemScope): Pick<CheckCandidate
       certificateExpiryDays: spec.certificateDays,
     },
   };
-}
-
-function heartbeatPeriod(spec: MonitorSpec, scope: ItemScope): number {
-  const seconds = spec.intervalSeconds ?? 300;
-  const period = Math.min(MAX_PERIOD_SECONDS, Math.max(10, Math.round(seconds)));
-  if (period !== seconds) {
-    scope.warn('VALUE_ADJUSTED', `the heartbeat interval of ${seconds} s was changed to ${period} s (10 s to 31 days)`, spec.fields.interval);
-  }
-  return period;
 }
 
 // The kind-specific part of the check: type, target and config.
@@ -77,7 +66,7 @@ function kindParts(spec: MonitorSpec, scope: ItemScope): Pick<CheckCandidate, 't
       return {
         type: 'heartbeat',
         target: '',
-        config: { periodSeconds: heartbeatPeriod(spec, scope), graceSeconds: spec.graceSeconds },
+        config: { periodSeconds: scope.heartbeatPeriodSeconds(spec.intervalSeconds ?? 300, spec.fields.interval), graceSeconds: spec.graceSeconds },
       };
   }
 }
