@@ -6,21 +6,10 @@ export function describedBy(id: string, hint?: ComponentChildren, errors?: strin
   return ids.length ? ids.join(' ') : undefined;
 }
 
-interface ShellProps {
-  id: string;
-  label: ComponentChildren;
-  hint?: ComponentChildren;
-  errors?: string[];
-  children: ComponentChildren;
-  class?: string;
-}
-
-/** Label, control, hint and the server's errors for the field, tied together for screen readers. */
-export function FieldShell({ id, label, hint, errors, children, class: extra }: ShellProps) {
+/** The hint and the server's errors under a control, with the ids `describedBy` points to. */
+function HintAndErrors({ id, hint, errors }: { id: string; hint?: ComponentChildren; errors?: string[] }) {
   return (
-    <div class={`field${errors?.length ? ' field-invalid' : ''}${extra ? ` ${extra}` : ''}`}>
-      <label for={id}>{label}</label>
-      {children}
+    <>
       {hint ? (
         <p class="hint" id={`${id}-hint`}>
           {hint}
@@ -31,6 +20,25 @@ export function FieldShell({ id, label, hint, errors, children, class: extra }: 
           {errors.join('; ')}
         </p>
       ) : null}
+    </>
+  );
+}
+
+interface ShellProps {
+  id: string;
+  label: ComponentChildren;
+  hint?: ComponentChildren;
+  errors?: string[];
+  children: ComponentChildren;
+}
+
+/** Label, control, hint and the server's errors for the field, tied together for screen readers. */
+export function FieldShell({ id, label, hint, errors, children }: ShellProps) {
+  return (
+    <div class={`field${errors?.length ? ' field-invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      {children}
+      <HintAndErrors id={id} hint={hint} errors={errors} />
     </div>
   );
 }
@@ -62,8 +70,8 @@ export function TextField({ id, label, value, onValue, hint, errors, ...rest }: 
 }
 
 /** A labelled checkbox (label after the box, as people expect). */
-export function CheckboxField(props: { id: string; label: ComponentChildren; checked: boolean; onChange(checked: boolean): void; hint?: ComponentChildren; errors?: string[]; disabled?: boolean }) {
-  const { id, label, checked, onChange, hint, errors, disabled } = props;
+export function CheckboxField(props: { id: string; label: ComponentChildren; checked: boolean; onChange(checked: boolean): void; hint?: ComponentChildren; errors?: string[] }) {
+  const { id, label, checked, onChange, hint, errors } = props;
   return (
     <div class={`field field-checkbox${errors?.length ? ' field-invalid' : ''}`}>
       <input
@@ -71,22 +79,12 @@ export function CheckboxField(props: { id: string; label: ComponentChildren; che
         id={id}
         name={id}
         checked={checked}
-        disabled={disabled}
         onChange={(event) => onChange((event.currentTarget as HTMLInputElement).checked)}
         aria-describedby={describedBy(id, hint, errors)}
         aria-invalid={errors?.length ? true : undefined}
       />
       <label for={id}>{label}</label>
-      {hint ? (
-        <p class="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {errors?.length ? (
-        <p class="field-error" id={`${id}-error`}>
-          {errors.join('; ')}
-        </p>
-      ) : null}
+      <HintAndErrors id={id} hint={hint} errors={errors} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
+import { useAction } from '../lib/use-action';
 import { ErrorBanner } from './error-banner';
 import { issuesByPath, TextField } from './fields';
 
@@ -9,8 +9,7 @@ export function PasswordForm({ onDone, submitLabel = 'Change password' }: { onDo
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
+  const { busy, error, run } = useAction();
   const [mismatch, setMismatch] = useState(false);
   const issues = issuesByPath(error?.issues ?? []);
 
@@ -18,19 +17,13 @@ export function PasswordForm({ onDone, submitLabel = 'Change password' }: { onDo
     event.preventDefault();
     setMismatch(next !== repeat);
     if (next !== repeat) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await post('/auth/password', { currentPassword: current, newPassword: next }, { credentialCheck: true });
       setCurrent('');
       setNext('');
       setRepeat('');
       await onDone();
-    } catch (caught) {
-      setError(asApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -16,3 +16,6 @@ export const canWrite = (role: Role | undefined): boolean => atLeast(role, 'user
 export const isAdmin = (role: Role | undefined): boolean => atLeast(role, 'admin');
 
 export const ROLES: Role[] = ['owner', 'admin', 'user', 'viewer'];
+
+/** The roles someone with `role` may grant: only an owner makes owners. */
+export const assignableRoles = (role: Role): Role[] => ROLES.filter((r) => role === 'owner' || r !== 'owner');

@@ -5,6 +5,7 @@ import type { Account, MintedToken, Page, Scope, TokenView } from '../api/types'
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { CheckboxField, FieldShell, issuesByPath, TextField } from '../components/fields';
 import { formatDate } from '../lib/format';
+import { useAction } from '../lib/use-action';
 import { useAsync } from '../lib/use-async';
 
 const SCOPES: { scope: Scope; label: string }[] = [
@@ -103,23 +104,16 @@ function CreateTokenForm({ account, onCreated }: { account: Account; onCreated(t
   const [org, setOrg] = useState(account.organizations[0]?.slug ?? '');
   const [scopes, setScopes] = useState<Scope[]>(['api', 'mcp']);
   const [expires, setExpires] = useState('');
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const issues = issuesByPath(error?.issues ?? []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const body = { name, org, scopes, ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}) };
       onCreated(await post<MintedToken>('/auth/tokens', body));
       setName('');
-    } catch (caught) {
-      setError(asApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -1,28 +1,21 @@
 import { useState } from 'preact/hooks';
-import { post, request } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
+import { del, post } from '../api/client';
 import type { Account, TwoFactorSetup } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { TextField } from '../components/fields';
 import { refreshAccount } from '../lib/session';
+import { useAction } from '../lib/use-action';
 
 /** TOTP two-factor: enrol with a QR code and a first code, keep the recovery codes, or turn it off. */
 export function TwoFactorSection({ account }: { account: Account }) {
   const [setup, setSetup] = useState<TwoFactorSetup>();
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   const start = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       setSetup(await post<TwoFactorSetup>('/auth/2fa/setup'));
-    } catch (caught) {
-      setError(asApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   let body;
@@ -85,19 +78,13 @@ export function TwoFactorSection({ account }: { account: Account }) {
 
 function ConfirmForm({ setup, onConfirmed, onCancel }: { setup: TwoFactorSetup; onConfirmed(codes: string[]): void; onCancel(): void }) {
   const [code, setCode] = useState('');
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const answer = await post<{ recoveryCodes: string[] }>('/auth/2fa/confirm', { code: code.replace(/\s+/g, '') }, { credentialCheck: true });
       onConfirmed(answer.recoveryCodes);
-    } catch (caught) {
-      setError(asApiError(caught));
-      setBusy(false);
-    }
+    }, { keepBusy: true });
   };
   // An <img> with a data: URL shows the server's SVG without putting its markup into the page.
   const qr = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`;
@@ -124,20 +111,14 @@ function ConfirmForm({ setup, onConfirmed, onCancel }: { setup: TwoFactorSetup; 
 
 function DisableForm({ account }: { account: Account }) {
   const [value, setValue] = useState('');
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const byPassword = account.hasPassword;
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await request('DELETE', '/auth/2fa', { body: byPassword ? { currentPassword: value } : { code: value.replace(/\s+/g, '') }, credentialCheck: true });
+    await run(async () => {
+      await del('/auth/2fa', { body: byPassword ? { currentPassword: value } : { code: value.replace(/\s+/g, '') }, credentialCheck: true });
       await refreshAccount();
-    } catch (caught) {
-      setError(asApiError(caught));
-      setBusy(false);
-    }
+    }, { keepBusy: true });
   };
   return (
     <form class="card" onSubmit={submit} aria-label="Turn off two-factor sign-in">

@@ -1,6 +1,4 @@
-import { useState } from 'preact/hooks';
 import { del, get } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
 import type { Check, Role } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { Link } from '../components/link';
@@ -8,6 +6,7 @@ import { formatDate } from '../lib/format';
 import { navigate } from '../lib/router';
 import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
+import { useAction } from '../lib/use-action';
 import { useAsync } from '../lib/use-async';
 
 /** One check: its whole definition; edit and delete for those who may write. */
@@ -15,20 +14,14 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
   const base = `/orgs/${encodeURIComponent(org)}/checks`;
   const check = useAsync(() => get<Check>(`${base}/${encodeURIComponent(slug)}`), [org, slug]);
   usePageTitle(check.data?.name ?? slug);
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   const remove = async () => {
     if (!window.confirm(`Delete the check "${check.data?.name ?? slug}"? This cannot be undone.`)) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await del(`${base}/${encodeURIComponent(slug)}`);
       navigate(base, { replace: true });
-    } catch (caught) {
-      setError(asApiError(caught));
-      setBusy(false);
-    }
+    }, { keepBusy: true });
   };
 
   if (check.error) {

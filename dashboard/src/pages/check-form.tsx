@@ -6,6 +6,7 @@ import { ErrorBanner, Notice } from '../components/error-banner';
 import { CheckboxField, describedBy, FieldShell, issuesByPath, TextField } from '../components/fields';
 import { Link } from '../components/link';
 import { ObjectFields } from '../components/schema-form';
+import { within } from '../components/schema-helpers';
 import { labelsToText, textToLabels } from '../lib/labels';
 import { mergePatchFrom } from '../lib/merge-patch';
 import { navigate } from '../lib/router';
@@ -193,7 +194,7 @@ function CheckForm({ org, slug }: { org: string; slug?: string }) {
           <FieldShell id="check-description" label="Description (optional)" errors={issues.get('description')}>
             <textarea id="check-description" rows={2} value={draft.description} onInput={(e) => set({ description: (e.currentTarget as HTMLTextAreaElement).value })} />
           </FieldShell>
-          <FieldShell id="check-labels" label="Labels (optional)" hint="One key=value per line." errors={[...issues].filter(([p]) => p === 'labels' || p.startsWith('labels.')).flatMap(([p, m]) => m.map((x) => (p === 'labels' ? x : `${p.slice(7)}: ${x}`)))}>
+          <FieldShell id="check-labels" label="Labels (optional)" hint="One key=value per line." errors={within(issues, ['labels'])}>
             <textarea id="check-labels" rows={2} value={draft.labels} onInput={(e) => set({ labels: (e.currentTarget as HTMLTextAreaElement).value })} aria-describedby="check-labels-hint" />
           </FieldShell>
         </div>

@@ -1,11 +1,11 @@
 import type { ImportSource } from '../api/types';
 
-/** How each source's input is given: pasted text, a file, or an API token. */
+/** How each source's input is given: a file or pasted text, or an API token. */
 export interface SourceInfo {
   source: ImportSource;
   title: string;
   description: string;
-  input: 'text' | 'file-or-text' | 'token';
+  input: 'file-or-text' | 'token';
   /** What the paste box expects, for its label. */
   pasteLabel?: string;
   accept?: string;

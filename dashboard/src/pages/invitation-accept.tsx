@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
 import type { Account } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { Link } from '../components/link';
 import { takeTokenFromAddress } from '../lib/fragment-token';
 import { refreshAccount, signInPath } from '../lib/session';
 import { usePageTitle } from '../lib/title';
+import { useAction } from '../lib/use-action';
 
 const STASH = 'svc.invitation';
 
@@ -37,22 +37,15 @@ export function InvitationAcceptPage({ account }: { account?: Account }) {
   usePageTitle('Invitation');
   const [token] = useState(invitationToken);
   const [joined, setJoined] = useState<{ org: string; role: string }>();
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   const accept = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const answer = await post<{ org: string; role: string }>(`/invitations/${encodeURIComponent(token!)}/accept`);
       forgetToken();
       await refreshAccount();
       setJoined(answer);
-    } catch (caught) {
-      setError(asApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   let body;

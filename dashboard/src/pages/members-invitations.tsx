@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
+import { asApiError } from '../api/errors';
 import type { CreatedInvitation, Invitation, Page, Role } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { FieldShell, issuesByPath, TextField } from '../components/fields';
 import { formatDate } from '../lib/format';
-import { ROLES } from '../lib/roles';
+import { assignableRoles } from '../lib/roles';
+import { useAction } from '../lib/use-action';
 import { useAsync } from '../lib/use-async';
 
 /** Invitations by e-mail with a role; the link is shown once, and mailed when the server sends mail. */
@@ -15,23 +16,16 @@ export function InvitationsSection({ org, role }: { org: string; role: Role }) {
   const [email, setEmail] = useState('');
   const [inviteRole, setInviteRole] = useState<Role>('user');
   const [created, setCreated] = useState<CreatedInvitation>();
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const issues = issuesByPath(error?.issues ?? []);
 
   const invite = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       setCreated(await post<CreatedInvitation>(path, { email, role: inviteRole }));
       setEmail('');
       list.reload();
-    } catch (caught) {
-      setError(asApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const revoke = async (invitation: Invitation) => {
@@ -61,7 +55,7 @@ export function InvitationsSection({ org, role }: { org: string; role: Role }) {
         <TextField id="invite-email" label="E-mail" type="email" required value={email} onValue={setEmail} errors={issues.get('email')} />
         <FieldShell id="invite-role" label="Role" errors={issues.get('role')}>
           <select id="invite-role" value={inviteRole} onChange={(e) => setInviteRole((e.currentTarget as HTMLSelectElement).value as Role)}>
-            {ROLES.filter((r) => role === 'owner' || r !== 'owner').map((r) => (
+            {assignableRoles(role).map((r) => (
               <option key={r} value={r}>
                 {r}
               </option>

@@ -4,7 +4,7 @@ import { asApiError, type ApiError } from '../api/errors';
 import type { MembershipRequest, Page, Role } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { formatDate } from '../lib/format';
-import { ROLES } from '../lib/roles';
+import { assignableRoles } from '../lib/roles';
 import { useAsync } from '../lib/use-async';
 
 /** Pending requests to join: approve with a role, or reject. */
@@ -41,7 +41,7 @@ export function MembershipRequestsSection({ org, role, onDecided }: { org: strin
               <div class="button-row">
                 <label for={`request-role-${request.uid}`}>Role</label>
                 <select id={`request-role-${request.uid}`} value={roles[request.uid] ?? 'user'} onChange={(e) => setRoles({ ...roles, [request.uid]: (e.currentTarget as HTMLSelectElement).value as Role })}>
-                  {ROLES.filter((r) => role === 'owner' || r !== 'owner').map((r) => (
+                  {assignableRoles(role).map((r) => (
                     <option key={r} value={r}>
                       {r}
                     </option>

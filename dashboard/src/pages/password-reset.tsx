@@ -1,31 +1,25 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api/client';
-import { ApiError, asApiError } from '../api/errors';
+import { ApiError } from '../api/errors';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { issuesByPath, TextField } from '../components/fields';
 import { Link } from '../components/link';
 import { takeTokenFromAddress } from '../lib/fragment-token';
 import { usePageTitle } from '../lib/title';
+import { useAction } from '../lib/use-action';
 
 /** Asks for a reset link by e-mail; the answer is the same whether or not the address is known. */
 export function ForgotPasswordPage() {
   usePageTitle('Reset your password');
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState<string>();
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const answer = await post<{ message: string }>('/auth/password-reset', { email }, { anonymous: true });
       setSent(answer.message);
-    } catch (caught) {
-      setError(asApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <main class="auth-page" id="main">
@@ -54,20 +48,13 @@ export function ResetPasswordPage() {
   const [token] = useState(() => takeTokenFromAddress());
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await post('/auth/password-reset/confirm', { token, newPassword: password }, { anonymous: true });
       setDone(true);
-    } catch (caught) {
-      setError(asApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <main class="auth-page" id="main">

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
 import type { LoginAnswer } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { issuesByPath, TextField } from '../components/fields';
@@ -8,6 +7,7 @@ import { Link } from '../components/link';
 import { navigate, useLocation } from '../lib/router';
 import { safeReturnTo } from '../lib/session';
 import { usePageTitle } from '../lib/title';
+import { useAction } from '../lib/use-action';
 import { continueAfterSignIn } from './sign-in';
 
 /** Creates an account with e-mail and password, then signs it in. */
@@ -17,23 +17,17 @@ export function RegisterPage() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
+  const { busy, error, run } = useAction();
   const issues = issuesByPath(error?.issues ?? []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await post('/auth/register', { email, password, ...(name.trim() ? { name: name.trim() } : {}) }, { anonymous: true });
       const answer = await post<LoginAnswer>('/auth/login', { email, password }, { anonymous: true });
       if ('mfaRequired' in answer) navigate('/d/sign-in', { replace: true });
       else continueAfterSignIn(answer, returnTo);
-    } catch (caught) {
-      setError(asApiError(caught));
-      setBusy(false);
-    }
+    }, { keepBusy: true });
   };
 
   return (

@@ -3,7 +3,7 @@ import { del, get, patch, post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
 import type { Page, SystemUser } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
-import { TextField } from '../components/fields';
+import { issuesByPath, TextField } from '../components/fields';
 import { formatDate } from '../lib/format';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
@@ -145,7 +145,7 @@ function EmailForm({ user, onDone, onCancel }: { user: SystemUser; onDone(email:
   return (
     <form onSubmit={submit} aria-label={`New e-mail address of ${user.email}`}>
       <ErrorBanner error={error} title={error?.reason === 'EMAIL_TAKEN' ? 'Address in use' : 'Not changed'} />
-      <TextField id={id} label="New e-mail address" type="email" required value={email} onValue={setEmail} hint="No password needed. The address becomes unverified and the account's sessions end." errors={error?.issues.filter((i) => i.path === 'email').map((i) => i.message)} />
+      <TextField id={id} label="New e-mail address" type="email" required value={email} onValue={setEmail} hint="No password needed. The address becomes unverified and the account's sessions end." errors={issuesByPath(error?.issues ?? []).get('email')} />
       <div class="button-row">
         <button type="submit" class="primary">
           Save address

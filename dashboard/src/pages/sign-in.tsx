@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { asApiError, type ApiError } from '../api/errors';
 import type { LoginAnswer, Provider, Session } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { TextField } from '../components/fields';
@@ -8,6 +7,8 @@ import { Link } from '../components/link';
 import { navigate, useLocation } from '../lib/router';
 import { adoptSession, safeReturnTo } from '../lib/session';
 import { usePageTitle } from '../lib/title';
+import { useAction } from '../lib/use-action';
+import { useAsync } from '../lib/use-async';
 
 /** Where to go once signed in: the forced password change first, else where the user started. */
 export function continueAfterSignIn(session: Session, returnTo: string | undefined): void {
@@ -25,24 +26,17 @@ export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [mfaToken, setMfaToken] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
+  const { busy, error, run } = useAction();
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const answer = await post<LoginAnswer>('/auth/login', { email, password }, { anonymous: true });
       if ('mfaRequired' in answer) {
         setPassword('');
         setMfaToken(answer.mfaToken);
       } else continueAfterSignIn(answer, returnTo);
-    } catch (caught) {
-      setError(asApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   if (mfaToken) return <SecondFactorStep mfaToken={mfaToken} returnTo={returnTo} onRestart={() => setMfaToken(undefined)} />;
@@ -71,14 +65,8 @@ export function SignInPage() {
 
 /** The enabled identity providers; none when the server has none (or cannot list them). */
 function ProviderButtons({ returnTo }: { returnTo?: string }) {
-  const [providers, setProviders] = useState<Provider[]>([]);
-  useEffect(() => {
-    get<Provider[] | { items: Provider[] }>('/auth/providers', { anonymous: true }).then(
-      (answer) => setProviders(Array.isArray(answer) ? answer : (answer?.items ?? [])),
-      // Sign-in by password still works; a missing list only hides the buttons.
-      () => setProviders([]),
-    );
-  }, []);
+  // Sign-in by password still works; a missing list only hides the buttons.
+  const providers = useAsync(() => get<Provider[]>('/auth/providers', { anonymous: true }), []).data ?? [];
   if (providers.length === 0) return null;
   const query = returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : '';
   return (
@@ -103,20 +91,14 @@ export function SecondFactorStep({ mfaToken, returnTo, onRestart }: { mfaToken: 
   usePageTitle('Two-factor sign-in');
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
+  const { busy, error, setError, run } = useAction();
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const body = useRecovery ? { mfaToken, recoveryCode: code.trim() } : { mfaToken, code: code.replace(/\s+/g, '') };
       continueAfterSignIn(await post<Session>('/auth/2fa/verify', body, { anonymous: true }), returnTo);
-    } catch (caught) {
-      setError(asApiError(caught));
-      setBusy(false);
-    }
+    }, { keepBusy: true });
   };
 
   return (
