@@ -1,4 +1,5 @@
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
+import type { Role } from '../access/permissions.js';
 
 /**
  * The database tables. The same schema runs on SQLite and PostgreSQL, so it keeps to types both
@@ -61,7 +62,7 @@ export interface OrganizationsTable {
 export interface MembersTable {
   organization_uid: string;
   user_uid: string;
-  role: 'owner' | 'admin' | 'user' | 'viewer';
+  role: Role;
   created_at: string;
 }
 
@@ -164,12 +165,8 @@ export interface EmailVerificationsTable {
 }
 
 export type User = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
 export type Organization = Selectable<OrganizationsTable>;
-export type Member = Selectable<MembersTable>;
 export type Session = Selectable<SessionsTable>;
-export type Role = MembersTable['role'];
 
 /** A check; `(organization_uid, slug)` is unique. Config, thresholds and labels are JSON text. */
 export interface ChecksTable {

@@ -6,16 +6,6 @@
 import type { PasswordAlgorithm } from './algorithms.js';
 
 export { PASSWORD_ALGORITHMS, isPasswordAlgorithm, type PasswordAlgorithm } from './algorithms.js';
-// Validation lives in its own file; it is re-exported so the policy has one import site.
-export {
-  PasswordPolicyError,
-  assertValidPolicy,
-  formatIssue,
-  validatePolicy,
-  validatePolicyOverrides,
-  type PolicyIssue,
-  type PolicyValidation,
-} from './validate-policy.js';
 
 /** argon2id cost parameters. */
 export type Argon2Params = {
