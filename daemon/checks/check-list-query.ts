@@ -1,17 +1,15 @@
 import { checkTypeNames, isCheckTypeName } from '../../importers/catalog/index.js';
 import { validationFailed, type ValidationIssue } from '../errors.js';
-import { parsePage } from '../http/pagination.js';
+import { parsePage, unknownQueryParameters, type PageRequest } from '../http/pagination.js';
 import type { LabelFilter } from './check-store.js';
 
 /** The query of `GET /orgs/{org}/checks`, validated. */
-export interface CheckListQuery {
+export interface CheckListQuery extends PageRequest {
   labels: LabelFilter[];
   type?: string;
-  limit: number;
-  after?: string;
 }
 
-const KNOWN = new Set(['label', 'type', 'limit', 'cursor']);
+const KNOWN = ['label', 'type', 'limit', 'cursor'];
 
 /** Page sizes of the check list: 50 by default, at most 500. */
 export const CHECK_PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
@@ -22,10 +20,7 @@ export const CHECK_PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
  * silently lists everything.
  */
 export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
-  const issues: ValidationIssue[] = [];
-  for (const name of new Set(query.keys())) {
-    if (!KNOWN.has(name)) issues.push({ path: name, message: `unknown query parameter; known: ${[...KNOWN].join(', ')}` });
-  }
+  const issues = unknownQueryParameters(query, KNOWN);
   const labels: LabelFilter[] = [];
   for (const filter of query.getAll('label')) {
     const at = filter.indexOf('=');
@@ -36,7 +31,7 @@ export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
   if (type !== undefined && !isCheckTypeName(type)) {
     issues.push({ path: 'type', message: `unknown check type "${type}"; known types: ${checkTypeNames.join(', ')}` });
   }
-  let page: { limit: number; cursor?: string } = { limit: CHECK_PAGE.defaultLimit };
+  let page: PageRequest = { limit: CHECK_PAGE.defaultLimit };
   try {
     page = parsePage(query, CHECK_PAGE);
   } catch (error) {
@@ -45,5 +40,5 @@ export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
     issues.push(...details.issues);
   }
   if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');
-  return { labels, type, limit: page.limit, after: page.cursor };
+  return { labels, type, limit: page.limit, cursor: page.cursor };
 }

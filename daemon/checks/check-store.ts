@@ -6,6 +6,7 @@ import { inTransaction } from '../db/in-transaction.js';
 import { preparedRead } from '../db/prepared-read.js';
 import type { ChecksTable, Database } from '../db/schema.js';
 import { conflict } from '../errors.js';
+import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { canonicalJson, checkContent, rowToCheck, sameContent, type StoredCheck } from './check-rows.js';
 import { isUniqueViolation } from './unique-violation.js';
 
@@ -22,10 +23,7 @@ export interface LabelFilter {
 }
 
 /** What `listChecks` returns: one page, and the cursor of the next (null on the last page). */
-export interface CheckPage {
-  items: StoredCheck[];
-  nextCursor: string | null;
-}
+export type CheckPage = Page<StoredCheck>;
 
 /** What `upsertChecks` did (or, in a dry run, would do) with one check, in input order. */
 export interface UpsertOutcome {
@@ -65,13 +63,13 @@ async function deleteLabels(db: Executor, checkUids: string[]): Promise<void> {
 
 /**
  * One page of an organization's checks in creation order, filtered by every label given (all
- * must match) and by type. `after` is the previous page's `nextCursor`. With labels the query
+ * must match) and by type. `cursor` is the previous page's `nextCursor`. With labels the query
  * walks the (organization, key, value, check) index, so a filtered page costs an index range.
  */
 export async function listChecks(
   db: Executor,
   orgUid: string,
-  query: { labels?: LabelFilter[]; type?: string; limit: number; after?: string },
+  query: PageRequest & { labels?: LabelFilter[]; type?: string },
 ): Promise<CheckPage> {
   const [first, ...more] = query.labels ?? [];
   let rows: Selectable<ChecksTable>[];
@@ -91,19 +89,15 @@ export async function listChecks(
       );
     });
     if (query.type) builder = builder.where('checks.type', '=', query.type);
-    if (query.after) builder = builder.where('l0.check_uid', '>', query.after);
+    if (query.cursor) builder = builder.where('l0.check_uid', '>', query.cursor);
     rows = await builder.orderBy('l0.check_uid').limit(query.limit + 1).execute();
   } else {
     let builder = db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid);
     if (query.type) builder = builder.where('type', '=', query.type);
-    if (query.after) builder = builder.where('uid', '>', query.after);
+    if (query.cursor) builder = builder.where('uid', '>', query.cursor);
     rows = await builder.orderBy('uid').limit(query.limit + 1).execute();
   }
-  const page = rows.slice(0, query.limit);
-  return {
-    items: page.map(rowToCheck),
-    nextCursor: rows.length > query.limit ? page[page.length - 1].uid : null,
-  };
+  return toPage(rows, query.limit, rowToCheck);
 }
 
 /** The check with `slug` in the organization, or undefined. */

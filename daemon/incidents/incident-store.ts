@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { newId } from '../db/ids.js';
 import type { Database, IncidentsTable } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
+import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 
 // Incidents: opened by hand (or by a check), then acknowledged and resolved, recording who did
 // each and when. open -> acknowledged -> resolved; open -> resolved directly is allowed too.
@@ -85,14 +86,13 @@ export async function getIncident(db: Db, orgUid: string, uid: string): Promise<
 export async function listIncidents(
   db: Db,
   orgUid: string,
-  query: { status?: IncidentStatus; limit: number; after?: string },
-): Promise<{ items: IncidentView[]; nextCursor: string | null }> {
+  query: PageRequest & { status?: IncidentStatus },
+): Promise<Page<IncidentView>> {
   let builder = selectIncidents(db, orgUid);
   if (query.status) builder = builder.where('i.status', '=', query.status);
-  if (query.after) builder = builder.where('i.uid', '<', query.after);
+  if (query.cursor) builder = builder.where('i.uid', '<', query.cursor);
   const rows = await builder.orderBy('i.uid', 'desc').limit(query.limit + 1).execute();
-  const page = rows.slice(0, query.limit);
-  return { items: page.map(toView), nextCursor: rows.length > query.limit ? page[page.length - 1].uid : null };
+  return toPage(rows, query.limit, toView);
 }
 
 /** Opens an incident by hand, optionally about a check. */

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../db/ids.js';
 import type { Database, NotificationChannelsTable } from '../db/schema.js';
+import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { maskConfig, type ChannelConfig, type ChannelType } from './channel-types.js';
 
 type Db = Kysely<Database>;
@@ -52,12 +53,11 @@ export async function getChannel(db: Db, orgUid: string, uid: string): Promise<C
 }
 
 /** A page of channels in creation order, masked. */
-export async function listChannels(db: Db, orgUid: string, query: { limit: number; after?: string }): Promise<{ items: ChannelView[]; nextCursor: string | null }> {
+export async function listChannels(db: Db, orgUid: string, query: PageRequest): Promise<Page<ChannelView>> {
   let builder = db.selectFrom('notification_channels').selectAll().where('organization_uid', '=', orgUid);
-  if (query.after) builder = builder.where('uid', '>', query.after);
+  if (query.cursor) builder = builder.where('uid', '>', query.cursor);
   const rows = await builder.orderBy('uid').limit(query.limit + 1).execute();
-  const page = rows.slice(0, query.limit);
-  return { items: page.map(toView), nextCursor: rows.length > query.limit ? page[page.length - 1].uid : null };
+  return toPage(rows, query.limit, toView);
 }
 
 /** Stores a new channel; answers it masked. */

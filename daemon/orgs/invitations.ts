@@ -9,7 +9,7 @@ import { newId } from '../db/ids.js';
 import type { Organization, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, forbidden, notFound } from '../errors.js';
-import type { PageRequest } from '../http/pagination.js';
+import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { dashboardLink, invitationMail, maskEmail } from '../mail/notices.js';
 import type { Actor } from './members.js';
 
@@ -110,13 +110,12 @@ function view(row: { uid: string; email: string; role: Role; invited_by_uid: str
 }
 
 /** One page of an organization's invitations, newest first. */
-export async function listInvitations(deps: Pick<AppDeps, 'db' | 'clock'>, organizationUid: string, page: PageRequest): Promise<{ items: InvitationView[]; nextCursor: string | null }> {
+export async function listInvitations(deps: Pick<AppDeps, 'db' | 'clock'>, organizationUid: string, page: PageRequest): Promise<Page<InvitationView>> {
   let query = deps.db.kysely.selectFrom('invitations').selectAll().where('organization_uid', '=', organizationUid);
   if (page.cursor) query = query.where('uid', '<', page.cursor);
   const rows = await query.orderBy('uid', 'desc').limit(page.limit + 1).execute();
   const now = deps.clock.now().toISOString();
-  const items = rows.slice(0, page.limit).map((row) => view(row, now));
-  return { items, nextCursor: rows.length > page.limit ? items[items.length - 1].uid : null };
+  return toPage(rows, page.limit, (row) => view(row, now));
 }
 
 /** Withdraws a pending invitation; its link stops working. */

@@ -5,7 +5,7 @@ import type { Role } from '../access/permissions.js';
 import { newId } from '../db/ids.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, notFound } from '../errors.js';
-import type { PageRequest } from '../http/pagination.js';
+import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -61,7 +61,7 @@ export async function listMembershipRequests(
   organizationUid: string,
   status: MembershipRequestStatus | undefined,
   page: PageRequest,
-): Promise<{ items: MembershipRequestView[]; nextCursor: string | null }> {
+): Promise<Page<MembershipRequestView>> {
   let query = deps.db.kysely
     .selectFrom('membership_requests')
     .innerJoin('users', 'users.uid', 'membership_requests.user_uid')
@@ -71,7 +71,7 @@ export async function listMembershipRequests(
   if (status) query = query.where('membership_requests.status', '=', status);
   if (page.cursor) query = query.where('membership_requests.uid', '<', page.cursor);
   const rows = await query.orderBy('membership_requests.uid', 'desc').limit(page.limit + 1).execute();
-  const items = rows.slice(0, page.limit).map((row) => ({
+  return toPage(rows, page.limit, (row) => ({
     uid: row.uid,
     user: { uid: row.user_uid, email: row.email, name: row.name },
     message: row.message,
@@ -81,7 +81,6 @@ export async function listMembershipRequests(
     decidedAt: row.decided_at,
     createdAt: row.created_at,
   }));
-  return { items, nextCursor: rows.length > page.limit ? items[items.length - 1].uid : null };
 }
 
 /**

@@ -1,23 +1,20 @@
 import { z } from 'zod';
 import { getCheck } from '../checks/check-store.js';
-import { validationFailed, notFound, type ValidationIssue } from '../errors.js';
-import { parsePage } from '../http/pagination.js';
+import { validationFailed, notFound } from '../errors.js';
+import { parsePage, unknownQueryParameters, type PageRequest } from '../http/pagination.js';
 import { advanceIncident, getIncident, INCIDENT_STATUSES, listIncidents, openIncident, type IncidentStatus } from '../incidents/incident-store.js';
 import { orgOf } from './checks.js';
 import { route, type RouteSpec } from './route.js';
 
-function parseListQuery(query: URLSearchParams): { status?: IncidentStatus; limit: number; after?: string } {
-  const issues: ValidationIssue[] = [];
-  for (const name of new Set(query.keys())) {
-    if (!['status', 'limit', 'cursor'].includes(name)) issues.push({ path: name, message: 'unknown query parameter; known: status, limit, cursor' });
-  }
+function parseListQuery(query: URLSearchParams): PageRequest & { status?: IncidentStatus } {
+  const issues = unknownQueryParameters(query, ['status', 'limit', 'cursor']);
   const status = query.get('status') ?? undefined;
   if (status !== undefined && !INCIDENT_STATUSES.includes(status as IncidentStatus)) {
     issues.push({ path: 'status', message: `must be one of ${INCIDENT_STATUSES.join(', ')}` });
   }
   if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');
-  const page = parsePage(query, { defaultLimit: 50, maxLimit: 200 });
-  return { status: status as IncidentStatus | undefined, limit: page.limit, after: page.cursor };
+  const page = parsePage(query);
+  return { status: status as IncidentStatus | undefined, limit: page.limit, cursor: page.cursor };
 }
 
 const incidentNotFound = (uid: string) => notFound(`No incident "${uid}" in this organization.`);

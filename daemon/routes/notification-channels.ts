@@ -32,10 +32,7 @@ export const notificationChannelRoutes: RouteSpec[] = [
     path: '/orgs/:org/notification-channels',
     permission: 'notification-channels:read',
     summary: 'List notification channels in creation order, secrets masked: ?limit= (1-200, default 50), ?cursor=.',
-    handler: async ({ deps, auth, query }) => {
-      const page = parsePage(query);
-      return listChannels(deps.db.kysely, orgOf(auth).uid, { limit: page.limit, after: page.cursor });
-    },
+    handler: async ({ deps, auth, query }) => listChannels(deps.db.kysely, orgOf(auth).uid, parsePage(query)),
   }),
   route({
     method: 'POST',

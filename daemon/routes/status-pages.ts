@@ -36,10 +36,7 @@ export const statusPageRoutes: RouteSpec[] = [
     path: '/orgs/:org/status-pages',
     permission: 'status-pages:read',
     summary: 'List status pages in creation order: ?limit= (1-200, default 50), ?cursor=.',
-    handler: async ({ deps, auth, query }) => {
-      const page = parsePage(query);
-      return listStatusPages(deps.db.kysely, orgOf(auth).uid, { limit: page.limit, after: page.cursor });
-    },
+    handler: async ({ deps, auth, query }) => listStatusPages(deps.db.kysely, orgOf(auth).uid, parsePage(query)),
   }),
   route({
     method: 'POST',

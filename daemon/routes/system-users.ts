@@ -4,7 +4,7 @@ import { accountView } from '../auth/account.js';
 import { emailField } from '../auth/schemas.js';
 import { findUser, normalizeEmail } from '../auth/users.js';
 import { notFound } from '../errors.js';
-import { parsePage } from '../http/pagination.js';
+import { parsePage, toPage } from '../http/pagination.js';
 import { route, type RouteSpec } from './route.js';
 
 /** Every account of the server (super admin only). */
@@ -21,7 +21,7 @@ export const systemUserRoutes: RouteSpec[] = [
       if (email) select = select.where('email', '=', normalizeEmail(email));
       if (page.cursor) select = select.where('uid', '>', page.cursor);
       const rows = await select.orderBy('uid').limit(page.limit + 1).execute();
-      const items = rows.slice(0, page.limit).map((user) => ({
+      return toPage(rows, page.limit, (user) => ({
         uid: user.uid,
         email: user.email,
         name: user.name,
@@ -30,7 +30,6 @@ export const systemUserRoutes: RouteSpec[] = [
         superAdmin: user.super_admin === 1,
         createdAt: user.created_at,
       }));
-      return { items, nextCursor: rows.length > page.limit ? items[items.length - 1].uid : null };
     },
   }),
   route({

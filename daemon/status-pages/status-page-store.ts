@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../db/ids.js';
 import type { Database, StatusPagesTable } from '../db/schema.js';
 import { conflict, validationFailed } from '../errors.js';
+import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { isUniqueViolation } from '../checks/unique-violation.js';
 
 type Db = Kysely<Database>;
@@ -87,13 +88,13 @@ export async function getStatusPage(db: Db, orgUid: string, slug: string): Promi
 }
 
 /** A page of status pages in creation order. */
-export async function listStatusPages(db: Db, orgUid: string, query: { limit: number; after?: string }): Promise<{ items: StatusPageView[]; nextCursor: string | null }> {
+export async function listStatusPages(db: Db, orgUid: string, query: PageRequest): Promise<Page<StatusPageView>> {
   let builder = db.selectFrom('status_pages').selectAll().where('organization_uid', '=', orgUid);
-  if (query.after) builder = builder.where('uid', '>', query.after);
+  if (query.cursor) builder = builder.where('uid', '>', query.cursor);
   const rows = await builder.orderBy('uid').limit(query.limit + 1).execute();
-  const page = rows.slice(0, query.limit);
-  const checks = await checksOf(db, page.map((row) => row.uid));
-  return { items: page.map((row) => toView(row, checks.get(row.uid)!)), nextCursor: rows.length > query.limit ? page[page.length - 1].uid : null };
+  const page = toPage(rows, query.limit);
+  const checks = await checksOf(db, page.items.map((row) => row.uid));
+  return { items: page.items.map((row) => toView(row, checks.get(row.uid)!)), nextCursor: page.nextCursor };
 }
 
 /** Creates a status page; 409 `SLUG_TAKEN` when the slug is in use, 400 for unknown checks. */

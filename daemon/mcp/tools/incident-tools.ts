@@ -1,13 +1,11 @@
 import { z } from 'zod';
+import { CURSOR_PATTERN, PAGE_SIZES } from '../../http/pagination.js';
 import { INCIDENT_STATUSES, listIncidents } from '../../incidents/incident-store.js';
 import { cursorArgument } from '../schemas.js';
 import { defineTool, orgUidOf } from '../tool.js';
 
-// The same page sizes as GET /orgs/{org}/incidents.
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 200;
-// Ids are time-ordered and lowercase base-32 (daemon/db/ids.ts); a cursor is one of them.
-const CURSOR = /^[0-9a-z]{26}$/;
+// The same page sizes and cursors as GET /orgs/{org}/incidents.
+const { defaultLimit: DEFAULT_LIMIT, maxLimit: MAX_LIMIT } = PAGE_SIZES;
 
 const actorResult = z.object({ uid: z.string(), email: z.string(), name: z.string() }).nullable();
 
@@ -25,7 +23,7 @@ export const listIncidentsTool = defineTool({
   input: z.strictObject({
     status: z.enum(INCIDENT_STATUSES as unknown as [string, ...string[]]).optional().describe('Only incidents in this status.'),
     limit: z.int().min(1).max(MAX_LIMIT).optional().describe(`At most this many incidents (1-${MAX_LIMIT}).`),
-    cursor: cursorArgument.regex(CURSOR, 'is not a cursor this tool returned').optional(),
+    cursor: cursorArgument.regex(CURSOR_PATTERN, 'is not a cursor this tool returned').optional(),
   }),
   output: z.object({
     items: z.array(
@@ -51,7 +49,7 @@ export const listIncidentsTool = defineTool({
     const page = await listIncidents(call.deps.db.kysely, orgUidOf(call), {
       status: status as (typeof INCIDENT_STATUSES)[number] | undefined,
       limit: limit ?? DEFAULT_LIMIT,
-      after: cursor,
+      cursor,
     });
     const open = page.items.filter((incident) => incident.status !== 'resolved').length;
     return { structured: page, summary: `${page.items.length} incidents, ${open} of them not resolved.` };
