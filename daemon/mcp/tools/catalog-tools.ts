@@ -1,14 +1,10 @@
 import { z } from 'zod';
-import { checkTypeNames, listCheckTypes, sampleCheck, type CheckTypeSummary } from '../../../importers/catalog/index.js';
-import { notFound } from '../../errors.js';
+import { checkTypeNames } from '../../../importers/catalog/index.js';
+import { checkTypeCatalog, requireSample } from '../../checks/check-types.js';
 import { defineTool } from '../tool.js';
 
 // The check-type catalog: the same one the REST API and the importers use. It belongs to no
 // organization, so these tools take no `org` argument.
-
-// Fixed for the life of the process; built once, like the REST listing, and never mutated.
-let catalog: CheckTypeSummary[] | undefined;
-const catalogTypes = (): CheckTypeSummary[] => (catalog ??= listCheckTypes());
 
 const targetResult = z.looseObject({ kind: z.string(), description: z.string(), example: z.string().optional() });
 
@@ -38,7 +34,7 @@ export const listCheckTypesTool = defineTool({
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run({ args }) {
-    const types = catalogTypes().map(({ schema, ...type }) => (args.includeSchemas ? { ...type, schema } : type));
+    const types = checkTypeCatalog().map(({ schema, ...type }) => (args.includeSchemas ? { ...type, schema } : type));
     return { structured: { types }, summary: `${types.length} check types: ${types.map((t) => t.type).join(', ')}.` };
   },
 });
@@ -63,9 +59,8 @@ export const getCheckTypeSampleTool = defineTool({
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run({ args }) {
-    const check = sampleCheck(args.type);
-    if (!check) throw notFound(`No check type "${args.type}"; known types: ${checkTypeNames.join(', ')}.`);
-    const type = catalogTypes().find((t) => t.type === args.type)!;
+    const check = requireSample(args.type);
+    const type = checkTypeCatalog().find((t) => t.type === args.type)!;
     return {
       structured: { type: type.type, target: type.target, configSchema: type.schema, check },
       summary: `A complete ${type.title} check (type "${type.type}"). Target: ${type.target.description}`,
