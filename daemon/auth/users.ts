@@ -1,7 +1,7 @@
 import { newId } from '../db/ids.js';
 import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { conflict } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -14,6 +14,13 @@ export async function findUserByEmail(deps: Pick<AppDeps, 'db'>, email: string):
 
 export async function findUser(deps: Pick<AppDeps, 'db'>, uid: string): Promise<User | undefined> {
   return deps.db.kysely.selectFrom('users').selectAll().where('uid', '=', uid).executeTakeFirst();
+}
+
+/** The account `uid`; 404 when there is none. */
+export async function requireUser(deps: Pick<AppDeps, 'db'>, uid: string): Promise<User> {
+  const user = await findUser(deps, uid);
+  if (!user) throw notFound('User not found.');
+  return user;
 }
 
 /** Creates an account; 409 CONFLICT (EMAIL_TAKEN) when the address is in use. */

@@ -8,8 +8,8 @@ import {
   resetMail,
 } from '../auth/password-reset.js';
 import { emailField, newPasswordField } from '../auth/schemas.js';
-import { findUser } from '../auth/users.js';
-import { conflict, notFound } from '../errors.js';
+import { requireUser } from '../auth/users.js';
+import { conflict } from '../errors.js';
 import { route, type RouteSpec } from './route.js';
 
 /** The one answer to every reset request, whether or not the address has an account. */
@@ -49,8 +49,7 @@ export const passwordResetRoutes: RouteSpec[] = [
     summary: 'Issue a reset link for any account: mailed when SMTP is configured, else returned as `url`.',
     status: 201,
     async handler({ deps, auth, params }) {
-      const target = await findUser(deps, params.uid);
-      if (!target) throw notFound('User not found.');
+      const target = await requireUser(deps, params.uid);
       if (target.password_hash === null && !(await externalAccountsMaySetPassword(deps))) {
         throw conflict(
           'EXTERNAL_ACCOUNT',

@@ -1,6 +1,6 @@
 import { requireSession } from '../access/session-only.js';
 import { revokeUserSessions } from '../auth/sessions.js';
-import { findUser } from '../auth/users.js';
+import { requireUser } from '../auth/users.js';
 import type { Session } from '../db/schema.js';
 import { notFound, validationFailed } from '../errors.js';
 import { route, type RouteSpec } from './route.js';
@@ -86,8 +86,7 @@ export const sessionRoutes: RouteSpec[] = [
     permission: 'superAdmin',
     summary: 'End every session of an account (a super admin acting on their own account keeps the current one).',
     async handler({ deps, auth, params }) {
-      const target = await findUser(deps, params.uid);
-      if (!target) throw notFound('User not found.');
+      const target = await requireUser(deps, params.uid);
       const exceptIdHash = target.uid === auth.user.uid ? auth.session?.id_hash : undefined;
       const revoked = await revokeUserSessions(deps, target.uid, { exceptIdHash });
       deps.logger.info({ user: target.uid, actor: auth.user.uid, revoked }, 'sessions ended by a super admin');

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { changeEmail } from '../auth/email-change.js';
 import { accountView } from '../auth/account.js';
 import { emailField } from '../auth/schemas.js';
-import { findUser, normalizeEmail } from '../auth/users.js';
-import { notFound } from '../errors.js';
+import { normalizeEmail, requireUser } from '../auth/users.js';
 import { parsePage, toPage } from '../http/pagination.js';
 import { route, type RouteSpec } from './route.js';
 
@@ -39,8 +38,7 @@ export const systemUserRoutes: RouteSpec[] = [
     summary: "Change any account's e-mail address; no password needed. All of the account's sessions end.",
     body: z.object({ email: emailField }),
     async handler({ deps, auth, params, body }) {
-      const target = await findUser(deps, params.uid);
-      if (!target) throw notFound('User not found.');
+      const target = await requireUser(deps, params.uid);
       const user = await changeEmail(deps, {
         target,
         newEmail: body.email,
