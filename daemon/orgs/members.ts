@@ -39,8 +39,8 @@ export async function listMembers(deps: Pick<AppDeps, 'db'>, organizationUid: st
  * The actor's role re-read under the organization's lock: the role checked when the request
  * began may have been lowered since by a concurrent change, and owner changes must not race.
  */
-async function lockedActorRole(trx: Kysely<Database>, organizationUid: string, actor: Actor): Promise<Role> {
-  const row = await trx.selectFrom('members').select('role').where('organization_uid', '=', organizationUid).where('user_uid', '=', actor.uid).executeTakeFirst();
+async function lockedActorRole(trx: Kysely<Database>, organizationUid: string, actorUid: string): Promise<Role> {
+  const row = await trx.selectFrom('members').select('role').where('organization_uid', '=', organizationUid).where('user_uid', '=', actorUid).executeTakeFirst();
   if (!row) throw notFound('Organization not found.');
   requirePermission(row.role, 'members:manage');
   return row.role;
@@ -53,10 +53,10 @@ const lastOwner = () =>
  * Changes a member's role. Granting or revoking `owner` takes an owner; the last owner cannot be
  * demoted. Runs under the organization's lock, so two owners demoting each other cannot both win.
  */
-export async function changeMemberRole(deps: Deps, input: { organizationUid: string; actor: Actor; userUid: string; role: Role }): Promise<MemberView> {
+export async function changeMemberRole(deps: Deps, input: { organizationUid: string; actorUid: string; userUid: string; role: Role }): Promise<MemberView> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     await lockOrganization(trx, input.organizationUid);
-    const actorRole = await lockedActorRole(trx, input.organizationUid, input.actor);
+    const actorRole = await lockedActorRole(trx, input.organizationUid, input.actorUid);
     const member = await trx
       .selectFrom('members')
       .innerJoin('users', 'users.uid', 'members.user_uid')
@@ -73,7 +73,7 @@ export async function changeMemberRole(deps: Deps, input: { organizationUid: str
     await recordAudit(trx, deps.clock, {
       organizationUid: input.organizationUid,
       kind: 'member.role_changed',
-      actorUid: input.actor.uid,
+      actorUid: input.actorUid,
       targetUid: input.userUid,
       data: { from: member.role, to: input.role },
     });
@@ -85,10 +85,10 @@ export async function changeMemberRole(deps: Deps, input: { organizationUid: str
  * Removes a member (an owner only by an owner; never the last owner) and revokes their access
  * tokens for this organization, so that re-admitting them later does not revive old tokens.
  */
-export async function removeMember(deps: Deps, input: { organizationUid: string; actor: Actor; userUid: string }): Promise<void> {
+export async function removeMember(deps: Deps, input: { organizationUid: string; actorUid: string; userUid: string }): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockOrganization(trx, input.organizationUid);
-    const actorRole = await lockedActorRole(trx, input.organizationUid, input.actor);
+    const actorRole = await lockedActorRole(trx, input.organizationUid, input.actorUid);
     const member = await trx.selectFrom('members').select('role').where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).executeTakeFirst();
     if (!member) throw notFound('Member not found.');
     if (member.role === 'owner') {
@@ -107,7 +107,7 @@ export async function removeMember(deps: Deps, input: { organizationUid: string;
     await recordAudit(trx, deps.clock, {
       organizationUid: input.organizationUid,
       kind: 'member.removed',
-      actorUid: input.actor.uid,
+      actorUid: input.actorUid,
       targetUid: input.userUid,
       data: { role: member.role, tokensRevoked: Number(revoked.numUpdatedRows) },
     });

@@ -19,7 +19,7 @@ export const memberRoutes: RouteSpec[] = [
     summary: "Change a member's role (granting or revoking owner: owner only; the last owner stays).",
     body: z.object({ role: z.enum(ROLES) }),
     handler: async ({ deps, auth, params, body }) =>
-      changeMemberRole(deps, { organizationUid: auth.org!.uid, actor: { uid: auth.user.uid, role: auth.role! }, userUid: params.userUid, role: body.role }),
+      changeMemberRole(deps, { organizationUid: auth.org!.uid, actorUid: auth.user.uid, userUid: params.userUid, role: body.role }),
   }),
   route({
     method: 'DELETE',
@@ -27,7 +27,7 @@ export const memberRoutes: RouteSpec[] = [
     permission: 'members:manage',
     summary: 'Remove a member (an owner: owner only; never the last owner); their tokens for it are revoked.',
     async handler({ deps, auth, params }) {
-      await removeMember(deps, { organizationUid: auth.org!.uid, actor: { uid: auth.user.uid, role: auth.role! }, userUid: params.userUid });
+      await removeMember(deps, { organizationUid: auth.org!.uid, actorUid: auth.user.uid, userUid: params.userUid });
     },
   }),
 ];
