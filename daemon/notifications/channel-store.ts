@@ -70,14 +70,14 @@ export async function createChannel(db: Db, orgUid: string, input: { name: strin
 
 /** Replaces a channel's name, type and config; undefined when it no longer exists. */
 export async function updateChannel(db: Db, orgUid: string, uid: string, input: { name: string; type: ChannelType; config: ChannelConfig }, now: Date): Promise<ChannelView | undefined> {
-  const result = await db
+  const row = await db
     .updateTable('notification_channels')
     .set({ name: input.name, type: input.type, config: JSON.stringify(input.config), updated_at: now.toISOString() })
     .where('organization_uid', '=', orgUid)
     .where('uid', '=', uid)
+    .returningAll()
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return undefined;
-  return getChannel(db, orgUid, uid);
+  return row && toView(row);
 }
 
 /** Deletes a channel; false when there is none. */

@@ -35,8 +35,12 @@ export interface OrganizationView {
   createdAt: string;
 }
 
-export async function organizationView(deps: Pick<AppDeps, 'db'>, org: Organization, role: Role): Promise<OrganizationView> {
-  const pattern = await readParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER);
+/**
+ * The organization as `role` sees it. `registrationEmailPattern`, when given, is the pattern
+ * known to be stored (null: none), which spares reading it again.
+ */
+export async function organizationView(deps: Pick<AppDeps, 'db'>, org: Organization, role: Role, registrationEmailPattern?: string | null): Promise<OrganizationView> {
+  const pattern = registrationEmailPattern !== undefined ? { value: registrationEmailPattern } : await readParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER);
   return {
     uid: org.uid,
     slug: org.slug,

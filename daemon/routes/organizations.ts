@@ -70,7 +70,8 @@ export const organizationRoutes: RouteSpec[] = [
     async handler({ deps, auth, body }) {
       if (body.name !== undefined && body.name !== auth.org!.name) requirePermission(auth.role!, 'organization:rename');
       const org = await updateOrganization(deps, auth.org!, auth.user.uid, body);
-      return organizationView(deps, org, auth.role!);
+      // A pattern sent is now the stored one (written, or found equal), so it is not read again.
+      return organizationView(deps, org, auth.role!, body.registrationEmailPattern);
     },
   }),
   route({

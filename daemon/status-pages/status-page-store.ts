@@ -100,19 +100,20 @@ export async function listStatusPages(db: Db, orgUid: string, query: PageRequest
 /** Creates a status page; 409 `SLUG_TAKEN` when the slug is in use, 400 for unknown checks. */
 export async function createStatusPage(db: Db, orgUid: string, fields: StatusPageFields, now: Date): Promise<StatusPageView> {
   const at = now.toISOString();
-  const uid = newId(now.getTime());
+  const row: Selectable<StatusPagesTable> = { uid: newId(now.getTime()), organization_uid: orgUid, slug: fields.slug, title: fields.title, description: fields.description, public: fields.public ? 1 : 0, created_at: at, updated_at: at };
   await db.transaction().execute(async (trx) => {
     const checkUids = await resolveChecks(trx, orgUid, fields.checks);
     const inserted = await trx
       .insertInto('status_pages')
-      .values({ uid, organization_uid: orgUid, slug: fields.slug, title: fields.title, description: fields.description, public: fields.public ? 1 : 0, created_at: at, updated_at: at })
+      .values(row)
       .onConflict((oc) => oc.columns(['organization_uid', 'slug']).doNothing())
       .returning('uid')
       .executeTakeFirst();
     if (!inserted) throw slugTaken(fields.slug);
-    await replaceChecks(trx, uid, checkUids);
+    await replaceChecks(trx, row.uid, checkUids);
   });
-  return (await getStatusPage(db, orgUid, fields.slug))!;
+  // resolveChecks matched each slug exactly, so the page shows `fields.checks` in that order.
+  return toView(row, [...fields.checks]);
 }
 
 /**
