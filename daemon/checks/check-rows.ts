@@ -63,10 +63,10 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * Whether storing `check` over `row` would change anything. Compared on meaning, not on
- * text, so a re-run import that produces the same definition reports "unchanged".
+ * text, so a re-run import that produces the same definition reports "unchanged". `next` is
+ * `checkContent(check)`, for a caller that has it already.
  */
-export function sameContent(row: Selectable<ChecksTable>, check: CheckDefinition): boolean {
-  const next = checkContent(check);
+export function sameContent(row: Selectable<ChecksTable>, check: CheckDefinition, next: CheckContent = checkContent(check)): boolean {
   return (
     row.slug === next.slug &&
     row.name === next.name &&

@@ -7,7 +7,7 @@ import { preparedRead } from '../db/prepared-read.js';
 import type { ChecksTable, Database } from '../db/schema.js';
 import { conflict } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
-import { canonicalJson, checkContent, rowToCheck, sameContent, type StoredCheck } from './check-rows.js';
+import { canonicalJson, checkContent, rowToCheck, sameContent, type CheckContent, type StoredCheck } from './check-rows.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 // The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
@@ -189,12 +189,11 @@ export async function deleteCheck(db: Executor, orgUid: string, slug: string): P
 }
 
 /**
- * Whether the row holds exactly the text `check` would be stored as. A re-run import produces
- * the same JSON text it stored before, so this cheap test settles most rows without the parse
- * and key sort of `sameContent`.
+ * Whether the row holds exactly the text `next` (a check's `checkContent`). A re-run import
+ * produces the same JSON text it stored before, so this cheap test settles most rows without
+ * the parse and key sort of `sameContent`.
  */
-function sameStoredText(row: Selectable<ChecksTable>, check: CheckDefinition): boolean {
-  const next = checkContent(check);
+function sameStoredText(row: Selectable<ChecksTable>, next: CheckContent): boolean {
   return (
     row.config === next.config &&
     row.labels === next.labels &&
@@ -232,20 +231,25 @@ export async function upsertChecks(
   newIds.sort();
   let nextNew = 0;
   const outcomes: UpsertOutcome[] = [];
-  // `keepsLabels`: an update whose label set is the stored one leaves its label rows alone.
-  const writes: { check: CheckDefinition; uid: string; replacesLabels: boolean; keepsLabels: boolean }[] = [];
+  // `content`: the check's row content, computed once per check. `keepsLabels`: an update whose
+  // label set is the stored one leaves its label rows alone.
+  const writes: { check: CheckDefinition; content: CheckContent; uid: string; replacesLabels: boolean; keepsLabels: boolean }[] = [];
   for (const check of checks) {
     const row = existing.get(check.slug);
     if (!row) {
       const uid = newIds[nextNew++];
       outcomes.push({ slug: check.slug, action: 'create', ...(options.dryRun ? {} : { uid }) });
-      writes.push({ check, uid, replacesLabels: false, keepsLabels: false });
-    } else if (sameStoredText(row, check) || sameContent(row, check)) {
+      // A dry run writes nothing, so it needs no content for the checks it would create.
+      if (!options.dryRun) writes.push({ check, content: checkContent(check), uid, replacesLabels: false, keepsLabels: false });
+      continue;
+    }
+    const content = checkContent(check);
+    if (sameStoredText(row, content) || sameContent(row, check, content)) {
       outcomes.push({ slug: check.slug, action: 'unchanged', uid: row.uid });
     } else {
       outcomes.push({ slug: check.slug, action: 'update', uid: row.uid });
       const keepsLabels = canonicalJson(JSON.parse(row.labels)) === canonicalJson(check.labels);
-      writes.push({ check, uid: row.uid, replacesLabels: true, keepsLabels });
+      writes.push({ check, content, uid: row.uid, replacesLabels: true, keepsLabels });
     }
   }
   if (options.dryRun || writes.length === 0) return outcomes;
@@ -255,7 +259,7 @@ export async function upsertChecks(
   for (const batch of chunks(writes, CHECK_BATCH)) {
     const returned = await db
       .insertInto('checks')
-      .values(batch.map(({ check, uid }) => ({ uid, organization_uid: orgUid, ...checkContent(check), created_at: at, updated_at: at })))
+      .values(batch.map(({ content, uid }) => ({ uid, organization_uid: orgUid, ...content, created_at: at, updated_at: at })))
       .onConflict((oc) =>
         oc.columns(['organization_uid', 'slug']).doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
