@@ -1,4 +1,5 @@
 import type { Membership, Scope, TokenInfo } from '../access/auth-context.js';
+import { MEMBERSHIP_COLUMNS, takeMembership } from '../access/membership-columns.js';
 import { newId } from '../db/ids.js';
 import { preparedRead } from '../db/prepared-read.js';
 import type { User } from '../db/schema.js';
@@ -67,12 +68,7 @@ const TOKEN_WITH_ACCOUNT_AND_MEMBERSHIP = preparedRead((db, tokenHash: string) =
       'personal_tokens.expires_at as t_expires_at',
       'personal_tokens.last_used_at as t_last_used_at',
       'personal_tokens.revoked_at as t_revoked_at',
-      'organizations.uid as o_uid',
-      'organizations.slug as o_slug',
-      'organizations.name as o_name',
-      'organizations.member_limit as o_member_limit',
-      'organizations.created_at as o_created_at',
-      'members.role as m_role',
+      ...MEMBERSHIP_COLUMNS,
     ])
     .where('personal_tokens.token_hash', '=', tokenHash),
 );
@@ -87,14 +83,15 @@ export async function authenticatePersonalToken(deps: Deps, secret: string): Pro
   if (!row || row.t_revoked_at || (row.t_expires_at && row.t_expires_at <= now.toISOString())) {
     throw unauthorized('The access token is invalid, expired or revoked.');
   }
-  const { t_uid, t_scopes, t_expires_at, t_last_used_at, t_revoked_at, o_uid, o_slug, o_name, o_member_limit, o_created_at, m_role, ...user } = row;
-  if (!m_role) throw unauthorized('The access token no longer works: its owner is not a member of its organization.');
+  const { rest, membership } = takeMembership(row);
+  const { t_uid, t_scopes, t_expires_at: _expiresAt, t_last_used_at, t_revoked_at: _revokedAt, ...user } = rest;
+  if (!membership) throw unauthorized('The access token no longer works: its owner is not a member of its organization.');
   if (!t_last_used_at || now.getTime() - Date.parse(t_last_used_at) > LAST_USED_GRANULARITY_MS) {
     await deps.db.kysely.updateTable('personal_tokens').set({ last_used_at: now.toISOString() }).where('uid', '=', t_uid).execute();
   }
   return {
     user,
-    token: { uid: t_uid, organizationUid: o_uid, scopes: JSON.parse(t_scopes) as Scope[] },
-    membership: { org: { uid: o_uid, slug: o_slug, name: o_name, member_limit: o_member_limit, created_at: o_created_at }, role: m_role },
+    token: { uid: t_uid, organizationUid: membership.org.uid, scopes: JSON.parse(t_scopes) as Scope[] },
+    membership,
   };
 }

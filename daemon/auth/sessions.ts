@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from 'koa';
 import { isoIn } from '../clock.js';
 import type { Membership } from '../access/auth-context.js';
-import type { Role } from '../access/permissions.js';
+import { MEMBERSHIP_COLUMNS, takeMembership, type MembershipColumns } from '../access/membership-columns.js';
 import { newId } from '../db/ids.js';
 import { preparedRead } from '../db/prepared-read.js';
 import type { Database, Session, User } from '../db/schema.js';
@@ -92,14 +92,7 @@ const SESSION_WITH_ACCOUNT_AND_MEMBERSHIP = preparedRead((db, idHash: string, or
   sessionWithAccount(db, idHash)
     .leftJoin('organizations', (join) => join.on('organizations.slug', '=', orgSlug))
     .leftJoin('members', (join) => join.onRef('members.organization_uid', '=', 'organizations.uid').onRef('members.user_uid', '=', 'users.uid'))
-    .select([
-      'organizations.uid as o_uid',
-      'organizations.slug as o_slug',
-      'organizations.name as o_name',
-      'organizations.member_limit as o_member_limit',
-      'organizations.created_at as o_created_at',
-      'members.role as m_role',
-    ]),
+    .select(MEMBERSHIP_COLUMNS),
 );
 
 /**
@@ -136,22 +129,11 @@ export async function authenticateSession(deps: Deps, token: string, orgSlug?: s
   return { user, session, membership };
 }
 
-/** The membership columns of SESSION_WITH_ACCOUNT_AND_MEMBERSHIP, null when there is none. */
-interface MembershipColumns {
-  o_uid: string | null;
-  o_slug: string | null;
-  o_name: string | null;
-  o_member_limit: number | null;
-  o_created_at: string | null;
-  m_role: Role | null;
-}
-
 /** The account columns of a session row, and the membership its other columns describe, if any. */
 function splitMembership(row: User | (User & MembershipColumns)): { user: User; membership?: Membership } {
   if (!('m_role' in row)) return { user: row };
-  const { o_uid, o_slug, o_name, o_member_limit, o_created_at, m_role, ...user } = row;
-  if (!m_role || !o_uid || !o_slug || !o_name || !o_created_at) return { user };
-  return { user, membership: { org: { uid: o_uid, slug: o_slug, name: o_name, member_limit: o_member_limit, created_at: o_created_at }, role: m_role } };
+  const { rest, membership } = takeMembership(row);
+  return { user: rest, membership };
 }
 
 /**
