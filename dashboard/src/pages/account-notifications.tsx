@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { get, put } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
 import type { Account, NotificationSettings } from '../api/types';
@@ -39,30 +39,21 @@ export function NotificationsSection({ account }: { account: Account }) {
 
 function NotificationsForm({ org }: { org: string }) {
   const loaded = useAsync(() => get<NotificationSettings>('/auth/me/notification-settings', { query: { org } }), [org]);
-  const [email, setEmail] = useState(true);
-  const [events, setEvents] = useState<string[]>([]);
-  const [quiet, setQuiet] = useState(false);
-  const [start, setStart] = useState('22:00');
-  const [end, setEnd] = useState('07:00');
-  const [zone, setZone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-  const [error, setError] = useState<ApiError>();
-  const [saved, setSaved] = useState(false);
-
-  useEffect(() => {
-    const s = loaded.data;
-    if (!s) return;
-    setEmail(s.email);
-    setEvents(s.events);
-    setQuiet(!!s.quietHours);
-    if (s.quietHours) {
-      setStart(s.quietHours.start);
-      setEnd(s.quietHours.end);
-      setZone(s.quietHours.timeZone);
-    }
-  }, [loaded.data]);
-
   if (loaded.error) return <ErrorBanner error={loaded.error} />;
   if (!loaded.data) return <p aria-busy="true">Loading…</p>;
+  return <NotificationsEditor org={org} stored={loaded.data} />;
+}
+
+/** The form, starting from the stored settings: its first paint already shows them. */
+function NotificationsEditor({ org, stored }: { org: string; stored: NotificationSettings }) {
+  const [email, setEmail] = useState(stored.email);
+  const [events, setEvents] = useState<string[]>(stored.events);
+  const [quiet, setQuiet] = useState(!!stored.quietHours);
+  const [start, setStart] = useState(stored.quietHours?.start ?? '22:00');
+  const [end, setEnd] = useState(stored.quietHours?.end ?? '07:00');
+  const [zone, setZone] = useState(() => stored.quietHours?.timeZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'));
+  const [error, setError] = useState<ApiError>();
+  const [saved, setSaved] = useState(false);
   const issues = issuesByPath(error?.issues ?? []);
 
   const submit = async (event: Event) => {
