@@ -10,6 +10,9 @@ import { createLogger } from '../daemon/log.js';
 import { startDaemon, type RunningDaemon } from '../daemon/server.js';
 import type { CheckDefinition } from '../importers/catalog/index.js';
 
+/** The keyring key of benchmark daemons on PostgreSQL, and of the replicas that join them. */
+export const BENCH_SECRET_KEY = Buffer.alloc(32, 9).toString('base64');
+
 // Fresh databases and daemons for the benchmarks: every measured step starts from the same
 // state (an empty organization), on SQLite and, when a server answers, PostgreSQL.
 
@@ -56,7 +59,7 @@ export interface BenchDaemon {
 }
 
 /** Starts a daemon on a new, empty database; `env` adds settings (the hosted API's address). */
-export async function startBenchDaemon(kind: BenchDatabaseKind, env: Record<string, string> = {}): Promise<BenchDaemon> {
+export async function startBenchDaemon(kind: BenchDatabaseKind, env: Record<string, string> = {}): Promise<BenchDaemon & { dbUrl: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   let url = `sqlite:${join(dir, 'svc.db')}`;
   let drop = async () => {};
@@ -74,10 +77,14 @@ export async function startBenchDaemon(kind: BenchDatabaseKind, env: Record<stri
       SVC_LISTEN: '127.0.0.1:0',
       SVC_LOG_LEVEL: 'error',
       SVC_AUTH_JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+      // PostgreSQL needs the key given (SQLite generates one beside its file).
+      ...(kind === 'postgres' ? { SVC_SECRET_KEY: BENCH_SECRET_KEY } : {}),
       // Sign-in is not what is measured here.
       SVC_AUTH_PASSWORD_ARGON2_MEMORY: '8192',
       SVC_AUTH_PASSWORD_ARGON2_TIME: '1',
       SVC_AUTH_PASSWORD_ARGON2_THREADS: '1',
+      // The benchmarks that run checks start their own runners.
+      SVC_NODE_ROLE: 'api',
       ...env,
     },
     dir,
@@ -97,6 +104,7 @@ export async function startBenchDaemon(kind: BenchDatabaseKind, env: Record<stri
   const org = await daemon.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'default').executeTakeFirstOrThrow();
   return {
     daemon,
+    dbUrl: url,
     token: login!.accessToken,
     orgUid: org.uid,
     async stop() {

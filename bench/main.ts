@@ -10,12 +10,17 @@ const BENCHMARKS: Record<string, () => Promise<{ run: Benchmark }>> = {
   api: () => import('./api.js'),
   import: () => import('./import.js'),
   login: () => import('./login.js'),
+  runner: () => import('./runner.js'),
+  'status-page': () => import('./status-page.js'),
+  notify: () => import('./notify.js'),
 };
 
 const RESULTS = fileURLToPath(new URL('../../bench/results.json', import.meta.url));
 
 async function main(): Promise<void> {
-  const requested = process.argv.slice(2);
+  // `--name=value` flags go to the benchmarks themselves (see each one).
+  const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+  const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
   const unknown = requested.filter((name) => !(name in BENCHMARKS));
   if (unknown.length > 0) {
     process.stderr.write(`unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}\n`);
@@ -25,7 +30,7 @@ async function main(): Promise<void> {
   if (names.length > 1) {
     // Each in a process of its own, so that one's memory and warmed-up code do not count in the next.
     for (const name of names) {
-      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), name], { stdio: 'inherit' });
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), name, ...flags], { stdio: 'inherit' });
       if (child.status !== 0) process.exit(child.status ?? 1);
     }
     return;

@@ -1,21 +1,28 @@
-import { CliError } from './errors.js';
+import { CliError, EXIT } from './errors.js';
+import { PERSONAL_TOKEN_PREFIX } from '../contract/access.js';
 
-/** Personal access tokens start with this (see daemon/auth/personal-tokens.ts); sessions do not. */
-export const PERSONAL_TOKEN_PREFIX = 'svc_pat_';
+/** Personal access tokens start with this; sessions do not. */
+export { PERSONAL_TOKEN_PREFIX };
+
 
 /** The error body every API error has. */
 interface ApiErrorBody {
   error?: { code?: string; message?: string; details?: { issues?: { path: string; message: string }[] } };
 }
 
-/** An API error, with the code the daemon gave. */
+/**
+ * An API error, with the code the daemon gave. A 400 VALIDATION_FAILED ends with the usage exit
+ * code (2): what the CLI sends comes from its flags and arguments, so a value the daemon refuses
+ * is a bad flag value, exactly as if the CLI had caught it. A command that sends a file's
+ * content instead (svc checks apply) reports the problems itself, as a failure (1).
+ */
 export class ApiError extends CliError {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
   ) {
-    super(message);
+    super(message, status === 400 && code === 'VALIDATION_FAILED' ? EXIT.usage : EXIT.failure);
   }
 }
 

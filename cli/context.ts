@@ -1,5 +1,5 @@
 import { ApiClient } from './client.js';
-import { resolveTarget } from './config.js';
+import { resolveTarget, type Target } from './config.js';
 import { CliError } from './errors.js';
 import { createOutput, type Output } from './output.js';
 import { createPrompts, type Prompts } from './prompts.js';
@@ -10,6 +10,10 @@ export interface GlobalOptions {
   token?: string;
   json?: boolean;
   yes?: boolean;
+  /** The organization of org-scoped commands (default: SVC_ORG, else your only one). */
+  org?: string;
+  /** The saved sign-in to use (default: SVC_PROFILE, else the one saved for the URL, else "default"). */
+  profile?: string;
 }
 
 /** What a command's `run(options, deps)` gets besides its own options. */
@@ -18,8 +22,8 @@ export interface CommandDeps {
   out: Output;
   prompts: Prompts;
   env: NodeJS.ProcessEnv;
-  /** The daemon URL and token (flags > SVC_URL/SVC_TOKEN > saved sign-in). */
-  target(): { url: string; token?: string };
+  /** The daemon URL, token and profile (flags > SVC_URL/SVC_TOKEN > saved sign-in of the profile). */
+  target(): Target;
   /** An API client; with `requireToken` it fails first when nobody is signed in. */
   client(options?: { requireToken?: boolean }): ApiClient;
 }

@@ -1,7 +1,8 @@
 import { Argument, Command, CommanderError } from 'commander';
 import { createCommandDeps, type CommandDeps, type GlobalOptions } from './context.js';
-import { CliError, EXIT } from './errors.js';
-import { VERSION } from '../daemon/version.js';
+import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
+import { CliError, EXIT, EXIT_CODES_HELP } from './errors.js';
+import { VERSION } from '../contract/version.js';
 
 type Loader = () => Promise<{ run(options: any, deps: CommandDeps): Promise<number | void> }>;
 
@@ -28,13 +29,19 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 /** Every command of the CLI, declared in one place. */
 export function buildProgram(): Command {
   const program = new Command('svc')
-    .description('svc: sign-in, access control and monitor import for your monitoring service.')
+    .description('svc: checks, incidents, status pages, access control and monitor import for your monitoring service.')
     .version(VERSION, '-V, --version')
     .option('--url <url>', 'daemon URL (default: SVC_URL, the saved sign-in, or http://localhost:4000)')
     .option('--token <token>', 'access token (default: SVC_TOKEN or the saved sign-in)')
     .option('--json', 'print machine-readable JSON only; never prompt')
     .option('-y, --yes', 'answer yes to confirmations; never prompt')
+    .option('--org <slug>', 'organization of org-scoped commands (default: SVC_ORG, or your only one)')
+    .option('--profile <name>', 'saved sign-in to use (default: SVC_PROFILE, the one saved for --url, or "default")')
     .showHelpAfterError('(run with --help for usage)')
+    // Every subcommand's help lists these global flags too.
+    .configureHelp({ showGlobalOptions: true })
+    // `svc help [command...]` is declared below, so that it also knows the exit-codes topic.
+    .helpCommand(false)
     // Set before the subcommands are added: they inherit these settings when created.
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
@@ -88,6 +95,12 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc admin hashing preset lighter'))
     .action(action(() => import('./commands/admin-hashing.js').then((m) => ({ run: m.preset }))));
 
+  group(admin, 'secrets', 'the stored secrets (super admin)')
+    .command('rotate')
+    .description('re-encrypt every stored secret with the current SVC_SECRET_KEY (the daemon reads old values with SVC_SECRET_KEY_PREVIOUS; see docs/operations.md)')
+    .addHelpText('after', example('svc admin secrets rotate'))
+    .action(action(() => import('./commands/secrets.js').then((m) => ({ run: m.rotate }))));
+
   group(admin, 'user', 'manage any account (super admin)')
     .command('reset-password')
     .description('issue a password reset link for an account: mailed by the daemon, or printed when it sends no mail')
@@ -111,9 +124,9 @@ export function buildProgram(): Command {
   checks
     .command('list')
     .description('list checks, filtered by labels (all must match) and type')
-    .option('--org <slug>', 'organization')
     .option('--label <key=value>', 'only checks with this label (repeatable)', collect)
     .option('--type <type>', 'only checks of this type (see svc check-types)')
+    .option('--state <state>', 'only checks in this state: pending, up, degraded, down or paused')
     .option('--limit <n>', 'at most this many checks')
     .addHelpText('after', example('svc checks list --label team=payments --label env=prod\nsvc checks list --type http --json'))
     .action(action(() => import('./commands/checks.js').then((m) => ({ run: m.list }))));
@@ -121,16 +134,91 @@ export function buildProgram(): Command {
     .command('get')
     .description('show one check in full')
     .argument('<slug>', 'the check slug')
-    .option('--org <slug>', 'organization')
     .addHelpText('after', example('svc checks get api-health --json'))
     .action(action(() => import('./commands/checks.js').then((m) => ({ run: m.get }))));
   checks
     .command('delete')
     .description('delete a check (asks first; --yes to skip the question)')
     .argument('<slug>', 'the check slug')
-    .option('--org <slug>', 'organization')
     .addHelpText('after', example('svc checks delete api-health --yes'))
     .action(action(() => import('./commands/checks.js').then((m) => ({ run: m.remove }))));
+  checks
+    .command('results')
+    .description('recent results of a check, newest first')
+    .argument('<slug>', 'the check slug')
+    .option('--limit <n>', 'at most this many results (1-1000, default 20)')
+    .option('--from <time>', 'only results at or after this ISO-8601 time')
+    .option('--to <time>', 'only results at or before this ISO-8601 time')
+    .addHelpText('after', example('svc checks results api-health --limit 50\nsvc checks results api-health --json'))
+    .action(action(() => import('./commands/check-runs.js').then((m) => ({ run: m.results }))));
+  checks
+    .command('uptime')
+    .description('uptime and latency percentiles of a check over a window')
+    .argument('<slug>', 'the check slug')
+    .option('--window <window>', '24h, 7d, 30d or 90d (default 24h)')
+    .addHelpText('after', example('svc checks uptime api-health --window 30d'))
+    .action(action(() => import('./commands/check-runs.js').then((m) => ({ run: m.uptime }))));
+  checks
+    .command('run')
+    .description('run a check now and print the result (exit 1 when it is down)')
+    .argument('<slug>', 'the check slug')
+    .addHelpText('after', example('svc checks run api-health'))
+    .action(action(() => import('./commands/check-runs.js').then((m) => ({ run: m.run }))));
+
+  const secrets = program.command('secrets').description("the organization's secrets, which checks refer to as {{secrets.NAME}}; values are write-only (admins)");
+  secrets
+    .command('set')
+    .description('set a secret (created or replaced); the value comes from a hidden prompt, --stdin or --from-env, never from an argument')
+    .argument('<name>', 'the secret name, e.g. DB_PASSWORD')
+    .option('--stdin', 'read the value from standard input (one trailing line break is dropped)')
+    .option('--from-env <var>', 'read the value from this environment variable')
+    .addHelpText('after', example('svc secrets set ORDERS_DB_PASSWORD\nprintf "%s" "$PW" | svc secrets set ORDERS_DB_PASSWORD --stdin\nsvc secrets set API_TOKEN --from-env API_TOKEN'))
+    .action(action(() => import('./commands/secrets.js').then((m) => ({ run: m.set }))));
+  secrets
+    .command('list')
+    .description('list the secrets by name with the checks that use them (never a value)')
+    .addHelpText('after', example('svc secrets list --json'))
+    .action(action(() => import('./commands/secrets.js').then((m) => ({ run: m.list }))));
+  secrets
+    .command('delete')
+    .description('delete a secret (asks first; --yes to skip the question); checks that use it then fail')
+    .argument('<name>', 'the secret name')
+    .addHelpText('after', example('svc secrets delete OLD_TOKEN --yes'))
+    .action(action(() => import('./commands/secrets.js').then((m) => ({ run: m.remove }))));
+
+  const channels = program.command('channels').description("the organization's notification channels (organization: --org, SVC_ORG, or your only one)");
+  channels
+    .command('list')
+    .description('list notification channels, secrets masked')
+    .option('--org <slug>', 'organization')
+    .addHelpText('after', example('svc channels list --json'))
+    .action(action(() => import('./commands/channels.js').then((m) => ({ run: m.list }))));
+  channels
+    .command('create')
+    .description('create a notification channel (types: see docs/notifications.md)')
+    .requiredOption('--name <name>', 'the channel name')
+    .requiredOption('--type <type>', 'email, webhook, slack, discord, teams, telegram, pagerduty, opsgenie, googlechat, mattermost, ntfy or pushover')
+    .option('--config <json>', 'the type\'s settings as a JSON object')
+    .option('--config-file <path>', 'the settings from a JSON file (keeps secrets out of the process list)')
+    .option('--default', 'apply to every check that chooses no channel')
+    .option('--org <slug>', 'organization')
+    .addHelpText('after', example('svc channels create --name ops --type webhook --config \'{"url":"https://hooks.example.com/svc","signingSecret":"..."}\' --default'))
+    .action(action(() => import('./commands/channels.js').then((m) => ({ run: m.create }))));
+  channels
+    .command('test')
+    .description('send a test message to a channel and show whether it arrived')
+    .argument('<uid>', 'the channel uid (svc channels list)')
+    .option('--org <slug>', 'organization')
+    .addHelpText('after', example('svc channels test 01j9x3k2m4n5p6q7r8s9t0v1w2'))
+    .action(action(() => import('./commands/channels.js').then((m) => ({ run: m.test }))));
+  channels
+    .command('deliveries')
+    .description("a channel's delivery log, newest first: status, attempts, response code, error")
+    .argument('<uid>', 'the channel uid (svc channels list)')
+    .option('--limit <n>', 'at most this many (1-200, default 50)')
+    .option('--org <slug>', 'organization')
+    .addHelpText('after', example('svc channels deliveries 01j9x3k2m4n5p6q7r8s9t0v1w2 --json'))
+    .action(action(() => import('./commands/channels.js').then((m) => ({ run: m.deliveries }))));
 
   program
     .command('import')
@@ -138,11 +226,12 @@ export function buildProgram(): Command {
     .requiredOption('--source <source>', 'configfile-monitor, hosted-monitor-api, selfhosted-monitor-db or uptime-api-monitor (or the tool: gatus, betterstack, uptime-kuma, uptimerobot)')
     .option('--file <path>', 'the export to import (YAML, JSON, or the self-hosted monitor\'s database file)')
     .option('--stdin', 'read the export (or the API token) from standard input')
-    .option('--token-env <var>', 'hosted-monitor-api: the environment variable that holds the API token')
+    .option('--token-env <var>', 'hosted-monitor-api: the environment variable that holds the API token (or give its listings saved as JSON with --file)')
     .option('--org <slug>', 'organization (default: SVC_ORG, your only one, the token\'s, or default)')
     .option('--dry-run', 'preview only: write nothing')
     .option('--local', 'convert here without a daemon (preview only)')
     .option('--strict', 'exit with code 3 when any item was skipped')
+    .option('--take-over', 'also change checks of the same slug that another import source manages or that were made by hand')
     .addHelpText(
       'after',
       example(
@@ -163,10 +252,13 @@ export function buildProgram(): Command {
     .command('mcp')
     .description('the MCP endpoint through which an AI agent lists check types, validates and creates checks (see docs/mcp.md)')
     .command('config')
-    .description("print the JSON an MCP client needs to connect (the endpoint URL and the Authorization header), for the client's configuration file")
+    .description("print the JSON an MCP client needs to connect (the endpoint URL and the Authorization header), minting a personal access token for the client when signed in with a session")
     .option('--token <token>', 'the token to put in the header (default: SVC_TOKEN or the saved sign-in); best a personal access token scoped mcp or mcp:read')
     .option('--name <name>', 'the server name under mcpServers', 'svc')
-    .addHelpText('after', example('svc mcp config --token "$(svc token create --name agent --org acme --scope mcp --json | jq -r .token)" > .mcp.json'))
+    .option('--client <client>', 'the MCP client this is for: names the personal access token minted for it (default mcp-<name>)')
+    .option('--read-only', 'mint the token with the scope mcp:read instead of mcp')
+    .option('--org <slug>', 'the organization the minted token works in (default: SVC_ORG or your only one)')
+    .addHelpText('after', example('svc mcp config --client claude-desktop --org acme > .mcp.json\nsvc mcp config --client ci-agent --read-only --org acme'))
     .action(action(() => import('./commands/mcp-config.js')));
 
   // Access tokens and e-mail changes.
@@ -175,10 +267,9 @@ export function buildProgram(): Command {
     .command('create')
     .description('mint a token; its secret is printed once')
     .option('--name <name>', 'what the token is for')
-    .option('--org <slug>', 'the organization it works in')
     .option('--scope <scope>', 'api, api:read, mcp or mcp:read (repeatable or comma-separated; default api and mcp)', collect)
     .option('--expires <when>', 'a duration (30d, 12h, 90m, 2w), a date (2026-12-31), or never (the default)')
-    .addHelpText('after', example('svc token create --name ci --org acme --scope api:read --expires 30d\nsvc token create --name agent --org acme --scope mcp:read --json'))
+    .addHelpText('after', example('svc token create --name ci --scope api:read --expires 30d\nsvc token create --name agent --org acme --scope mcp:read --json'))
     .action(action(() => import('./commands/token.js').then((m) => ({ run: m.create }))));
   token
     .command('list')
@@ -221,11 +312,162 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc account 2fa disable --code 123456\nprintf "%s" "$PW" | svc account 2fa disable --password-stdin'))
     .action(action(() => import('./commands/account-2fa.js').then((m) => ({ run: m.disable }))));
 
+  declareOperatorCommands(program);
   return program;
+}
+
+/**
+ * Checks as code, incidents, status pages, organizations and members, shell completion, and
+ * `svc help`: the commands an operator or a CI job scripts.
+ */
+function declareOperatorCommands(program: Command): void {
+  const checks = group(program, 'checks', "the organization's checks (organization: --org, SVC_ORG, or your only one)");
+  checks
+    .command('apply')
+    .description(`create, update and (with --prune) delete checks so the organization matches a YAML file; the checks it writes carry the label ${'svc-managed=apply'}`)
+    .requiredOption('-f, --file <path>', 'the checks file (YAML or JSON; - for standard input), as svc checks export writes it')
+    .option('--prune', 'also delete the checks this command manages that the file no longer lists')
+    .option('--dry-run', 'print the changes only: write nothing')
+    .addHelpText('after', example('svc checks apply -f checks.yaml --dry-run\nsvc checks apply -f checks.yaml --prune'))
+    .action(action(() => import('./commands/checks-apply.js')));
+  checks
+    .command('export')
+    .description('write checks in the format svc checks apply reads (YAML; --json for JSON)')
+    .option('--label <key=value>', 'only checks with this label (repeatable)', collect)
+    .option('-o, --output <path>', 'write to this file instead of standard output')
+    .addHelpText('after', example('svc checks export > checks.yaml\nsvc checks export --label team=payments -o payments.yaml'))
+    .action(action(() => import('./commands/checks-export.js')));
+
+  const incidents = program.command('incidents').description("the organization's incidents (organization: --org, SVC_ORG, or your only one)");
+  incidents
+    .command('list')
+    .description('list incidents, newest first (open and acknowledged ones by default)')
+    .option('--status <status>', 'open, acknowledged, resolved, or all', 'active')
+    .option('--check <slug>', 'only incidents of this check')
+    .addHelpText('after', example('svc incidents list\nsvc incidents list --status all --json'))
+    .action(action(() => import('./commands/incidents.js').then((m) => ({ run: m.list }))));
+  incidents
+    .command('ack')
+    .description('acknowledge an open incident: someone is on it')
+    .argument('<uid>', 'the incident UID, as listed by svc incidents list')
+    .addHelpText('after', example('svc incidents ack 01jb2c3d4e5f6g7h8j9k0m1n2p'))
+    .action(action(() => import('./commands/incidents.js').then((m) => ({ run: m.acknowledge }))));
+  incidents
+    .command('resolve')
+    .description('resolve an incident by hand')
+    .argument('<uid>', 'the incident UID, as listed by svc incidents list')
+    .addHelpText('after', example('svc incidents resolve 01jb2c3d4e5f6g7h8j9k0m1n2p'))
+    .action(action(() => import('./commands/incidents.js').then((m) => ({ run: m.resolve }))));
+
+  const pages = program.command('status-pages').description("the organization's public status pages (organization: --org, SVC_ORG, or your only one)");
+  pages
+    .command('list')
+    .description('list status pages')
+    .addHelpText('after', example('svc status-pages list --json'))
+    .action(action(() => import('./commands/status-pages.js').then((m) => ({ run: m.list }))));
+  pages
+    .command('get')
+    .description('show one status page and the checks it lists')
+    .argument('<slug>', 'the status page slug')
+    .addHelpText('after', example('svc status-pages get public'))
+    .action(action(() => import('./commands/status-pages.js').then((m) => ({ run: m.get }))));
+  pages
+    .command('create')
+    .description('create a status page listing some checks')
+    .requiredOption('--title <title>', 'the page title')
+    .option('--slug <slug>', 'the page slug (default: derived from the title)')
+    .option('--check <slug>', 'a check to list (repeatable, in order)', collect)
+    .option('--description <text>', 'a line under the title')
+    .option('--public', 'anyone with the link sees the page (default: members only)')
+    .addHelpText('after', example('svc status-pages create --title "Acme status" --check api-health --check checkout'))
+    .action(action(() => import('./commands/status-pages.js').then((m) => ({ run: m.create }))));
+  pages
+    .command('delete')
+    .description('delete a status page (asks first; --yes to skip the question)')
+    .argument('<slug>', 'the status page slug')
+    .addHelpText('after', example('svc status-pages delete public --yes'))
+    .action(action(() => import('./commands/status-pages.js').then((m) => ({ run: m.remove }))));
+
+  const orgs = program.command('orgs').description('your organizations');
+  orgs
+    .command('list')
+    .description('list the organizations you belong to, with your role')
+    .addHelpText('after', example('svc orgs list --json'))
+    .action(action(() => import('./commands/orgs.js').then((m) => ({ run: m.list }))));
+  orgs
+    .command('create')
+    .description('create an organization; you become its owner')
+    .requiredOption('--name <name>', 'the organization name')
+    .option('--slug <slug>', 'its slug (default: derived from the name)')
+    .addHelpText('after', example('svc orgs create --name "Acme Corp" --slug acme'))
+    .action(action(() => import('./commands/orgs.js').then((m) => ({ run: m.create }))));
+
+  const members = program.command('members').description("the organization's members (organization: --org, SVC_ORG, or your only one)");
+  members
+    .command('list')
+    .description('list members and their roles')
+    .addHelpText('after', example('svc members list --org acme'))
+    .action(action(() => import('./commands/members.js').then((m) => ({ run: m.list }))));
+  members
+    .command('set-role')
+    .description("change a member's role")
+    .argument('<member>', 'the member, by uid or e-mail address')
+    .argument('<role>', 'owner, admin, user or viewer')
+    .addHelpText('after', example('svc members set-role ann@example.com admin'))
+    .action(action(() => import('./commands/members.js').then((m) => ({ run: m.setRole }))));
+  members
+    .command('remove')
+    .description('remove a member from the organization (asks first; --yes to skip the question)')
+    .argument('<member>', 'the member, by uid or e-mail address')
+    .addHelpText('after', example('svc members remove ann@example.com --yes'))
+    .action(action(() => import('./commands/members.js').then((m) => ({ run: m.remove }))));
+  members
+    .command('invite')
+    .description('invite someone by e-mail; the invitation link is mailed, or printed when the daemon sends no mail')
+    .argument('<email>', 'their e-mail address')
+    .option('--role <role>', 'owner, admin, user or viewer', 'viewer')
+    .addHelpText('after', example('svc members invite bob@example.com --role user'))
+    .action(action(() => import('./commands/members.js').then((m) => ({ run: m.invite }))));
+
+  program
+    .command('completion')
+    .description('print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .addHelpText(
+      'after',
+      example('source <(svc completion bash)            # bash, or in ~/.bashrc\nsvc completion zsh > "${fpath[1]}/_svc"     # zsh\nsvc completion fish > ~/.config/fish/completions/svc.fish'),
+    )
+    .action(action(() => import('./commands/completion.js')));
+
+  program
+    .command('help')
+    .description('show help for a command, or a topic: exit-codes')
+    .argument('[topic...]', 'a command (e.g. checks apply) or exit-codes')
+    .addHelpText('after', example('svc help checks apply\nsvc help exit-codes'))
+    .action(function (this: Command, topic: string[]) {
+      showHelp(program, topic);
+    });
+}
+
+/** `svc help [command...]` or `svc help exit-codes`. */
+function showHelp(program: Command, topic: string[]): void {
+  if (topic.join(' ') === 'exit-codes') {
+    process.stdout.write(EXIT_CODES_HELP);
+    return;
+  }
+  let command = program;
+  for (const name of topic) {
+    const next = command.commands.find((c) => c.name() === name || c.aliases().includes(name));
+    if (!next) throw new CliError(`no command or help topic "${topic.join(' ')}" (see svc --help, or svc help exit-codes)`, EXIT.usage);
+    command = next;
+  }
+  command.outputHelp();
 }
 
 /** Runs the CLI and returns the exit code; errors become one line on stderr, never a stack. */
 export async function runCli(argv: string[]): Promise<number> {
+  exitQuietlyOnClosedPipe(process.stdout);
+  exitQuietlyOnClosedPipe(process.stderr);
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -1,11 +1,14 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './deps.js';
+import { clientAddress } from './http/client-address.js';
 import { dashboardStatic } from './http/dashboard-static.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { requestLog } from './http/request-log.js';
 import { mountRoutes } from './http/mount.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { ROUTES } from './routes/index.js';
+import { statusPageSite } from './status-pages/public/status-page-site.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -14,7 +17,9 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
+  app.use(requestLog(deps.logger, deps.metrics, deps.lifecycle));
   app.use(errorMiddleware(deps.logger));
+  app.use(clientAddress(deps.config.trustProxy));
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
@@ -27,6 +32,8 @@ export function createApp(deps: AppDeps): Koa {
   mountRoutes(api, ROUTES, deps);
   app.use(api.routes());
   app.use(api.allowedMethods());
+  // Public status pages and their feeds live outside the API, at /status/{org}/{page}.
+  app.use(statusPageSite(deps));
   // Every other path is the dashboard (deep links get its index.html).
   app.use(dashboardStatic());
   return app;

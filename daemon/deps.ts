@@ -1,10 +1,16 @@
+import type { AppCaches } from './caches.js';
+import type { EgressPolicy } from '../probes/egress.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './log.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Metrics } from './metrics/metrics.js';
+import type { Notifier } from './notify/notifier.js';
 import type { PasswordHasher } from './auth/password/index.js';
 import type { PasswordPolicy, PolicyOverrides } from './auth/password/index.js';
+import type { Keyring } from './secrets/keyring.js';
 
 /** What the stored hashing overrides did at boot, for `pendingRestart` and the dashboard. */
 export interface BootPolicy {
@@ -25,4 +31,16 @@ export interface AppDeps {
   logger: Logger;
   /** Outbound HTTP (import adapters, OAuth); tests may point it at local servers. */
   fetch: typeof fetch;
+  /** What the app keeps between requests (verified tokens, discovery documents). */
+  caches: AppCaches;
+  /** Prometheus series of this daemon. */
+  metrics: Metrics;
+  /** Draining state and requests under way. */
+  lifecycle: Lifecycle;
+  /** Encrypts what must be read back (TOTP secrets, channel settings, organization secrets). */
+  keyring: Keyring;
+  /** Where checks (and other outbound traffic to user-given targets) may connect. */
+  egress: EgressPolicy;
+  /** Delivers notifications to channels (the outbox dispatcher and the channel test). */
+  notifier: Notifier;
 }

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UPSTREAM_FAILED: 502,
+  UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -2,6 +2,9 @@ import { loadConfig } from './config/config.js';
 import { ConfigError } from './config/config-error.js';
 import { startDaemon } from './server.js';
 
+// The URL the CLI talks to when given no --url or SVC_URL.
+const DEFAULT_URL = 'http://localhost:4000';
+
 /**
  * `svc daemon`: reads the configuration, starts, and stops cleanly on SIGINT/SIGTERM.
  * A configuration problem is one line naming the setting and a non-zero exit.
@@ -24,18 +27,29 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<n
     process.stderr.write(`svc daemon: could not start: ${(error as Error).message}\n`);
     return 1;
   }
-  const lines = [`svc daemon listening on ${daemon.url} (database: ${daemon.deps.db.kind}); stop with Ctrl-C`];
+  // The banner is for a person: it goes to stderr, so `svc daemon | jq` reads only log lines.
+  const lines = [
+    daemon.server
+      ? `svc daemon listening on ${daemon.url} (database: ${daemon.deps.db.kind}); stop with Ctrl-C`
+      : `svc daemon running checks only (database: ${daemon.deps.db.kind}); stop with Ctrl-C`,
+  ];
+  if (daemon.metricsUrl) lines.push(`Prometheus metrics at ${daemon.metricsUrl}`);
   if (daemon.createdAdmin) {
+    const urlFlag = daemon.url === DEFAULT_URL.replace('localhost', '127.0.0.1') ? '' : ` --url ${daemon.url}`;
     lines.push(
       `First start: sign in as ${daemon.createdAdmin.email} with password "${daemon.createdAdmin.password}"`,
-      `(you will be asked to change it): svc login --url ${daemon.url}`,
+      `(you will be asked to change it). From the project folder: ./bin/svc login${urlFlag}`,
+      `(the CLI talks to ${DEFAULT_URL} unless given --url or SVC_URL), or open ${daemon.url} in a browser.`,
     );
   }
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stderr.write(lines.join('\n') + '\n');
   await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    const stop = (signal: string) => {
+      process.stderr.write(`svc daemon: ${signal} received, finishing requests under way (up to ${config.shutdownTimeoutSeconds} s)\n`);
+      resolve();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await daemon.close();
   return 0;

@@ -1,5 +1,6 @@
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createApp } from './app.js';
 import { resolveBootPolicy } from './auth/boot-policy.js';
 import { bootstrapFirstStart, BUILT_IN_ADMIN_PASSWORD } from './auth/bootstrap.js';
@@ -9,8 +10,21 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import { migrate, openDatabase } from './db/connect.js';
 import type { AppDeps } from './deps.js';
+import { Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './log.js';
 import { createMailer } from './mail/mailer.js';
+import { createAppCaches } from './caches.js';
+import { createMetrics } from './metrics/metrics.js';
+import { startMetricsServer } from './metrics/metrics-server.js';
+import { timedHasher } from './metrics/timed-hasher.js';
+import { warnOfUnverifiedPatternJoins } from './orgs/email-pattern.js';
+import { openKeyring } from './secrets/open-keyring.js';
+import { sealAtRest } from './secrets/seal-at-rest.js';
+import { createEgressPolicy, type EgressPolicy } from '../probes/egress.js';
+import { Runner } from './runner/runner.js';
+import { configureRdapBootstrap } from '../probes/rdap-bootstrap.js';
+import { startDispatcher } from './notify/dispatcher.js';
+import { createNotifier } from './notify/notifier.js';
 
 /** A running daemon. */
 export interface RunningDaemon {
@@ -18,7 +32,13 @@ export interface RunningDaemon {
   /** Set on the first start of an empty database: the super admin that was created. */
   createdAdmin?: { email: string; password: string };
   deps: AppDeps;
-  server: Server;
+  /** Absent on a `runner` node, which serves no HTTP. */
+  server?: Server;
+  /** Absent on an `api` node, which runs no checks. */
+  runner?: Runner;
+  /** Where Prometheus metrics are served, when SVC_METRICS_LISTEN is set. */
+  metricsUrl?: string;
+  /** Drains: stops accepting, lets requests and runs under way finish (up to SVC_SHUTDOWN_TIMEOUT), then closes. */
   close(): Promise<void>;
 }
 
@@ -26,26 +46,70 @@ export interface StartOptions {
   clock?: Clock;
   logger?: Logger;
   fetch?: typeof fetch;
+  /** Where notifications may connect; by default the policy of SVC_RUNNER_DENY_PRIVATE. */
+  egress?: EgressPolicy;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+// Until the app is ready, every request gets this: the port is bound first, so that a port in use
+// fails start-up before anything is written to the database.
+const starting: Handler = (_req, res) => {
+  res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+  res.end(JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'The daemon is starting.' } }));
+};
+
+/** Binds the API port, or fails with a message naming the address. */
+async function bind(config: Config, handle: () => Handler): Promise<Server> {
+  const server = createServer((req, res) => handle()(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${config.listen.host}:${config.listen.port}`;
+      reject(new Error(error.code === 'EADDRINUSE' ? `${where} is already in use (SVC_LISTEN)` : `cannot listen on ${where}: ${error.code ?? error.message}`));
+    });
+    server.listen(config.listen.port, config.listen.host);
+  });
+  return server;
 }
 
 /**
- * Opens the database, migrates it, resolves the hashing policy (stored overrides on top of the
- * configuration), creates the first admin on an empty database, and listens.
+ * Binds the port, opens the database, migrates it, resolves the hashing policy (stored overrides
+ * on top of the configuration), creates the first admin on an empty database, and serves.
  */
 export async function startDaemon(config: Config, options: StartOptions = {}): Promise<RunningDaemon> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, undefined, { format: config.logFormat, colour: config.logColour });
   for (const warning of config.warnings) logger.warn(warning);
-  if (config.auth.jwtSecretGenerated) {
-    logger.warn('SVC_AUTH_JWT_SECRET is not set: a random secret is in use, so every restart signs everyone out. Set it in production.');
+  configureRdapBootstrap(config.probes.rdapBootstrapUrl);
+  let handler: Handler = starting;
+  // A runner node serves no HTTP; the others bind their port before touching the database.
+  const server = config.runner.role === 'runner' ? undefined : await bind(config, () => handler);
+  let db;
+  try {
+    db = openDatabase(config.dbUrl, { preparedStatements: config.dbPreparedStatements });
+  } catch (error) {
+    server?.close();
+    throw error;
   }
-  const db = openDatabase(config.dbUrl, { preparedStatements: config.dbPreparedStatements });
   try {
     await migrate(db);
-    const policy = await resolveBootPolicy(db, config, logger);
     const clock = options.clock ?? systemClock;
-    const hasher = createPasswordHasher(policy.effective, { concurrency: config.auth.hashConcurrency });
+    const keyring = await openKeyring(config, db, clock, logger);
+    // Values stored before they were encrypted (a migration cannot reach the key) are sealed now.
+    const sealed = await sealAtRest(db, keyring, 'plaintext');
+    if (sealed > 0) logger.info({ count: sealed }, `encrypted ${sealed} stored secrets that were in clear`);
+    if (config.auth.jwtSecretGenerated) {
+      // Derived rather than random, so a restart keeps everyone signed in.
+      config = { ...config, auth: { ...config.auth, jwtSecret: keyring.deriveKey('session signing').toString('base64url') } };
+    }
+    const policy = await resolveBootPolicy(db, config, logger);
+    const metrics = createMetrics(db);
+    const hasher = timedHasher(createPasswordHasher(policy.effective, { concurrency: config.auth.hashConcurrency }), metrics);
     const mailer = createMailer(config.mail.smtpUrl, config.mail.from, logger);
-    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch };
+    const lifecycle = new Lifecycle();
+    const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate });
+    const notifier = createNotifier(config, egress, metrics);
+    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, notifier, caches: createAppCaches() };
 
     // Stored sign-in overrides take effect at start-up, never in the middle of a run.
     await effectiveTenant(deps);
@@ -58,33 +122,56 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       );
     }
 
-    const app = createApp(deps);
-    const server = app.listen(config.listen.port, config.listen.host);
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-    const address = server.address() as AddressInfo;
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const url = `http://${host}:${address.port}`;
-    logger.info({ url, database: db.kind }, `svc daemon listening on ${url}`);
+    await warnOfUnverifiedPatternJoins(deps);
+
+    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, keyring, metrics });
+    const metricsServer = config.metricsListen ? await startMetricsServer(metrics, config.metricsListen) : undefined;
+    handler = createApp(deps).callback();
+    // Notifications go out from every node, whatever its role: the outbox is shared and leased.
+    const dispatcher = startDispatcher(deps);
+    const url = server ? addressUrl(server.address() as AddressInfo) : '';
+    const metricsUrl = metricsServer ? `${addressUrl(metricsServer.address() as AddressInfo)}/metrics` : undefined;
+    if (server) logger.info({ url, database: db.kind, ...(metricsUrl ? { metrics: metricsUrl } : {}) }, `svc daemon listening on ${url}`);
+    if (runner) {
+      runner.start();
+      logger.info({ owner: runner.owner, concurrency: config.runner.concurrency }, 'runner started');
+    }
+
+    let closing: Promise<void> | undefined;
+    const drainAndClose = async () => {
+      lifecycle.draining = true;
+      server?.close();
+      server?.closeIdleConnections();
+      const deadline = delay(config.shutdownTimeoutSeconds * 1000, false, { ref: false });
+      // Runs in flight finish and are written, unstarted claims go back; requests under way finish.
+      const finished = await Promise.race([Promise.all([lifecycle.idle(), runner?.stop()]).then(() => true), deadline]);
+      if (!finished) logger.warn(`shutdown: requests and runs still under way after ${config.shutdownTimeoutSeconds} s (SVC_SHUTDOWN_TIMEOUT) are cut off`);
+      server?.closeAllConnections();
+      await dispatcher.stop();
+      await notifier.close();
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
+      await hasher.close();
+      mailer.close();
+      await db.close();
+    };
     return {
       url,
       deps,
       server,
+      runner,
+      metricsUrl,
       createdAdmin: adminEmail ? { email: adminEmail, password: BUILT_IN_ADMIN_PASSWORD } : undefined,
-      async close() {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        await hasher.close();
-        mailer.close();
-        await db.close();
-      },
+      close: () => (closing ??= drainAndClose()),
     };
   } catch (error) {
+    server?.close();
     await db.close().catch(() => {});
     throw error;
   }
+}
+
+function addressUrl(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }

@@ -19,5 +19,9 @@ export default defineConfig({
     assetsInlineLimit: 0,
     reportCompressedSize: false,
   },
-  server: { proxy: { '/api': 'http://127.0.0.1:4000' } },
+  server: {
+    proxy: { '/api': 'http://127.0.0.1:4000' },
+    // The API's shapes and constants come from the shared contract next to the dashboard.
+    fs: { allow: [fileURLToPath(new URL('.', import.meta.url)), fileURLToPath(new URL('../contract', import.meta.url))] },
+  },
 });

@@ -10,6 +10,7 @@ export {
   describeImportSources,
   fetchWithToken,
   importSourceEntry,
+  isSavedListing,
   tokenText,
   type ConverterInput,
   type ImportSourceEntry,
@@ -21,8 +22,11 @@ export { ImportInputError } from './shared/import-input-error.js';
 export { IMPORT_SOURCES, MANAGED_LABEL_KEY, canonicalSource, type ImportSource } from './shared/sources.js';
 export type { ImportWarning, ImportWarningCode } from './shared/warnings.js';
 
-/** What an import does, or would do, with one item. */
-export type ImportAction = 'create' | 'update' | 'unchanged' | 'skip';
+/**
+ * What an import does, or would do, with one item. `conflict`: a check of that slug belongs to
+ * another source or was made by hand, and is left alone (see `takeOver`).
+ */
+export type ImportAction = 'create' | 'update' | 'unchanged' | 'conflict' | 'skip';
 
 /** One entry of the response's `checks`: a converted check, or an item that was skipped. */
 export interface ImportCheckEntry {
@@ -33,8 +37,10 @@ export interface ImportCheckEntry {
   /** Absent for a skipped item. */
   type?: string;
   action: ImportAction;
-  /** For a skipped item: the warning code that explains it (`UNSUPPORTED_TYPE` or `INVALID_ITEM`). */
+  /** For a skipped item: the warning code that explains it (`UNSUPPORTED_TYPE`, `INVALID_ITEM` or `BECAME_LABEL`). */
   reason?: string;
+  /** For a skipped item: that warning's sentence, e.g. `became the label group=Core on its 2 monitors`. */
+  message?: string;
 }
 
 /** The import response, the same for a preview (`dryRun: true`) and an apply. */
@@ -44,10 +50,17 @@ export interface ImportResponse {
   created: number;
   updated: number;
   unchanged: number;
+  /** Checks left alone because another source (or a person) owns their slug. */
+  conflicts: number;
   skipped: number;
   warnings: ImportWarning[];
   /** The converted checks in input order with their action, then the skipped items. */
   checks: ImportCheckEntry[];
+  /**
+   * What the import does, as one value (the daemon's answers only): an apply sent with
+   * `?expect=<digest>` of its preview writes only when it would do exactly what was shown.
+   */
+  digest?: string;
 }
 
 /**
@@ -59,8 +72,10 @@ export function importResponse(
   dryRun: boolean,
   result: ConversionResult,
   actionOf: (slug: string) => Exclude<ImportAction, 'skip'>,
+  /** Warnings of the import itself (conflicts), after the conversion's. */
+  moreWarnings: readonly ImportWarning[] = [],
 ): ImportResponse {
-  const counts = { create: 0, update: 0, unchanged: 0, skip: 0 };
+  const counts = { create: 0, update: 0, unchanged: 0, conflict: 0, skip: 0 };
   const checks: ImportCheckEntry[] = result.checks.map((check) => {
     const action = actionOf(check.slug);
     counts[action]++;
@@ -68,7 +83,7 @@ export function importResponse(
   });
   for (const item of result.skipped) {
     counts.skip++;
-    checks.push({ name: item.item, action: 'skip', reason: item.reason });
+    checks.push({ name: item.item, action: 'skip', reason: item.reason, message: item.message });
   }
   return {
     source,
@@ -76,8 +91,9 @@ export function importResponse(
     created: counts.create,
     updated: counts.update,
     unchanged: counts.unchanged,
+    conflicts: counts.conflict,
     skipped: counts.skip,
-    warnings: result.warnings,
+    warnings: [...result.warnings, ...moreWarnings],
     checks,
   };
 }

@@ -3,6 +3,7 @@
 // the CLI starts without parsing YAML, JSON:API or WebAssembly modules it will not need.
 import type { ConversionResult, ConvertOptions } from './converter.js';
 import type { HostedMonitorData } from './hosted-monitor-api/index.js';
+import { IMPORT_SOURCE_DESCRIPTIONS } from '../contract/import-sources.js';
 import { ImportInputError } from './shared/import-input-error.js';
 import { IMPORT_SOURCES, canonicalSource, type ImportSource } from './shared/sources.js';
 
@@ -28,29 +29,25 @@ export interface ImportSourceEntry {
 export const IMPORT_REGISTRY: Readonly<Record<ImportSource, ImportSourceEntry>> = Object.freeze({
   'configfile-monitor': {
     source: 'configfile-monitor',
-    tool: 'gatus',
-    input: 'the YAML configuration file of the endpoint monitor',
+    ...IMPORT_SOURCE_DESCRIPTIONS['configfile-monitor'],
     fetchesWithToken: false,
     load: () => import('./configfile-monitor/index.js').then((m) => m.convertConfigFile as LoadedConverter),
   },
   'hosted-monitor-api': {
     source: 'hosted-monitor-api',
-    tool: 'betterstack',
-    input: 'an API token of the hosted monitoring service',
+    ...IMPORT_SOURCE_DESCRIPTIONS['hosted-monitor-api'],
     fetchesWithToken: true,
     load: () => import('./hosted-monitor-api/index.js').then((m) => m.convertHostedMonitorApi),
   },
   'selfhosted-monitor-db': {
     source: 'selfhosted-monitor-db',
-    tool: 'uptime-kuma',
-    input: 'the 2.x database file (raw bytes) or the 1.x backup JSON of the self-hosted monitor',
+    ...IMPORT_SOURCE_DESCRIPTIONS['selfhosted-monitor-db'],
     fetchesWithToken: false,
     load: () => import('./selfhosted-monitor-db/index.js').then((m) => m.convertSelfhostedMonitorDbAsync as LoadedConverter),
   },
   'uptime-api-monitor': {
     source: 'uptime-api-monitor',
-    tool: 'uptimerobot',
-    input: 'the monitors-listing JSON of version 2 of the hosted monitor API (getMonitors)',
+    ...IMPORT_SOURCE_DESCRIPTIONS['uptime-api-monitor'],
     fetchesWithToken: false,
     load: () => import('./uptime-api-monitor/index.js').then((m) => m.convertUptimeApiMonitor as LoadedConverter),
   },
@@ -77,14 +74,26 @@ export async function convertImport(source: ImportSource, input: ConverterInput,
   return convert(input, options);
 }
 
+/** The two inputs the token source takes, for its error messages. */
+const HOSTED_INPUTS =
+  'an API token of the hosted monitoring service (one line, no spaces; from the CLI, pass it with --token-env VAR) ' +
+  'or the JSON of its monitors and heartbeats listings saved to a file';
+
+/**
+ * Whether the input of the token source is its listings saved as JSON rather than a token:
+ * it starts with `{` or `[`, which no token does. Saved listings convert without the network.
+ */
+export function isSavedListing(input: Uint8Array | string): boolean {
+  const text = typeof input === 'string' ? input : new TextDecoder().decode(input.subarray(0, 64));
+  return /^\s*[[{]/.test(text.replace(/^\uFEFF/, ''));
+}
+
 /** Reads the token out of a request body or a file: surrounding blanks and line ends are not part of it. */
 export function tokenText(input: Uint8Array | string): string {
   const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
   const token = text.trim();
-  if (token === '') throw new ImportInputError('expected an API token of the hosted monitoring service, but the input is empty');
-  if (/\s/.test(token) || token.length > 4096) {
-    throw new ImportInputError('expected an API token of the hosted monitoring service (one line, no spaces), but the input is not one');
-  }
+  if (token === '') throw new ImportInputError(`expected ${HOSTED_INPUTS}, but the input is empty`);
+  if (/\s/.test(token) || token.length > 4096) throw new ImportInputError(`expected ${HOSTED_INPUTS}, but the input is neither`);
   return token;
 }
 

@@ -2,11 +2,7 @@ import QRCode from 'qrcode';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { readStdinPassword } from '../prompts.js';
-
-interface Setup {
-  secret: string;
-  otpauthUri: string;
-}
+import type { TwoFactorSetup as Setup } from '../../contract/index.js';
 
 /** A six-digit code from the app, or else a recovery code. */
 const isAppCode = (code: string) => /^\d{6}$/.test(code.replace(/\s+/g, ''));

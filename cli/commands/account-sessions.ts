@@ -1,16 +1,6 @@
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
-
-interface SessionView {
-  id: string;
-  method: string;
-  clientAddress: string | null;
-  userAgent: string | null;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  current: boolean;
-}
+import type { SessionView } from '../../contract/index.js';
 
 /** Long user agents would push every other column off the screen. */
 const short = (text: string | null, max = 40) => (text && text.length > max ? `${text.slice(0, max - 1)}…` : text ?? '');

@@ -1,19 +1,6 @@
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
-
-interface Policy {
-  algorithm: string;
-  argon2: Record<string, number>;
-  bcrypt: Record<string, number>;
-  rehashOnLogin: boolean;
-}
-
-interface HashingView {
-  effective: Policy;
-  overrides: Partial<Policy>;
-  presets: Record<string, Partial<Policy>>;
-  pendingRestart: boolean;
-}
+import type { HashingView } from '../../contract/index.js';
 
 const KEYS = ['algorithm', 'argon2.memory', 'argon2.time', 'argon2.threads', 'argon2.keyLength', 'argon2.saltLength', 'bcrypt.cost', 'rehashOnLogin'];
 

@@ -1,12 +1,5 @@
 import type { CommandDeps } from '../context.js';
-
-interface CheckType {
-  type: string;
-  title: string;
-  description: string;
-  target: { kind: string; description: string; example?: string };
-  schema: unknown;
-}
+import type { CheckType } from '../../contract/index.js';
 
 /**
  * `svc check-types [TYPE]`: the catalog as a table, or one type in full with a sample check

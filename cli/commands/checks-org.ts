@@ -2,8 +2,8 @@ import type { ApiClient } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 
-/** The organization chosen explicitly: `--org`, else `SVC_ORG`. */
-export const chosenOrg = (options: { org?: string }, deps: CommandDeps): string | undefined => options.org || deps.env.SVC_ORG;
+/** The organization chosen explicitly: `--org` (the command's or the global one), else `SVC_ORG`. */
+export const chosenOrg = (options: { org?: string }, deps: CommandDeps): string | undefined => options.org || deps.globals.org || deps.env.SVC_ORG;
 
 /** The slugs of the signed-in account's organizations; belonging to none is a usage error. */
 export async function accountOrgs(client: ApiClient): Promise<string[]> {

@@ -1,28 +1,13 @@
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { orgPath, resolveOrg } from './checks-org.js';
-
-/** A check as the API answers it (the fields the CLI prints). */
-interface Check {
-  slug: string;
-  name: string;
-  type: string;
-  enabled: boolean;
-  intervalSeconds: number;
-  target: string;
-  labels: Record<string, string>;
-  [field: string]: unknown;
-}
-
-interface CheckPage {
-  items: Check[];
-  nextCursor: string | null;
-}
+import type { Check, Page } from '../../contract/index.js';
 
 interface ListOptions {
   org?: string;
   label?: string[];
   type?: string;
+  state?: string;
   limit?: string;
 }
 
@@ -49,17 +34,23 @@ export async function list(options: ListOptions, deps: CommandDeps): Promise<voi
   const checks: Check[] = [];
   let cursor: string | null = null;
   do {
-    const page: CheckPage = await client.get<CheckPage>(`${orgPath(org)}/checks`, {
-      query: { label: labels, type: options.type, limit: String(Math.min(PAGE_SIZE, max - checks.length)), cursor: cursor ?? undefined },
+    const page: Page<Check> = await client.get<Page<Check>>(`${orgPath(org)}/checks`, {
+      query: { label: labels, type: options.type, state: options.state, limit: String(Math.min(PAGE_SIZE, max - checks.length)), cursor: cursor ?? undefined },
     });
     checks.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor && checks.length < max);
 
   if (deps.out.jsonMode) return deps.out.json(checks);
-  if (checks.length === 0) return deps.out.info(`no checks${labels.length || options.type ? ' match' : ''} in ${org}`);
+  if (checks.length === 0) return deps.out.info(`no checks${labels.length || options.type || options.state ? ' match' : ''} in ${org}`);
   deps.out.table(
-    checks.map((check) => ({ ...check, interval: `${check.intervalSeconds}s`, state: check.enabled ? 'enabled' : 'disabled', labels: labelText(check.labels) })),
+    checks.map((check) => ({
+      ...check,
+      interval: `${check.intervalSeconds}s`,
+      state: check.state ?? (check.enabled ? 'enabled' : 'disabled'),
+      last: check.lastResult ? `${check.lastResult.status} ${check.lastResult.latencyMs} ms` : '',
+      labels: labelText(check.labels),
+    })),
     [
       { key: 'slug', title: 'SLUG' },
       { key: 'type', title: 'TYPE' },
@@ -67,6 +58,7 @@ export async function list(options: ListOptions, deps: CommandDeps): Promise<voi
       { key: 'target', title: 'TARGET' },
       { key: 'interval', title: 'EVERY' },
       { key: 'state', title: 'STATE' },
+      { key: 'last', title: 'LAST' },
       { key: 'labels', title: 'LABELS' },
     ],
   );
@@ -81,6 +73,9 @@ export async function get(options: { org?: string; args: string[] }, deps: Comma
   if (deps.out.jsonMode) return deps.out.json(check);
   const { out } = deps;
   out.line(`${out.color.bold(check.name)} (${check.slug})  ${check.type}  ${check.enabled ? out.color.green('enabled') : out.color.yellow('disabled')}`);
+  if (check.state) out.line(`state      ${check.state} since ${check.stateSince}`);
+  if (check.lastResult) out.line(`last       ${check.lastResult.status} at ${check.lastResult.at}, ${check.lastResult.latencyMs} ms: ${check.lastResult.message}`);
+  if (check.pingUrl) out.line(`ping URL   ${check.pingUrl}`);
   out.line(`target     ${check.target || '(none)'}`);
   out.line(`every      ${check.intervalSeconds}s`);
   out.line(`thresholds ${JSON.stringify(check.thresholds)}`);

@@ -24,6 +24,7 @@ export function countsLine(response: ImportResponse): string {
     `${verb}create ${response.created}`,
     `${verb}update ${response.updated}`,
     `${response.unchanged} unchanged`,
+    ...(response.conflicts ? [`${response.conflicts} in conflict (owned elsewhere; --take-over changes them)`] : []),
     `${response.skipped} skipped`,
   ].join(', ');
 }

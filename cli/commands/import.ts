@@ -5,10 +5,12 @@ import {
   IMPORT_REGISTRY,
   ImportInputError,
   importResponse,
+  isSavedListing,
   type ImportResponse,
   type ImportSource,
 } from '../../importers/index.js';
-import type { ApiClient } from '../client.js';
+import { isSqliteFile, sqliteHeaderProblem } from '../../importers/selfhosted-monitor-db/sqlite-header.js';
+import { ApiError, type ApiClient } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { fetchHostedMonitorsLocally } from './import-hosted.js';
@@ -24,10 +26,8 @@ interface Options extends InputFlags {
   dryRun?: boolean;
   local?: boolean;
   strict?: boolean;
+  takeOver?: boolean;
 }
-
-/** Whether the bytes start like a SQLite database file, which is read locally before it is sent. */
-const isSqliteFile = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 16)).toString('latin1') === 'SQLite format 3\0';
 
 /** Exit code 3 under --strict when items were skipped; else 0. */
 const exitCode = (response: ImportResponse, strict?: boolean) => (strict && response.skipped > 0 ? EXIT.partial : EXIT.ok);
@@ -47,7 +47,7 @@ async function convertHere(source: ImportSource, input: Uint8Array | object, pro
 /** `--local`: the same conversion the daemon runs, without a daemon; a preview only, against an empty organization. */
 async function previewLocally(source: ImportSource, input: ImportInput, options: Options, deps: CommandDeps, progress: Progress): Promise<number> {
   let data: Uint8Array | object = input.bytes;
-  if (IMPORT_REGISTRY[source].fetchesWithToken) {
+  if (IMPORT_REGISTRY[source].fetchesWithToken && !isSavedListing(input.bytes)) {
     progress.step('fetching the monitors from the hosted monitoring API');
     try {
       data = await fetchHostedMonitorsLocally(input.bytes, deps.env);
@@ -67,12 +67,25 @@ async function previewLocally(source: ImportSource, input: ImportInput, options:
   return exitCode(response, options.strict);
 }
 
+/** How one call of the convert endpoint runs. */
+interface CallMode {
+  dryRun: boolean;
+  takeOver: boolean;
+  /** The digest of the preview the apply was confirmed on. */
+  expect?: string;
+}
+
 /** One call of the convert endpoint with the raw input. */
-async function convertOnDaemon(client: ApiClient, org: string, source: ImportSource, input: ImportInput, dryRun: boolean, progress: Progress): Promise<ImportResponse> {
-  progress.step(`${dryRun ? 'previewing' : 'importing'} ${formatSize(input.bytes.length)} on the daemon`);
+async function convertOnDaemon(client: ApiClient, org: string, source: ImportSource, input: ImportInput, mode: CallMode, progress: Progress): Promise<ImportResponse> {
+  progress.step(`${mode.dryRun ? 'previewing' : 'importing'} ${formatSize(input.bytes.length)} on the daemon`);
   try {
     return await client.request<ImportResponse>('POST', `${orgPath(org)}/checks/import/convert`, {
-      query: { source, ...(dryRun ? { dryRun: 'true' } : {}) },
+      query: {
+        source,
+        ...(mode.dryRun ? { dryRun: 'true' } : {}),
+        ...(mode.takeOver ? { takeOver: 'true' } : {}),
+        ...(mode.expect ? { expect: mode.expect } : {}),
+      },
       raw: input.bytes,
     });
   } finally {
@@ -81,10 +94,31 @@ async function convertOnDaemon(client: ApiClient, org: string, source: ImportSou
 }
 
 /**
- * `svc import --source S (--file PATH | --stdin | --token-env VAR)`: previews the import on the
- * daemon, then applies it after a confirmation (or at once with --yes). Without a terminal it
- * applies only with --yes; --dry-run stops after the preview; --local converts here without a
- * daemon. Re-running is safe: checks are matched by slug, so nothing is duplicated.
+ * A database file is checked here by its header only (a damaged one is caught before megabytes
+ * go over the network); the daemon reads it. Converting it here too would do the work twice.
+ */
+function checkDatabaseHeader(source: ImportSource, input: ImportInput): void {
+  if (source !== 'selfhosted-monitor-db' || !isSqliteFile(input.bytes)) return;
+  const problem = sqliteHeaderProblem(input.bytes);
+  if (problem) throw new CliError(`cannot import ${input.label} as ${source}: the file starts like a SQLite database but ${problem}; copy it again while the self-hosted monitor is stopped`);
+}
+
+/** Prints what an apply did. */
+function reportApplied(deps: CommandDeps, org: string, applied: ImportResponse): void {
+  if (deps.out.jsonMode) deps.out.json(applied);
+  else {
+    deps.out.line();
+    deps.out.success(`imported into ${org}: ${countsLine(applied)}`);
+  }
+}
+
+/**
+ * `svc import --source S (--file PATH | --stdin | --token-env VAR)`: with --yes, applies at once
+ * (one upload); otherwise previews on the daemon and, after a confirmation, applies holding the
+ * daemon to that preview (`expect=<digest>`: if the result would now differ, nothing is
+ * written). Without a terminal it applies only with --yes; --dry-run stops after the preview;
+ * --local converts here without a daemon; --take-over lets this source change checks another
+ * source manages or a person made. Re-running is safe: checks are matched by slug.
  */
 export async function run(options: Options, deps: CommandDeps): Promise<number> {
   const source = canonicalSource(options.source ?? '');
@@ -100,16 +134,18 @@ export async function run(options: Options, deps: CommandDeps): Promise<number> 
   const input = await readImportInput(options, deps.env);
   const progress = createProgress({ enabled: !deps.out.jsonMode && input.bytes.length >= PROGRESS_MIN_BYTES });
   if (local) return previewLocally(source, input, options, deps, progress);
-
-  if (source === 'selfhosted-monitor-db' && isSqliteFile(input.bytes)) {
-    // Reading the database here first catches a damaged or foreign file before megabytes go
-    // over the network; the daemon still gets the raw bytes and reads them itself.
-    await convertHere(source, input.bytes, progress, input.label);
-  }
+  checkDatabaseHeader(source, input);
 
   const client = deps.client();
   const org = await resolveImportOrg(options, deps, client);
-  const preview = await convertOnDaemon(client, org, source, input, true, progress);
+  const takeOver = Boolean(options.takeOver);
+  if (yes && !options.dryRun) {
+    const applied = await convertOnDaemon(client, org, source, input, { dryRun: false, takeOver }, progress);
+    reportApplied(deps, org, applied);
+    return exitCode(applied, options.strict);
+  }
+
+  const preview = await convertOnDaemon(client, org, source, input, { dryRun: true, takeOver }, progress);
   if (options.dryRun) {
     if (deps.out.jsonMode) deps.out.json(preview);
     else printImportReport(deps.out, preview, `Preview of ${input.label} as ${source} into ${org} (nothing written)`);
@@ -117,22 +153,20 @@ export async function run(options: Options, deps: CommandDeps): Promise<number> 
   }
 
   if (!deps.out.jsonMode) printImportReport(deps.out, preview, `Preview of ${input.label} as ${source} into ${org}`);
-  if (!yes) {
-    deps.out.line();
-    const go = await deps.prompts.confirm(`Import into ${org}: create ${preview.created}, update ${preview.updated}?`, '--yes');
-    if (!go) {
-      deps.out.info('Nothing imported.');
-      return EXIT.ok;
-    }
+  deps.out.line();
+  const go = await deps.prompts.confirm(`Import into ${org}: create ${preview.created}, update ${preview.updated}?`, '--yes');
+  if (!go) {
+    deps.out.info('Nothing imported.');
+    return EXIT.ok;
   }
-  const applied = await convertOnDaemon(client, org, source, input, false, progress);
-  if (deps.out.jsonMode) deps.out.json(applied);
-  else {
-    deps.out.line();
-    deps.out.success(`imported into ${org}: ${countsLine(applied)}`);
-    if (applied.created !== preview.created || applied.updated !== preview.updated) {
-      deps.out.warn('the organization changed between the preview and the import; the counts above are what the import did');
+  try {
+    const applied = await convertOnDaemon(client, org, source, input, { dryRun: false, takeOver, expect: preview.digest }, progress);
+    reportApplied(deps, org, applied);
+    return exitCode(applied, options.strict);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      throw new CliError(`${org} changed after the preview, so the import would no longer do what was shown; nothing was imported. Run the command again to see a new preview.`);
     }
+    throw error;
   }
-  return exitCode(applied, options.strict);
 }

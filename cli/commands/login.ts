@@ -2,7 +2,9 @@ import { ApiClient } from '../client.js';
 import { saveCredentials } from '../config.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
+import { askNewPassword } from '../new-password.js';
 import { readStdinLines, requirePassword } from '../prompts.js';
+import type { LoginAnswer, Session } from '../../contract/index.js';
 
 interface Options {
   email?: string;
@@ -11,20 +13,12 @@ interface Options {
   code?: string;
 }
 
-interface Session {
-  accessToken: string;
-  expiresAt: string;
-  user: { email: string; mustChangePassword: boolean };
-}
-
-type LoginAnswer = Session | { mfaRequired: true; mfaToken: string };
-
 /**
  * `svc login`: e-mail and password, then the two-factor code when the account asks for one, then
  * the new password when the built-in one must be changed; saves the session token.
  */
 export async function run(options: Options, deps: CommandDeps): Promise<void> {
-  const { url } = deps.target();
+  const { url, profile } = deps.target();
   const api = new ApiClient(url);
   const stdinLines = options.passwordStdin ? await readStdinLines() : [];
   if (options.newPasswordStdin && !options.passwordStdin) throw usageError('--new-password-stdin goes with --password-stdin');
@@ -42,12 +36,12 @@ export async function run(options: Options, deps: CommandDeps): Promise<void> {
 
   if (session.user.mustChangePassword) {
     deps.out.info('This account still has its built-in password; choose a new one.');
-    const newPassword = options.newPasswordStdin ? stdinLines[1] : await deps.prompts.password('New password (at least 8 characters)', '--new-password-stdin');
+    const newPassword = options.newPasswordStdin ? stdinLines[1] : await askNewPassword(deps, password);
     if (!newPassword) throw usageError('no new password given on the second line of standard input');
     await new ApiClient(url, session.accessToken).post('/auth/password', { currentPassword: password, newPassword });
   }
 
-  const path = saveCredentials({ url, token: session.accessToken, email: session.user.email }, deps.env);
-  if (deps.out.jsonMode) deps.out.json({ url, email: session.user.email, expiresAt: session.expiresAt, credentials: path });
-  else deps.out.success(`signed in to ${url} as ${session.user.email} (token saved in ${path}, valid until ${session.expiresAt})`);
+  const path = saveCredentials({ url, token: session.accessToken, email: session.user.email }, deps.env, profile);
+  if (deps.out.jsonMode) deps.out.json({ url, email: session.user.email, expiresAt: session.expiresAt, credentials: path, profile });
+  else deps.out.success(`signed in to ${url} as ${session.user.email} (profile ${profile}, token saved in ${path}, valid until ${session.expiresAt})`);
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../client.js';
 
 /** `svc logout`: ends the session server-side and forgets the saved token. */
 export async function run(_options: unknown, deps: CommandDeps): Promise<void> {
-  const { token } = deps.target();
+  const { token, profile } = deps.target();
   if (token) {
     try {
       await deps.client().post('/auth/logout');
@@ -13,7 +13,7 @@ export async function run(_options: unknown, deps: CommandDeps): Promise<void> {
       if (!(error instanceof ApiError && error.code === 'UNAUTHORIZED')) throw error;
     }
   }
-  forgetCredentials(deps.env);
+  forgetCredentials(deps.env, profile);
   if (deps.out.jsonMode) deps.out.json({ signedOut: true });
   else deps.out.success('signed out');
 }

@@ -1,6 +1,7 @@
 import { PERSONAL_TOKEN_PREFIX } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
+import { resolveOrg } from './checks-org.js';
 
 /** Put in place of the token when none is known, for the user to fill in. */
 export const TOKEN_PLACEHOLDER = '<TOKEN>';
@@ -28,21 +29,54 @@ export function mcpClientConfig(baseUrl: string, token: string | undefined, name
   };
 }
 
+/** What `svc mcp config` takes besides the global flags. */
+interface Options {
+  name?: string;
+  client?: string;
+  org?: string;
+  readOnly?: boolean;
+}
+
+/** A minted token as `POST /auth/tokens` answers it. */
+interface MintedToken {
+  uid: string;
+  name: string;
+  org: string;
+  scopes: string[];
+  token: string;
+}
+
 /**
- * `svc mcp config [--token T] [--name N]`: prints the snippet on stdout, so that it can be
- * redirected into a client's configuration file; advice goes to stderr.
+ * `svc mcp config [--client C] [--read-only] [--org O] [--name N]`: prints the snippet on stdout,
+ * so that it can be redirected into a client's configuration file; advice goes to stderr.
+ * Signed in with a session, it mints a personal access token for the client (scope `mcp`, or
+ * `mcp:read` with --read-only, named after the client) rather than hand the agent the session,
+ * which would expire and could do anything the account can. A personal access token given
+ * with --token or SVC_TOKEN is used as it is.
  */
-export async function run(options: { name?: string }, deps: CommandDeps): Promise<void> {
+export async function run(options: Options, deps: CommandDeps): Promise<void> {
   const name = options.name ?? 'svc';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw usageError('--name takes 1 to 64 letters, digits, "-" or "_"');
+  const client = (options.client ?? `mcp-${name}`).trim();
+  if (client === '' || client.length > 100) throw usageError('--client takes the name of the MCP client, 1 to 100 characters');
   const { url, token } = deps.target();
-  deps.out.json(mcpClientConfig(url, token, name));
   if (!token) {
+    deps.out.json(mcpClientConfig(url, undefined, name));
     deps.out.warn(`no token given: replace ${TOKEN_PLACEHOLDER} with a personal access token, e.g. from: svc token create --name agent --org ORG --scope mcp`);
-  } else if (!token.startsWith(PERSONAL_TOKEN_PREFIX)) {
-    deps.out.warn(
-      'this is a session token: it expires with the session, and every organization tool then needs an "org" argument; ' +
-        'a personal access token (svc token create --scope mcp or --scope mcp:read) suits an agent better',
-    );
+    return;
   }
+  if (token.startsWith(PERSONAL_TOKEN_PREFIX)) {
+    deps.out.json(mcpClientConfig(url, token, name));
+    return;
+  }
+  const api = deps.client();
+  const org = await resolveOrg(options, deps);
+  const scope = options.readOnly ? 'mcp:read' : 'mcp';
+  const minted = await api.post<MintedToken>('/auth/tokens', { name: client, org, scopes: [scope], expiresAt: null });
+  deps.out.json(mcpClientConfig(url, minted.token, name));
+  // On stderr: stdout holds only the snippet, to be redirected into the client's file.
+  process.stderr.write(
+    `minted the personal access token "${minted.name}" (${minted.uid}) for ${minted.org} with the scope ${scope}; ` +
+      `it works until revoked: svc token revoke ${minted.uid}\n`,
+  );
 }

@@ -2,12 +2,7 @@ import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { readStdinPassword } from '../prompts.js';
 import { resolveUser } from './user-lookup.js';
-
-interface Account {
-  uid: string;
-  email: string;
-  emailVerified: boolean;
-}
+import type { Account } from '../../contract/index.js';
 
 function report(deps: CommandDeps, account: Account, consequences: string): void {
   if (deps.out.jsonMode) return deps.out.json(account);

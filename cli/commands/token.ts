@@ -1,18 +1,7 @@
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
-
-const SCOPES = ['api', 'api:read', 'mcp', 'mcp:read'];
-
-/** A token as the API lists it (never its secret). */
-interface TokenView {
-  uid: string;
-  name: string;
-  org: string;
-  scopes: string[];
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+import { SCOPES, type TokenView } from '../../contract/index.js';
+import { resolveOrg } from './checks-org.js';
 
 interface CreateOptions {
   name?: string;
@@ -37,17 +26,18 @@ export function parseExpiry(text: string, now = Date.now()): string | null {
   throw usageError(`--expires takes a duration such as 30d, 12h, 90m or 2w, a date such as 2026-12-31, or never; got "${text}"`);
 }
 
-/** `svc token create --name N --org O [--scope S]... [--expires 30d]`: the secret is printed once. */
+/** `svc token create --name N [--org O] [--scope S]... [--expires 30d]`: the secret is printed once. */
 export async function create(options: CreateOptions, deps: CommandDeps): Promise<void> {
   if (!options.name) throw usageError('--name is required');
-  if (!options.org) throw usageError('--org is required: a token belongs to one organization');
   const scopes = (options.scope ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  const unknown = scopes.filter((s) => !SCOPES.includes(s));
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw usageError(`unknown scope ${unknown.join(', ')}; choose from ${SCOPES.join(', ')}`);
   const expiresAt = options.expires ? parseExpiry(options.expires) : null;
+  // A token belongs to one organization: the chosen one, else the account's only one.
+  const org = await resolveOrg(options, deps);
   const minted = await deps.client().post<TokenView & { token: string }>('/auth/tokens', {
     name: options.name,
-    org: options.org,
+    org,
     ...(scopes.length > 0 ? { scopes: [...new Set(scopes)] } : {}),
     expiresAt,
   });

@@ -1,14 +1,5 @@
 import type { CommandDeps } from '../context.js';
-
-interface Account {
-  uid: string;
-  email: string;
-  name: string;
-  emailVerified: boolean;
-  superAdmin: boolean;
-  twoFactorEnabled: boolean;
-  organizations: { slug: string; name: string; role: string }[];
-}
+import type { Account } from '../../contract/index.js';
 
 /** `svc whoami`: the signed-in account. */
 export async function run(_options: unknown, deps: CommandDeps): Promise<void> {

@@ -1,10 +1,9 @@
 import type { Organization, Session, User } from '../db/schema.js';
 import type { Role } from './permissions.js';
 
-/** Token scopes: REST (`api`, `api:read`) and MCP (`mcp`, `mcp:read`). */
-export const SCOPES = ['api', 'api:read', 'mcp', 'mcp:read'] as const;
-export type Scope = (typeof SCOPES)[number];
-export const DEFAULT_TOKEN_SCOPES: Scope[] = ['api', 'mcp'];
+import type { Scope } from '../../contract/access.js';
+
+export { DEFAULT_TOKEN_SCOPES, SCOPES, type Scope } from '../../contract/access.js';
 
 /** A personal access token as the request sees it. */
 export interface TokenInfo {
@@ -36,4 +35,10 @@ export interface AuthContext {
    * when they are not a member.
    */
   membershipRead?: { slug: string; membership?: Membership };
+}
+
+/** The caller of an organization route: its organization and the member's role are always there. */
+export interface OrgAuthContext extends AuthContext {
+  org: Organization;
+  role: Role;
 }

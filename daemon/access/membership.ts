@@ -7,7 +7,7 @@ import { conflict, notFound, type AppError } from '../errors.js';
 import type { Role } from './permissions.js';
 
 /** How someone came to join, recorded in the audit log. */
-export type JoinVia = 'invitation' | 'membership_request' | 'email_pattern' | 'team_chat';
+export type JoinVia = 'invitation' | 'membership_request' | 'email_pattern' | 'team_chat' | 'ldap' | 'saml';
 
 /** What {@link joinOrganization} did. */
 export type JoinResult =

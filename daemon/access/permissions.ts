@@ -2,8 +2,9 @@
  * Roles as statements: each role is the set of actions it may take on the organization's
  * resources. `owner` > `admin` > `user` > `viewer`, each including everything below it.
  */
-export const ROLES = ['owner', 'admin', 'user', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from '../../contract/access.js';
+
+export { ROLES, type Role };
 
 export const PERMISSIONS = [
   'organization:read',
@@ -26,6 +27,9 @@ export const PERMISSIONS = [
   'audit-log:read',
   'own-notification-settings:write',
   'own-tokens:write',
+  'own-membership:leave',
+  'secrets:read',
+  'secrets:write',
 ] as const;
 export type OrgPermission = (typeof PERMISSIONS)[number];
 
@@ -39,6 +43,8 @@ const VIEWER: OrgPermission[] = [
   // A viewer changes nothing of the organization's, but its own settings and tokens are its own.
   'own-notification-settings:write',
   'own-tokens:write',
+  // ... and so is leaving.
+  'own-membership:leave',
 ];
 const USER: OrgPermission[] = [...VIEWER, 'checks:write', 'incidents:write', 'status-pages:write', 'notification-channels:write'];
 const ADMIN: OrgPermission[] = [
@@ -48,6 +54,9 @@ const ADMIN: OrgPermission[] = [
   'invitations:manage',
   'membership-requests:manage',
   'audit-log:read',
+  // Names and use of the organization's secrets; values are write-only for everyone.
+  'secrets:read',
+  'secrets:write',
 ];
 const OWNER: OrgPermission[] = [...ADMIN, 'organization:rename', 'organization:delete', 'members:manage-owners'];
 

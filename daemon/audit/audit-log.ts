@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.js';
 import type { Clock } from '../clock.js';
 import { toPage } from '../http/pagination.js';
 import type { AuditKind } from './audit-kinds.js';
+import type { AuditEntry as ContractAuditEntry } from '../../contract/responses.js';
 
 /** One event to record. `data` must never hold a secret (no token, no password, no hash). */
 export interface AuditEvent {
@@ -14,15 +15,18 @@ export interface AuditEvent {
   data?: Record<string, unknown>;
 }
 
-let lastMs = 0;
+// The last id time given out per clock: kept with the injected clock, so apps with different
+// clocks (tests with a manual one) never push each other's ids forward.
+const lastMsOf = new WeakMap<Clock, number>();
 
 /**
- * A time-ordered id that never goes backwards within this process: audit entries page newest
- * first by uid, so two events in the same millisecond must still keep their order.
+ * A time-ordered id from the injected clock that never goes backwards for that clock: audit
+ * entries page newest first by uid, so two events in the same millisecond must still keep their order.
  */
-function auditId(): string {
-  lastMs = Math.max(Date.now(), lastMs + 1);
-  return newId(lastMs);
+export function auditId(clock: Clock): string {
+  const ms = Math.max(clock.now().getTime(), (lastMsOf.get(clock) ?? 0) + 1);
+  lastMsOf.set(clock, ms);
+  return newId(ms);
 }
 
 /**
@@ -36,7 +40,7 @@ export async function recordAudit(db: Kysely<Database>, clock: Clock, ...events:
     .insertInto('audit_log')
     .values(
       events.map((event) => ({
-        uid: auditId(),
+        uid: auditId(clock),
         organization_uid: event.organizationUid,
         kind: event.kind,
         actor_uid: event.actorUid,
@@ -58,14 +62,7 @@ export async function recordAuditInUserOrganizations(db: Kysely<Database>, clock
 }
 
 /** An entry as the API shows it. */
-export interface AuditEntryView {
-  uid: string;
-  kind: string;
-  actor: { uid: string; email: string | null } | null;
-  target: { uid: string; email: string | null } | null;
-  data: Record<string, unknown>;
-  createdAt: string;
-}
+export type AuditEntryView = ContractAuditEntry;
 
 /** One page of an organization's audit log, newest first, optionally of some kinds only. */
 export async function listAudit(
@@ -82,12 +79,26 @@ export async function listAudit(
   if (input.kinds.length > 0) query = query.where('audit_log.kind', 'in', input.kinds);
   if (input.cursor) query = query.where('audit_log.uid', '<', input.cursor);
   const rows = await query.orderBy('audit_log.uid', 'desc').limit(input.limit + 1).execute();
-  return toPage(rows, input.limit, (row) => ({
+  return toPage(rows, input.limit, toAuditEntryView);
+}
+
+/** An audit row, with its actor's and target's current addresses, as the API shows it. */
+export function toAuditEntryView(row: {
+  uid: string;
+  kind: string;
+  actor_uid: string | null;
+  target_uid: string | null;
+  actor_email: string | null;
+  target_email: string | null;
+  data: string;
+  created_at: string;
+}): AuditEntryView {
+  return {
     uid: row.uid,
     kind: row.kind,
     actor: row.actor_uid ? { uid: row.actor_uid, email: row.actor_email ?? null } : null,
     target: row.target_uid ? { uid: row.target_uid, email: row.target_email ?? null } : null,
     data: JSON.parse(row.data) as Record<string, unknown>,
     createdAt: row.created_at,
-  }));
+  };
 }

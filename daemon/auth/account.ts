@@ -1,29 +1,21 @@
 import type { Db } from '../db/connect.js';
 import type { User } from '../db/schema.js';
-import type { Role } from '../access/permissions.js';
+import type { Account } from '../../contract/responses.js';
 
 /** The account as the API shows it (`GET /auth/me`). */
-export interface Account {
-  uid: string;
-  email: string;
-  emailVerified: boolean;
-  name: string;
-  hasPassword: boolean;
-  twoFactorEnabled: boolean;
-  superAdmin: boolean;
-  mustChangePassword: boolean;
-  organizations: { slug: string; name: string; role: Role }[];
-}
+export type { Account };
 
 /** Builds the account view of a user, with the organizations it belongs to. */
-export async function accountView(db: Db, user: User): Promise<Account> {
-  const organizations = await db.kysely
+export async function accountView(db: Db, user: User, tokenOrganizationUid?: string): Promise<Account> {
+  const rows = await db.kysely
     .selectFrom('members')
     .innerJoin('organizations', 'organizations.uid', 'members.organization_uid')
-    .select(['organizations.slug', 'organizations.name', 'members.role'])
+    .select(['organizations.uid', 'organizations.slug', 'organizations.name', 'members.role'])
     .where('members.user_uid', '=', user.uid)
     .orderBy('organizations.slug')
     .execute();
+  const organizations = rows.map(({ slug, name, role }) => ({ slug, name, role }));
+  const tokenOrganization = tokenOrganizationUid === undefined ? undefined : rows.find((row) => row.uid === tokenOrganizationUid)?.slug;
   return {
     uid: user.uid,
     email: user.email,
@@ -34,5 +26,6 @@ export async function accountView(db: Db, user: User): Promise<Account> {
     superAdmin: user.super_admin === 1,
     mustChangePassword: user.must_change_password === 1,
     organizations,
+    ...(tokenOrganization !== undefined ? { tokenOrganization } : {}),
   };
 }

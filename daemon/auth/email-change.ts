@@ -6,6 +6,7 @@ import { conflict } from '../errors.js';
 import { emailChangedNotice } from '../mail/notices.js';
 import { issueEmailVerification, sendVerificationMail } from './email-verification.js';
 import { revokeUserSessions } from './sessions.js';
+import { describeLiveTokens, livePersonalTokens, revokeAllPersonalTokens } from './token-management.js';
 import { findUserByEmail, normalizeEmail } from './users.js';
 
 const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this e-mail address.');
@@ -13,14 +14,16 @@ const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses t
 /**
  * Changes an account's sign-in address; the caller has already authorised it (current password
  * for the user, super-admin flag otherwise). In one transaction: the address is replaced and
- * marked unverified, the user's other sessions end (all but `keepSessionIdHash`), a verification
+ * marked unverified, the user's other sessions end (all but `keepSessionIdHash`), with
+ * `revokeTokens` every personal access token is revoked, a verification
  * link is issued, and `auth.email_changed` goes to the audit log of each organization the user
- * belongs to. After it commits: a notice to the previous address and the link to the new one.
+ * belongs to. After it commits: a notice to the previous address (listing the tokens that still
+ * work) and the link to the new one.
  * Refuses an address another account uses (case-insensitively) with 409 `EMAIL_TAKEN`.
  */
 export async function changeEmail(
   deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'mailer' | 'logger'>,
-  input: { target: User; newEmail: string; actor: User; by: 'self' | 'super_admin'; keepSessionIdHash?: string },
+  input: { target: User; newEmail: string; actor: User; by: 'self' | 'super_admin'; keepSessionIdHash?: string; revokeTokens?: boolean },
 ): Promise<User> {
   const oldEmail = input.target.email;
   const newEmail = normalizeEmail(input.newEmail);
@@ -39,6 +42,7 @@ export async function changeEmail(
         .returningAll()
         .executeTakeFirstOrThrow();
       await revokeUserSessions(deps, user.uid, { exceptIdHash: input.keepSessionIdHash, trx });
+      if (input.revokeTokens) await revokeAllPersonalTokens(trx, deps.clock, user.uid, 'email_change');
       const verification = await issueEmailVerification(trx, deps, { userUid: user.uid, email: newEmail, purpose: 'email_change' });
       await recordAuditInUserOrganizations(trx, deps.clock, user.uid, {
         kind: 'auth.email_changed',
@@ -56,7 +60,8 @@ export async function changeEmail(
 
   deps.logger.info({ user: user.uid, actor: input.actor.uid, by: input.by }, 'account e-mail address changed');
   if (deps.mailer.enabled) {
-    await deps.mailer.send(emailChangedNotice({ to: oldEmail, newEmail, bySuperAdmin: input.by === 'super_admin', at: now }));
+    const tokens = describeLiveTokens(await livePersonalTokens(deps, user.uid));
+    await deps.mailer.send(emailChangedNotice({ to: oldEmail, newEmail, bySuperAdmin: input.by === 'super_admin', at: now, tokens }));
     await sendVerificationMail(deps, verification);
   }
   return user;

@@ -4,6 +4,7 @@ import type { Database, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { validationFailed } from '../errors.js';
 import { dashboardLink, verificationMail } from '../mail/notices.js';
+import { RateLimiter } from './rate-limit.js';
 import { randomToken, sha256 } from './secrets.js';
 
 /** How long a verification link works. */
@@ -76,4 +77,20 @@ export async function consumeEmailVerification(deps: Pick<AppDeps, 'db' | 'clock
     if (!user) throw INVALID();
     return { user, purpose: claimed.purpose as VerificationPurpose };
   });
+}
+
+/** Failed verification attempts allowed per client address in one window. */
+export const VERIFY_EMAIL_LIMITS = { perClient: 20, windowSeconds: 900 } as const;
+
+/**
+ * `consumeEmailVerification` under a per-client limit: the attempt is reserved first (429 past
+ * the limit), a bad token stays counted and a good one is given back, so guessing stays slow.
+ */
+export async function verifyEmailFromClient(deps: Pick<AppDeps, 'db' | 'clock'>, client: string, token: string): Promise<{ user: User; purpose: VerificationPurpose }> {
+  const limiter = new RateLimiter(deps, VERIFY_EMAIL_LIMITS.perClient, VERIFY_EMAIL_LIMITS.windowSeconds);
+  const key = `verify-email:ip:${client}`;
+  await limiter.reserve(key);
+  const verified = await consumeEmailVerification(deps, token);
+  await limiter.release(key);
+  return verified;
 }

@@ -14,9 +14,13 @@ interface Signer {
   key: KeyObject;
   verified: Map<string, Readonly<Claims>>;
 }
-const signers = new Map<string, Signer>();
 
-function signerFor(secret: string): Signer {
+/** The signing keys and recently verified tokens of one app, per secret (held by AppDeps.caches). */
+export type VerifiedTokenCache = Map<string, Signer>;
+
+export const createVerifiedTokenCache = (): VerifiedTokenCache => new Map();
+
+function signerFor(signers: VerifiedTokenCache, secret: string): Signer {
   let signer = signers.get(secret);
   if (!signer) {
     signer = { key: createSecretKey(Buffer.from(secret, 'utf8')), verified: new Map() };
@@ -31,14 +35,14 @@ const mac = (signer: Signer, signingInput: string) => createHmac('sha256', signe
  * HS256 JWTs with Node's own HMAC. Every authenticated request verifies one, so this stays
  * synchronous and cheap (no key import per call); only HS256 is ever accepted, never `none`.
  */
-export function signHs256(secret: string, claims: Claims): string {
+export function signHs256(cache: VerifiedTokenCache, secret: string, claims: Claims): string {
   const body = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-  return `${body}.${mac(signerFor(secret), body).toString('base64url')}`;
+  return `${body}.${mac(signerFor(cache, secret), body).toString('base64url')}`;
 }
 
 /** The claims of a well-signed, unexpired token, or undefined. */
-export function verifyHs256(secret: string, token: string, nowSeconds: number): Readonly<Claims> | undefined {
-  const signer = signerFor(secret);
+export function verifyHs256(cache: VerifiedTokenCache, secret: string, token: string, nowSeconds: number): Readonly<Claims> | undefined {
+  const signer = signerFor(cache, secret);
   let claims = signer.verified.get(token);
   if (claims) {
     signer.verified.delete(token);
@@ -58,6 +62,8 @@ function verifySignature(signer: Signer, token: string): Readonly<Claims> | unde
   const [header, payload, signature] = parts;
   const expected = mac(signer, `${header}.${payload}`);
   const given = Buffer.from(signature, 'base64url');
+  // Node decodes leniently (padding, `+/`, stray bits): only the one canonical form is the token.
+  if (given.toString('base64url') !== signature) return undefined;
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     if ((JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown }).alg !== 'HS256') return undefined;

@@ -45,7 +45,7 @@ export function passwordResetNotice(input: { to: string; at: string }): Mail {
     subject: 'Your password was reset',
     text: [
       `The password of your account was reset with an e-mailed link on ${input.at}.`,
-      'Every session of the account was signed out.',
+      'Every session of the account was signed out and every personal access token of it was revoked.',
       '',
       'If you did not do this, reset your password again at once and contact your administrator.',
     ].join('\n'),

@@ -10,9 +10,11 @@ import { dashboardLink } from '../mail/notices.js';
 import { readParameter } from '../parameters.js';
 import { resetLoginFailures } from './password-login.js';
 import { externalAccountMail, passwordResetNotice, resetLinkMail } from './password-reset-mail.js';
+import { claimUnverifiedAccount } from './claim-account.js';
 import { RateLimiter } from './rate-limit.js';
 import { randomToken, safeEqual, sha256 } from './secrets.js';
 import { revokeUserSessions } from './sessions.js';
+import { revokeAllPersonalTokens } from './token-management.js';
 import { findUser, findUserByEmail, normalizeEmail } from './users.js';
 
 /** How long a reset link works. */
@@ -34,8 +36,11 @@ export interface IssuedReset {
   expiresAt: string;
 }
 
-/** `{base_url}/d/reset?token=...`, the dashboard page that asks for the new password. */
-export const resetUrl = (baseUrl: string, token: string): string => dashboardLink(baseUrl, `/d/reset?token=${encodeURIComponent(token)}`);
+/**
+ * `{base_url}/d/reset#token=...`, the dashboard page that asks for the new password. The token
+ * rides in the fragment, which browsers never send to a server nor put in a Referer.
+ */
+export const resetUrl = (baseUrl: string, token: string): string => dashboardLink(baseUrl, `/d/reset#token=${encodeURIComponent(token)}`);
 
 /**
  * Whether a super admin lets accounts without a password set one through a reset. Anything but
@@ -92,10 +97,10 @@ export async function requestPasswordReset(deps: Deps, ctx: Context, email: stri
   const byClient = new RateLimiter(deps, perClient, windowSeconds);
   const addressKey = `reset:email:${address}`;
   const clientKey = `reset:ip:${ctx.ip}`;
-  await byAddress.check(addressKey);
-  await byClient.check(clientKey);
-  // Every request counts, not only failures: each one may send a mail.
-  await byAddress.hit(addressKey, clientKey);
+  // Every request counts, not only failures: each one may send a mail. Reserved atomically, the
+  // client first, so a client past its limit does not use up the address's.
+  await byClient.reserve(clientKey);
+  await byAddress.reserve(addressKey);
 
   if (!deps.mailer.enabled) {
     deps.logger.warn('password reset requested, but no SMTP server is configured (SVC_SMTP_URL), so no link was sent; a super admin can issue one');
@@ -158,6 +163,9 @@ export async function confirmPasswordReset(deps: Deps & Pick<AppDeps, 'hasher'>,
       .executeTakeFirst();
     if (!claimed) throw invalidLink();
     await voidResets(trx, user.uid, now);
+    // A mailed link proves the address; an account that never proved it is the prover's alone now.
+    // (Without SMTP the link went to a super admin, which proves nothing about the address.)
+    if (deps.mailer.enabled && !user.email_verified) await claimUnverifiedAccount(deps, trx, user, 'password_reset');
     const updated = await trx
       .updateTable('users')
       .set({ password_hash: passwordHash, must_change_password: 0, updated_at: now })
@@ -167,6 +175,8 @@ export async function confirmPasswordReset(deps: Deps & Pick<AppDeps, 'hasher'>,
       .executeTakeFirst();
     if (!updated) throw invalidLink();
     await revokeUserSessions(deps, user.uid, { trx });
+    // A reset is recovery: whoever had the account may have minted tokens, and they end too.
+    await revokeAllPersonalTokens(trx, deps.clock, user.uid, 'password_reset');
     await recordAuditInUserOrganizations(trx, deps.clock, user.uid, {
       kind: 'auth.password_reset',
       actorUid: user.uid,
@@ -176,7 +186,7 @@ export async function confirmPasswordReset(deps: Deps & Pick<AppDeps, 'hasher'>,
   });
   // Failed sign-ins before the reset should not keep the new password locked out.
   await resetLoginFailures(deps, user.email);
-  deps.logger.info({ user: user.uid }, 'password reset with an e-mailed link; all sessions signed out');
+  deps.logger.info({ user: user.uid }, 'password reset with an e-mailed link; all sessions signed out and all personal access tokens revoked');
   if (deps.mailer.enabled) await deps.mailer.send(passwordResetNotice({ to: user.email, at: now }));
   return user.uid;
 }

@@ -7,21 +7,15 @@ import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
 import { randomToken, sha256 } from './secrets.js';
 
-/** Every personal access token starts with this, so scanners and people recognise one. */
-export const PERSONAL_TOKEN_PREFIX = 'svc_pat_';
+import { PERSONAL_TOKEN_PREFIX } from '../../contract/access.js';
+import type { TokenView as ContractTokenView } from '../../contract/responses.js';
+
+export { PERSONAL_TOKEN_PREFIX };
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
 /** A token as listed: never its secret. */
-export interface TokenView {
-  uid: string;
-  name: string;
-  org: string;
-  scopes: Scope[];
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+export type TokenView = ContractTokenView;
 
 /** Mints a token; the secret is returned once and only its SHA-256 is kept. */
 export async function mintPersonalToken(

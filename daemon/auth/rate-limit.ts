@@ -11,25 +11,52 @@ type Deps = Pick<AppDeps, 'db' | 'clock'>;
 export class RateLimiter {
   constructor(
     private readonly deps: Deps,
-    private readonly max: number,
+    /** Attempts allowed per key in one window. */
+    readonly max: number,
     private readonly windowSeconds: number,
   ) {}
 
-  /** Counts one attempt under each key (one atomic upsert per key). */
-  async hit(...keys: string[]): Promise<void> {
+  /**
+   * Reserves one attempt under `key` before the slow work it guards, in one atomic upsert: the
+   * count goes up and is read back in the same statement, so concurrent attempts (on any replica)
+   * each see their own place in the window and at most `max` of them ever pass. Answers the
+   * attempt's place and, past the limit, the 429 RATE_LIMITED (with Retry-After) to throw.
+   */
+  async attempt(key: string): Promise<{ place: number; refusal?: AppError }> {
     const now = this.deps.clock.now();
     const stale = new Date(now.getTime() - this.windowSeconds * 1000).toISOString();
-    for (const key of keys) {
-      await sql`
-        insert into rate_limits (key, window_start, count) values (${key}, ${now.toISOString()}, 1)
-        on conflict (key) do update set
-          count = case when rate_limits.window_start <= ${stale} then 1 else rate_limits.count + 1 end,
-          window_start = case when rate_limits.window_start <= ${stale} then excluded.window_start else rate_limits.window_start end
-      `.execute(this.deps.db.kysely);
-    }
+    const { rows } = await sql<{ count: number | string; window_start: string }>`
+      insert into rate_limits (key, window_start, count) values (${key}, ${now.toISOString()}, 1)
+      on conflict (key) do update set
+        count = case when rate_limits.window_start <= ${stale} then 1 else rate_limits.count + 1 end,
+        window_start = case when rate_limits.window_start <= ${stale} then excluded.window_start else rate_limits.window_start end
+      returning count, window_start
+    `.execute(this.deps.db.kysely);
+    const place = Number(rows[0].count);
+    return place > this.max ? { place, refusal: this.limited(Date.parse(rows[0].window_start)) } : { place };
   }
 
-  /** Throws 429 RATE_LIMITED with Retry-After when any key is at the limit in its window. */
+  /** Reserves one attempt under `key` (see `attempt`); throws the 429 past the limit. */
+  async reserve(key: string): Promise<void> {
+    const { refusal } = await this.attempt(key);
+    if (refusal) throw refusal;
+  }
+
+  /** Gives back one reserved attempt that turned out to be good (it should not count). */
+  async release(key: string): Promise<void> {
+    await this.deps.db.kysely.updateTable('rate_limits').set((eb) => ({ count: eb('count', '-', 1) })).where('key', '=', key).where('count', '>', 0).execute();
+  }
+
+  private limited(windowStartMs: number): AppError {
+    const reopens = windowStartMs + this.windowSeconds * 1000;
+    const retryAfter = Math.max(1, Math.ceil((reopens - this.deps.clock.now().getTime()) / 1000));
+    return new AppError('RATE_LIMITED', `Too many attempts; try again in ${retryAfter} seconds.`, { retryAfterSeconds: retryAfter }, { 'Retry-After': String(retryAfter) });
+  }
+
+  /**
+   * Throws 429 RATE_LIMITED with Retry-After when any key is at the limit in its window. Only a
+   * look: an attempt that is about to do slow work reserves its place with `reserve` instead.
+   */
   async check(...keys: string[]): Promise<void> {
     const now = this.deps.clock.now();
     const stale = new Date(now.getTime() - this.windowSeconds * 1000).toISOString();
@@ -41,13 +68,17 @@ export class RateLimiter {
       .where('count', '>=', this.max)
       .execute();
     if (rows.length === 0) return;
-    const reopens = Math.max(...rows.map((r) => Date.parse(r.window_start) + this.windowSeconds * 1000));
-    const retryAfter = Math.max(1, Math.ceil((reopens - now.getTime()) / 1000));
-    throw new AppError('RATE_LIMITED', `Too many attempts; try again in ${retryAfter} seconds.`, { retryAfterSeconds: retryAfter }, { 'Retry-After': String(retryAfter) });
+    throw this.limited(Math.max(...rows.map((r) => Date.parse(r.window_start))));
   }
 
   /** Forgets the count under a key (a successful sign-in clears its e-mail's failures). */
   async reset(key: string): Promise<void> {
     await this.deps.db.kysely.deleteFrom('rate_limits').where('key', '=', key).execute();
+  }
+
+  /** Forgets the counts under every key starting with `prefix`. */
+  async resetPrefix(prefix: string): Promise<void> {
+    const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    await sql`delete from rate_limits where key like ${pattern} escape '\\'`.execute(this.deps.db.kysely);
   }
 }

@@ -1,7 +1,18 @@
+import type { Context } from 'koa';
 import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { joinByEmailPattern } from '../orgs/email-pattern.js';
 import { issueEmailVerification, sendVerificationMail, type VerificationPurpose } from './email-verification.js';
+import { RateLimiter } from './rate-limit.js';
+
+/**
+ * Reserves one registration for the client before the slow work (hashing, the pattern checks):
+ * `SVC_AUTH_REGISTER_RATE_LIMIT` per client address per hour, refused or not, since even a
+ * 409 `EMAIL_TAKEN` tells whether an address has an account.
+ */
+export async function reserveRegistration(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, ctx: Context): Promise<void> {
+  await new RateLimiter(deps, deps.config.auth.registerRateLimit, 3600).reserve(`register:ip:${ctx.ip}`);
+}
 
 /**
  * What follows a password sign-up. Organizations whose `registration.email_pattern` matches the

@@ -20,7 +20,7 @@ export interface SessionResponse {
   user: Account;
 }
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'clock'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'caches'>;
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -47,19 +47,19 @@ export async function createSession(deps: Deps, user: User, method: string, ctx?
       revoked_at: null,
     })
     .execute();
-  const accessToken = signHs256(deps.config.auth.jwtSecret, { sid: sessionId, typ: 'session', sub: user.uid, iat: seconds(now), exp: seconds(new Date(expiresAt)) });
+  const accessToken = signHs256(deps.caches.verifiedTokens, deps.config.auth.jwtSecret, { sid: sessionId, typ: 'session', sub: user.uid, iat: seconds(now), exp: seconds(new Date(expiresAt)) });
   return { accessToken, tokenType: 'Bearer', expiresAt, user: await accountView(deps.db, user) };
 }
 
 /** Signs a short-lived JWT of another kind (`mfa`, ...) that only its own endpoint accepts. */
 export async function signPurposeToken(deps: Deps, typ: string, subject: string, ttlSeconds: number, claims: Record<string, unknown> = {}): Promise<string> {
   const now = deps.clock.now();
-  return signHs256(deps.config.auth.jwtSecret, { ...claims, typ, sub: subject, iat: seconds(now), exp: seconds(now) + ttlSeconds });
+  return signHs256(deps.caches.verifiedTokens, deps.config.auth.jwtSecret, { ...claims, typ, sub: subject, iat: seconds(now), exp: seconds(now) + ttlSeconds });
 }
 
 /** Verifies a JWT of kind `typ` against the injected clock; throws 401 otherwise. */
 export async function verifyPurposeToken(deps: Deps, token: string, typ: string): Promise<{ sub: string; [claim: string]: unknown }> {
-  const claims = verifyHs256(deps.config.auth.jwtSecret, token, seconds(deps.clock.now()));
+  const claims = verifyHs256(deps.caches.verifiedTokens, deps.config.auth.jwtSecret, token, seconds(deps.clock.now()));
   if (!claims || claims.typ !== typ) throw unauthorized('The token is invalid or has expired.');
   return claims;
 }

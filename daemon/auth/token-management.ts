@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/audit-log.js';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/schema.js';
 import type { Scope } from '../access/auth-context.js';
 import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
@@ -42,4 +45,41 @@ export async function revokePersonalToken(deps: Pick<AppDeps, 'db' | 'clock'>, u
     await trx.updateTable('personal_tokens').set({ revoked_at: deps.clock.now().toISOString() }).where('uid', '=', row.uid).execute();
     await recordAudit(trx, deps.clock, { organizationUid: row.organization_uid, kind: 'token.revoked', actorUid: userUid, targetUid: userUid, data: { tokenUid: row.uid, name: row.name } });
   });
+}
+
+/**
+ * Revokes every live personal access token of an account (after a password reset, or when the
+ * holder asks at a password or e-mail change), in the transaction `db`, recording `token.revoked`
+ * in each token's organization. Returns how many were revoked.
+ */
+export async function revokeAllPersonalTokens(db: Kysely<Database>, clock: Clock, userUid: string, reason: string): Promise<number> {
+  const now = clock.now().toISOString();
+  const revoked = await db
+    .updateTable('personal_tokens')
+    .set({ revoked_at: now })
+    .where('user_uid', '=', userUid)
+    .where('revoked_at', 'is', null)
+    .returning(['uid', 'name', 'organization_uid'])
+    .execute();
+  await recordAudit(
+    db,
+    clock,
+    ...revoked.map((row) => ({ organizationUid: row.organization_uid, kind: 'token.revoked' as const, actorUid: userUid, targetUid: userUid, data: { tokenUid: row.uid, name: row.name, reason } })),
+  );
+  return revoked.length;
+}
+
+/** The account's tokens that still work (neither revoked nor expired), for notices. */
+export async function livePersonalTokens(deps: Pick<AppDeps, 'db' | 'clock'>, userUid: string): Promise<TokenView[]> {
+  const now = deps.clock.now().toISOString();
+  return (await listPersonalTokens(deps, userUid)).filter((token) => token.expiresAt === null || token.expiresAt > now);
+}
+
+/** How a notice lists the tokens that still work. */
+export function describeLiveTokens(tokens: TokenView[]): string[] {
+  if (tokens.length === 0) return ['No personal access token of the account is live.'];
+  return [
+    'These personal access tokens of the account still work; revoke any you do not recognise (account settings, or DELETE /api/v1/auth/tokens/{uid}):',
+    ...tokens.map((token) => `- ${token.name} (organization ${token.org}, scopes ${token.scopes.join(' ')}, created ${token.createdAt}${token.lastUsedAt ? `, last used ${token.lastUsedAt}` : ''})`),
+  ];
 }

@@ -15,10 +15,16 @@ export interface MfaChallenge {
   mfaToken: string;
 }
 
-/** The confirmed TOTP secret of an account, if it has 2FA. */
-export async function totpSecretOf(deps: Pick<AppDeps, 'db'>, userUid: string): Promise<string | null> {
+/** The confirmed TOTP secret of an account (decrypted), if it has 2FA. */
+export async function totpSecretOf(deps: Pick<AppDeps, 'db' | 'keyring'>, userUid: string): Promise<string | null> {
   const row = await deps.db.kysely.selectFrom('users').select('totp_secret').where('uid', '=', userUid).executeTakeFirst();
-  return row?.totp_secret ?? null;
+  return row?.totp_secret ? deps.keyring.reveal(row.totp_secret) : null;
+}
+
+/** Whether an account has 2FA on; reads the column without decrypting it. */
+async function hasTwoFactor(deps: Pick<AppDeps, 'db'>, userUid: string): Promise<boolean> {
+  const row = await deps.db.kysely.selectFrom('users').select('totp_secret').where('uid', '=', userUid).executeTakeFirst();
+  return Boolean(row?.totp_secret);
 }
 
 /**
@@ -26,7 +32,7 @@ export async function totpSecretOf(deps: Pick<AppDeps, 'db'>, userUid: string): 
  * the account and how it signed in (session checks refuse it: its `typ` is not `session`).
  */
 export async function sessionOrChallenge(deps: AppDeps, user: User, method: string, ctx?: Context): Promise<SessionResponse | MfaChallenge> {
-  if (await totpSecretOf(deps, user.uid)) {
+  if (await hasTwoFactor(deps, user.uid)) {
     return { mfaRequired: true, mfaToken: await signPurposeToken(deps, 'mfa', user.uid, MFA_TOKEN_TTL_SECONDS, { method }) };
   }
   return createSession(deps, user, method, ctx);
@@ -37,7 +43,7 @@ export async function completeSecondFactor(deps: AppDeps, ctx: Context, input: {
   const claims = await verifyPurposeToken(deps, input.mfaToken, 'mfa');
   // The whole row, TOTP columns included: one read gives the account and its secret.
   const user = await deps.db.kysely.selectFrom('users').selectAll().where('uid', '=', claims.sub).executeTakeFirst();
-  const secret = user?.totp_secret;
+  const secret = user?.totp_secret ? deps.keyring.reveal(user.totp_secret) : undefined;
   if (!user || !secret) throw unauthorized('The token is invalid or has expired.');
   await limitedSecondFactor(deps, user.uid, () =>
     input.code !== undefined ? acceptTotpCode(deps, user.uid, secret, input.code) : consumeRecoveryCode(deps, user.uid, input.recoveryCode ?? ''),

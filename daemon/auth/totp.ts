@@ -60,16 +60,14 @@ export async function acceptTotpCode(deps: Deps, userUid: string, secret: string
 }
 
 /**
- * Runs one second-factor check under the per-account limit: 429 once too many wrong codes,
- * 401 for a wrong one (counted), and a success clears the count.
+ * Runs one second-factor check under the per-account limit: each attempt is reserved first (429
+ * past the limit), a wrong code answers 401 and stays counted, and a success clears the count.
  */
 export async function limitedSecondFactor(deps: Deps, userUid: string, check: () => Promise<boolean>): Promise<void> {
   const limiter = secondFactorLimiter(deps);
   const key = secondFactorKey(userUid);
-  await limiter.check(key);
-  if (!(await check())) {
-    await limiter.hit(key);
-    throw unauthorized('The two-factor code is wrong or was already used.');
-  }
+  // Reserved before the check, so parallel guesses cannot all slip under the limit.
+  await limiter.reserve(key);
+  if (!(await check())) throw unauthorized('The two-factor code is wrong or was already used.');
   await limiter.reset(key);
 }

@@ -2,6 +2,7 @@ import { newId } from '../db/ids.js';
 import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, notFound } from '../errors.js';
+import { withoutControlCharacters } from '../plain-text.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -33,7 +34,7 @@ export async function createUser(
   const user: User = {
     uid: newId(now.getTime()),
     email,
-    name: input.name?.trim() || email.split('@')[0],
+    name: withoutControlCharacters(input.name ?? '').trim().slice(0, 200) || email.split('@')[0],
     password_hash: input.passwordHash,
     email_verified: input.emailVerified ? 1 : 0,
     super_admin: input.superAdmin ? 1 : 0,

@@ -1,21 +1,28 @@
 import { checkTypeNames, isCheckTypeName } from '../../importers/catalog/index.js';
 import { validationFailed, type ValidationIssue } from '../errors.js';
 import { parsePage, unknownQueryParameters, type PageRequest } from '../http/pagination.js';
+import { CHECK_STATES, type CheckState } from '../runner/state-machine.js';
 import type { LabelFilter } from './check-store.js';
 
 /** The query of `GET /orgs/{org}/checks`, validated. */
 export interface CheckListQuery extends PageRequest {
   labels: LabelFilter[];
   type?: string;
+  state?: CheckState;
+  /** `?include=uptime24h`: each check also carries `uptime24h` (percent or null), summed in one query. */
+  includeUptime24h?: boolean;
 }
 
-const KNOWN = ['label', 'type', 'limit', 'cursor'];
+const KNOWN = ['label', 'type', 'state', 'limit', 'cursor', 'include'];
+
+/** What `?include=` may add to each listed check. */
+export const CHECK_LIST_INCLUDES = ['uptime24h'] as const;
 
 /** Page sizes of the check list: 50 by default, at most 500. */
 export const CHECK_PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
 
 /**
- * Reads `?label=key=value` (repeatable; every one must match), `?type=`, `?limit=` and
+ * Reads `?label=key=value` (repeatable; every one must match), `?type=`, `?state=`, `?limit=` and
  * `?cursor=`. An unknown parameter is refused rather than ignored, so a misspelt filter never
  * silently lists everything.
  */
@@ -31,6 +38,14 @@ export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
   if (type !== undefined && !isCheckTypeName(type)) {
     issues.push({ path: 'type', message: `unknown check type "${type}"; known types: ${checkTypeNames.join(', ')}` });
   }
+  const state = query.get('state') ?? undefined;
+  if (state !== undefined && !CHECK_STATES.includes(state as CheckState)) {
+    issues.push({ path: 'state', message: `must be one of ${CHECK_STATES.join(', ')}` });
+  }
+  const includes = query.getAll('include').flatMap((value) => value.split(',')).filter(Boolean);
+  for (const include of includes) {
+    if (!(CHECK_LIST_INCLUDES as readonly string[]).includes(include)) issues.push({ path: 'include', message: `must be one of ${CHECK_LIST_INCLUDES.join(', ')}` });
+  }
   let page: PageRequest = { limit: CHECK_PAGE.defaultLimit };
   try {
     page = parsePage(query, CHECK_PAGE);
@@ -40,5 +55,5 @@ export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
     issues.push(...details.issues);
   }
   if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');
-  return { labels, type, limit: page.limit, cursor: page.cursor };
+  return { labels, type, state: state as CheckState | undefined, includeUptime24h: includes.includes('uptime24h'), limit: page.limit, cursor: page.cursor };
 }

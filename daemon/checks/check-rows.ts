@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CheckDefinition } from '../../importers/catalog/index.js';
 import type { ChecksTable } from '../db/schema.js';
+import type { Check } from '../../contract/responses.js';
 
 /** A check as stored: its normalised definition plus identity and timestamps. */
 export type StoredCheck = CheckDefinition & {
@@ -82,7 +83,7 @@ export function sameContent(row: Selectable<ChecksTable>, check: CheckDefinition
 }
 
 /** The API's view of a check: the definition and its timestamps (the slug identifies it). */
-export function checkView(check: StoredCheck): Omit<StoredCheck, 'uid'> {
+export function checkView(check: StoredCheck): Check {
   const { uid: _uid, ...view } = check;
   return view;
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, SqliteAdapter, type Kysely, type Selectable } from 'kysely';
 import type { CheckDefinition } from '../../importers/catalog/index.js';
 import type { Db } from '../db/connect.js';
 import { newId } from '../db/ids.js';
@@ -9,6 +9,7 @@ import { conflict } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { canonicalJson, checkContent, rowToCheck, sameContent, type CheckContent, type StoredCheck } from './check-rows.js';
 import { isUniqueViolation } from './unique-violation.js';
+import type { CheckState } from '../runner/state-machine.js';
 
 // The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
 // Every function takes the query builder to run on, so a caller may pass a transaction.
@@ -28,17 +29,34 @@ export type CheckPage = Page<StoredCheck>;
 /** What `upsertChecks` did (or, in a dry run, would do) with one check, in input order. */
 export interface UpsertOutcome {
   slug: string;
-  action: 'create' | 'update' | 'unchanged';
+  action: 'create' | 'update' | 'unchanged' | 'conflict';
   /** The stored check's uid; absent for a `create` in a dry run. */
   uid?: string;
+  /** For a `conflict`: the owner label's value on the stored check, or null when it has none. */
+  owner?: string | null;
+}
+
+/**
+ * Who may change existing checks in `upsertChecks`: only those whose label `key` is `value`;
+ * any other is a `conflict` and left as it is, unless `takeOver`.
+ */
+export interface UpsertOwner {
+  key: string;
+  value: string;
+  takeOver: boolean;
 }
 
 // Rows per multi-row statement: 14 parameters a check stays well under both engines' limits.
 const CHECK_BATCH = 500;
 const LABEL_BATCH = 1000;
-// Slugs per look-up: one parameter each, so 10,000 stay under both engines' limits (SQLite
-// 32,766, PostgreSQL 65,535) and a 10,000-check import reads what exists in one query.
-const LOOKUP_BATCH = 10_000;
+// Slugs per look-up: one parameter each, well under both engines' limits (SQLite 32,766,
+// PostgreSQL 65,535). On SQLite a query holds the event loop while it runs, so a 10,000-check
+// import reads what exists in a few queries of moderate size rather than one large one.
+const LOOKUP_BATCH = 2000;
+/** Checks compared between two turns of the event loop in upsertChecks. */
+const YIELD_EVERY = 500;
+/** Rows of each index SQLite's ANALYZE samples after a bulk import. */
+const ANALYZE_SAMPLE_ROWS = 1000;
 /** Writes after which the planner's statistics are refreshed (see upsertChecks). */
 const ANALYZE_AFTER = 1000;
 
@@ -69,7 +87,7 @@ async function deleteLabels(db: Executor, checkUids: string[]): Promise<void> {
 export async function listChecks(
   db: Executor,
   orgUid: string,
-  query: PageRequest & { labels?: LabelFilter[]; type?: string },
+  query: PageRequest & { labels?: LabelFilter[]; type?: string; state?: CheckState },
 ): Promise<CheckPage> {
   const [first, ...more] = query.labels ?? [];
   let rows: Selectable<ChecksTable>[];
@@ -89,15 +107,29 @@ export async function listChecks(
       );
     });
     if (query.type) builder = builder.where('checks.type', '=', query.type);
+    if (query.state) builder = whereState(builder, query.state);
     if (query.cursor) builder = builder.where('l0.check_uid', '>', query.cursor);
     rows = await builder.orderBy('l0.check_uid').limit(query.limit + 1).execute();
   } else {
-    let builder = db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid);
-    if (query.type) builder = builder.where('type', '=', query.type);
-    if (query.cursor) builder = builder.where('uid', '>', query.cursor);
-    rows = await builder.orderBy('uid').limit(query.limit + 1).execute();
+    let builder = db.selectFrom('checks').selectAll('checks').where('checks.organization_uid', '=', orgUid);
+    if (query.type) builder = builder.where('checks.type', '=', query.type);
+    if (query.state) builder = whereState(builder, query.state);
+    if (query.cursor) builder = builder.where('checks.uid', '>', query.cursor);
+    rows = await builder.orderBy('checks.uid').limit(query.limit + 1).execute();
   }
   return toPage(rows, query.limit, rowToCheck);
+}
+
+/**
+ * Keeps the checks in `state` as the API shows it: disabled checks are paused, and enabled ones
+ * that no runner has judged yet (or that were paused before) are pending.
+ */
+function whereState<B extends { where: any; leftJoin: any }>(builder: B, state: CheckState): B {
+  if (state === 'paused') return builder.where('checks.enabled', '=', 0);
+  const joined = builder.leftJoin('check_states as st', 'st.check_uid', 'checks.uid').where('checks.enabled', '=', 1);
+  return state === 'pending'
+    ? joined.where((eb: any) => eb.or([eb('st.state', 'is', null), eb('st.state', 'in', ['pending', 'paused'])]))
+    : joined.where('st.state', '=', state);
 }
 
 /** The check with `slug` in the organization, or undefined. */
@@ -218,7 +250,7 @@ export async function upsertChecks(
   db: Executor,
   orgUid: string,
   checks: readonly CheckDefinition[],
-  options: { now: Date; dryRun?: boolean },
+  options: { now: Date; dryRun?: boolean; owner?: UpsertOwner },
 ): Promise<UpsertOutcome[]> {
   const seen = new Set<string>();
   for (const check of checks) {
@@ -234,7 +266,9 @@ export async function upsertChecks(
   // `content`: the check's row content, computed once per check. `keepsLabels`: an update whose
   // label set is the stored one leaves its label rows alone.
   const writes: { check: CheckDefinition; content: CheckContent; uid: string; replacesLabels: boolean; keepsLabels: boolean }[] = [];
-  for (const check of checks) {
+  for (const [index, check] of checks.entries()) {
+    // Comparing and serialising a large import is real work: let other requests in now and then.
+    if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const row = existing.get(check.slug);
     if (!row) {
       const uid = newIds[nextNew++];
@@ -242,6 +276,14 @@ export async function upsertChecks(
       // A dry run writes nothing, so it needs no content for the checks it would create.
       if (!options.dryRun) writes.push({ check, content: checkContent(check), uid, replacesLabels: false, keepsLabels: false });
       continue;
+    }
+    const owner = options.owner;
+    if (owner && !owner.takeOver) {
+      const current = (JSON.parse(row.labels) as Record<string, string>)[owner.key];
+      if (current !== owner.value) {
+        outcomes.push({ slug: check.slug, action: 'conflict', uid: row.uid, owner: current ?? null });
+        continue;
+      }
     }
     const content = checkContent(check);
     if (sameStoredText(row, content) || sameContent(row, check, content)) {
@@ -296,8 +338,13 @@ export async function upsertChecks(
     // has not run yet) and sorts the whole organization for the first page of the list.
     // Fresh statistics make that page an index range at once. Allowed inside a transaction on
     // both engines, and rolled back with it.
+    // SQLite runs ANALYZE on the daemon's thread: a sample of each index is enough for the
+    // planner and keeps the pause short (analysis_limit is per connection; 0 restores "all rows").
+    const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+    if (sqlite) await sql`pragma analysis_limit = ${sql.raw(String(ANALYZE_SAMPLE_ROWS))}`.execute(db);
     await sql`analyze checks`.execute(db);
     await sql`analyze check_labels`.execute(db);
+    if (sqlite) await sql`pragma analysis_limit = 0`.execute(db);
   }
   return outcomes;
 }

@@ -1,4 +1,5 @@
-import { checkTypeNames, listCheckTypes, sampleCheck, type CheckDefinition, type CheckTypeSummary } from '../../importers/catalog/index.js';
+import { checkTypeNames, listCheckTypes, sampleCheck, type CheckDefinition, type CheckTypeName, type CheckTypeSummary } from '../../importers/catalog/index.js';
+import { probeAvailability } from '../../probes/registry.js';
 import { notFound } from '../errors.js';
 
 // The check-type catalog, as the REST API and the MCP tools answer it.
@@ -8,6 +9,10 @@ let catalog: CheckTypeSummary[] | undefined;
 
 /** Every check type, with the JSON Schema of its config. */
 export const checkTypeCatalog = (): CheckTypeSummary[] => (catalog ??= listCheckTypes());
+
+/** The catalog with whether this daemon can run each type (`runnable`, and `reason` when not). */
+export const runnableCheckTypes = (): Array<CheckTypeSummary & { runnable: boolean; reason?: string }> =>
+  checkTypeCatalog().map((type) => ({ ...type, ...probeAvailability(type.type as CheckTypeName) }));
 
 /** A complete, valid check definition of `type`; 404 naming the known types when there is no such type. */
 export function requireSample(type: string): CheckDefinition {

@@ -7,6 +7,8 @@ import { readConfigFile } from './config-file.js';
 import { PROVIDERS, type ProviderKey } from './provider-keys.js';
 import { providerEndpointFields, SETTINGS, type Setting, type SettingName } from './settings.js';
 import { validateTenant } from './tenant.js';
+import { ldapConfig, type LdapConfig } from './ldap-config.js';
+import type { TrustProxy } from '../http/client-address.js';
 
 /** The daemon's whole configuration, typed, after env > file > default resolution. */
 export interface Config {
@@ -15,15 +17,30 @@ export interface Config {
   listen: { host: string; port: number };
   baseUrl: string;
   logLevel: string;
+  logFormat: 'auto' | 'pretty' | 'json';
+  /** Colour in pretty logs on a terminal; off when NO_COLOR is set. */
+  logColour: boolean;
+  /** Seconds that requests and runs under way get to finish on shutdown. */
+  shutdownTimeoutSeconds: number;
+  /** Where Prometheus metrics are served; unset means nowhere. */
+  metricsListen?: { host: string; port: number };
   mail: { smtpUrl?: string; from: string };
   adminEmail: string;
   auth: {
     jwtSecret: string;
-    /** True when no secret was configured and a random one is in use. */
+    /**
+     * True when no secret was configured: until the daemon derives one from the keyring at
+     * start-up, a random one is in use (for an app created without the keyring).
+     */
     jwtSecretGenerated: boolean;
     sessionTtlSeconds: number;
     registrationEmailPattern?: string;
-    loginRateLimit: { max: number; maxPerClient: number; windowSeconds: number };
+    /** Failed sign-ins: per account and client pair (`max`), per client, per account from all clients. */
+    loginRateLimit: { max: number; maxPerClient: number; maxPerAccount: number; windowSeconds: number };
+    /** Registrations per client address per hour. */
+    registerRateLimit: number;
+    /** External sign-ins started per client address in 10 minutes. */
+    externalSignInRateLimit: number;
     password: PasswordPolicy;
     hashConcurrency: number;
     enterpriseCloudTenantId: string;
@@ -32,12 +49,48 @@ export interface Config {
     providerEndpoints: Partial<Record<ProviderKey, Record<string, string>>>;
     /** The generic OpenID Connect provider, enabled when issuer, client id and secret are all set. */
     oidc?: { issuer: string; clientId: string; clientSecret: string; displayName: string };
+    /** The LDAP directory of password sign-in, enabled when its URL and user base are set. */
+    ldap?: LdapConfig;
   };
-  import: { hostedMonitorApiUrl: string };
+  import: {
+    hostedMonitorApiUrl: string;
+    /** The time limit of one conversion's worker thread. */
+    conversionTimeoutMs: number;
+    /** The heap limit of one conversion's worker thread, in MiB. */
+    conversionMemoryMb: number;
+  };
+  organizations: { perUserLimit: number };
+  /** Public status pages: requests per client address per minute. */
+  statusPages: { rateLimit: number };
+  /** Notification delivery: timings (seconds) and each service's API base URL. */
+  notify: {
+    timeoutSeconds: number;
+    retryForSeconds: number;
+    leaseSeconds: number;
+    pollIntervalSeconds: number;
+    apiUrls: { slack: string; telegram: string; pagerduty: string; opsgenie: string; ntfy: string; pushover: string };
+  };
+  /** Which proxies may name the client in `X-Forwarded-For`. */
+  trustProxy: TrustProxy;
+  /** The keyring's keys (base64, 32 bytes), when configured; see daemon/secrets/open-keyring.ts. */
+  secrets: { key?: string; previousKey?: string };
+  /** The monitoring engine (docs/monitoring.md). */
+  runner: RunnerConfig;
+  /** Settings of the check executors. */
+  probes: { rdapBootstrapUrl: string };
   /** Non-fatal findings to log once the logger exists. */
   warnings: string[];
   /** Where the configuration file was read from, if any. */
   configFile?: string;
+}
+
+/** What this daemon does and how its runner behaves. */
+export interface RunnerConfig {
+  role: 'all' | 'api' | 'runner';
+  concurrency: number;
+  denyPrivate: boolean;
+  leaseSeconds: number;
+  resultsRetentionSeconds: number;
 }
 
 /** Where each field of the password policy is configured, to name it in errors. */
@@ -52,7 +105,7 @@ export const POLICY_FIELD_SETTING: Record<string, SettingName> = {
   rehashOnLogin: 'rehashOnLogin',
 };
 
-const KNOWN_CLIENT_VARIABLES = new Set(['SVC_URL', 'SVC_TOKEN', 'SVC_ORG', 'SVC_CONFIG', 'SVC_TEST_PG_URL', 'SVC_CONFIG_DIR']);
+const KNOWN_CLIENT_VARIABLES = new Set(['SVC_URL', 'SVC_TOKEN', 'SVC_ORG', 'SVC_CONFIG', 'SVC_TEST_PG_URL', 'SVC_CONFIG_DIR', 'SVC_PROFILE']);
 
 /**
  * Reads the configuration from the environment and the YAML file. Throws a ConfigError naming
@@ -159,6 +212,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     listen: get('listen')!,
     baseUrl: get('baseUrl')!,
     logLevel: get('logLevel')!,
+    logFormat: get('logFormat') as Config['logFormat'],
+    logColour: env.NO_COLOR === undefined,
+    shutdownTimeoutSeconds: get('shutdownTimeout')!,
+    metricsListen: get('metricsListen'),
     mail: { smtpUrl: get('smtpUrl'), from: get('mailFrom')! },
     adminEmail: get('adminEmail')!,
     auth: {
@@ -166,15 +223,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       jwtSecretGenerated: !configuredSecret,
       sessionTtlSeconds: get('sessionTtl')!,
       registrationEmailPattern,
-      loginRateLimit: { max: get('loginRateLimit')!, maxPerClient: get('loginRateLimitPerClient')!, windowSeconds: get('loginRateWindow')! },
+      loginRateLimit: { max: get('loginRateLimit')!, maxPerClient: get('loginRateLimitPerClient')!, maxPerAccount: get('loginRateLimitPerAccount')!, windowSeconds: get('loginRateWindow')! },
+      registerRateLimit: get('registerRateLimit')!,
+      externalSignInRateLimit: get('externalSignInRateLimit')!,
       password,
       hashConcurrency: get('hashConcurrency') ?? availableParallelism(),
       enterpriseCloudTenantId: tenant || 'common',
       providers,
       providerEndpoints,
       oidc,
+      ldap: ldapConfig(get, warnings),
     },
-    import: { hostedMonitorApiUrl: get('hostedMonitorApiUrl')! },
+    import: {
+      hostedMonitorApiUrl: get('hostedMonitorApiUrl')!,
+      conversionTimeoutMs: get('importConversionTimeoutMs')!,
+      conversionMemoryMb: get('importConversionMemoryMb')!,
+    },
+    organizations: { perUserLimit: get('orgsPerUserLimit')! },
+    statusPages: { rateLimit: get('statusPageRateLimit')! },
+    notify: {
+      timeoutSeconds: get('notifyTimeout')!,
+      retryForSeconds: get('notifyRetryFor')!,
+      leaseSeconds: get('notifyLease')!,
+      pollIntervalSeconds: get('notifyPollInterval')!,
+      apiUrls: {
+        slack: get('notifySlackApiUrl')!,
+        telegram: get('notifyTelegramApiUrl')!,
+        pagerduty: get('notifyPagerdutyApiUrl')!,
+        opsgenie: get('notifyOpsgenieApiUrl')!,
+        ntfy: get('notifyNtfyUrl')!,
+        pushover: get('notifyPushoverApiUrl')!,
+      },
+    },
+    trustProxy: get('trustProxy')!,
+    secrets: { key: get('secretKey'), previousKey: get('secretKeyPrevious') },
+    runner: {
+      role: get('nodeRole')! as RunnerConfig['role'],
+      concurrency: get('runnerConcurrency')!,
+      denyPrivate: get('runnerDenyPrivate')!,
+      leaseSeconds: get('runnerLease')!,
+      resultsRetentionSeconds: get('resultsRetention')!,
+    },
+    probes: { rdapBootstrapUrl: get('rdapBootstrapUrl')! },
     warnings,
     configFile: file.path,
   };

@@ -1,3 +1,6 @@
+import { BlockList, isIP } from 'node:net';
+import type { TrustProxy } from '../http/client-address.js';
+
 /**
  * Parsers for configuration values. Each takes the raw value (a string from the environment, or
  * whatever YAML produced) and returns the typed value or throws a message saying what is expected.
@@ -112,5 +115,43 @@ export const databaseUrl = (): Parser<string> => ({
     const value = text(raw).trim();
     if (/^sqlite:.+/.test(value) || /^postgres(ql)?:\/\/.+/.test(value)) return value;
     throw new Error('expected sqlite:<path> or postgres://user@host:port/database');
+  },
+});
+
+/**
+ * Proxy trust: `false`/`0` (none), a hop count (`1`, `2`), or a comma-separated list of proxy
+ * addresses and networks (`10.0.0.1, 192.168.0.0/16, fd00::/8`).
+ */
+export const trustProxy = (): Parser<TrustProxy> => ({
+  describe: 'hop count, or a list of addresses and networks',
+  parse(raw) {
+    const value = text(raw).trim();
+    if (value === '' || /^(false|no|off|0)$/i.test(value)) return { kind: 'none' };
+    if (/^\d+$/.test(value)) return { kind: 'hops', hops: Number(value) };
+    const list = new BlockList();
+    for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+      const [address, prefix, extra] = entry.split('/');
+      const kind = isIP(address);
+      const bits = prefix === undefined ? undefined : Number(prefix);
+      if (kind === 0 || extra !== undefined || (bits !== undefined && (!/^\d+$/.test(prefix!) || bits > (kind === 4 ? 32 : 128)))) {
+        throw new Error(`expected a hop count or a list of IP addresses and networks (10.0.0.1, 192.168.0.0/16), got ${JSON.stringify(entry)}`);
+      }
+      const family = kind === 4 ? 'ipv4' : 'ipv6';
+      if (bits === undefined) list.addAddress(address, family);
+      else list.addSubnet(address, bits, family);
+    }
+    return { kind: 'addresses', list, text: value };
+  },
+});
+
+/** A 32-byte key in base64 (e.g. `openssl rand -base64 32`); kept as text, checked here. */
+export const base64Key = (): Parser<string> => ({
+  describe: '32 bytes in base64',
+  parse(raw) {
+    const value = text(raw).trim();
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value) || Buffer.from(value, 'base64').length !== 32) {
+      throw new Error('expected 32 bytes encoded in base64 (e.g. openssl rand -base64 32)');
+    }
+    return value;
   },
 });

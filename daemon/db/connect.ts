@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -19,6 +19,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import { postgresReader, sqliteReader, type ReadOne } from './prepared-reader.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
+import { VERSION } from '../version.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -28,6 +29,8 @@ export interface Db {
   kind: DatabaseKind;
   /** Runs a prepared read (see prepared-read.ts): for reads made on every request. */
   readOne: ReadOne;
+  /** PostgreSQL: connections of the pool, for metrics (SQLite has one connection and no pool). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -76,8 +79,7 @@ class ConcurrentSafeSqliteDialect extends SqliteDialect {
 export function openDatabase(url: string, options: { preparedStatements?: boolean } = {}): Db {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
-    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-    const sqlite = new SQLite(path);
+    const sqlite = openSqliteFile(path);
     // First, so that even switching to WAL waits for another daemon opening the same file.
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('journal_mode = WAL');
@@ -99,11 +101,64 @@ export function openDatabase(url: string, options: { preparedStatements?: boolea
   // An idle client losing its connection must not crash the daemon; the pool replaces it.
   pool.on('error', () => {});
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, kind: 'postgres', readOne: postgresReader(pool, kysely, { named: options.preparedStatements ?? true }).readOne, close: () => kysely.destroy() };
+  return {
+    kysely,
+    kind: 'postgres',
+    readOne: postgresReader(pool, kysely, { named: options.preparedStatements ?? true }).readOne,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => kysely.destroy(),
+  };
+}
+
+/**
+ * Creates a folder and its missing parents one level at a time. Node's own recursive mkdir spins
+ * forever on some special file systems (a path under /proc), which would hang start-up.
+ */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at); at = dirname(at)) {
+    if (dirname(at) === at) break;
+    missing.unshift(at);
+  }
+  for (const folder of missing) mkdirSync(folder);
+}
+
+/** Opens (creating if needed) a SQLite file; a path it cannot use is named in the error. */
+function openSqliteFile(path: string): SQLite.Database {
+  if (path === ':memory:') return new SQLite(path);
+  const full = resolve(path);
+  try {
+    makeFolders(dirname(full));
+    const sqlite = new SQLite(full);
+    // Reading the schema touches the file: a path that opens but cannot be read or written fails here, once.
+    sqlite.pragma('schema_version');
+    return sqlite;
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new Error(`cannot open the SQLite database at ${full} (${reason}): check that the folder exists or can be created, and is writable by this user`);
+  }
+}
+
+/**
+ * Refuses a database that a newer svc has migrated: running old code on a newer schema could
+ * corrupt it, and Kysely's own error ("corrupted migrations") does not say what to do.
+ */
+async function refuseNewerSchema(db: Db): Promise<void> {
+  let executed: { name: string }[];
+  try {
+    executed = await db.kysely.selectFrom('kysely_migration' as never).select('name' as never).execute() as { name: string }[];
+  } catch {
+    return; // a fresh database: no migration table yet
+  }
+  const unknown = executed.map((row) => row.name).filter((name) => !(name in MIGRATIONS));
+  if (unknown.length > 0) {
+    throw new Error(`this database was written by a newer version of svc (it has migration ${unknown.sort().at(-1)}, unknown to this version ${VERSION}); run that version or a newer one`);
+  }
 }
 
 /** Brings the schema up to date. Safe when several daemons start at once on one PostgreSQL. */
 export async function migrate(db: Db): Promise<void> {
+  await refuseNewerSchema(db);
   const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => MIGRATIONS } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -33,6 +33,19 @@ export interface Database {
   status_page_checks: StatusPageChecksTable;
   notification_channels: NotificationChannelsTable;
   notification_settings: NotificationSettingsTable;
+  system_audit_log: SystemAuditLogTable;
+  org_secrets: OrgSecretsTable;
+  check_states: CheckStatesTable;
+  check_results: CheckResultsTable;
+  check_hourly: CheckHourlyTable;
+  check_daily: CheckDailyTable;
+  check_state_changes: CheckStateChangesTable;
+  group_roles: GroupRolesTable;
+  saml_providers: SamlProvidersTable;
+  saml_requests: SamlRequestsTable;
+  saml_used_assertions: SamlUsedAssertionsTable;
+  check_channels: CheckChannelsTable;
+  notification_outbox: NotificationOutboxTable;
 }
 
 export type Flag = 0 | 1;
@@ -146,7 +159,8 @@ export interface MembershipRequestsTable {
   message: string | null;
   /** How the request came about: `request` (asked), `email_pattern` or `team_chat` (auto-join fell back). */
   via: string;
-  status: 'pending' | 'approved' | 'rejected';
+  /** `withdrawn`: by the requester, who is then also `decided_by_uid`. */
+  status: 'pending' | 'approved' | 'rejected' | 'withdrawn';
   decided_by_uid: string | null;
   decided_at: string | null;
   created_at: string;
@@ -210,6 +224,8 @@ export interface IncidentsTable {
   resolved_by: string | null;
   created_at: string;
   updated_at: string;
+  /** 1 when the check came back up and the system resolved it. */
+  resolved_by_system: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 export interface StatusPagesTable {
@@ -234,8 +250,10 @@ export interface NotificationChannelsTable {
   organization_uid: string;
   name: string;
   type: string;
-  /** JSON text, secrets included (never answered unmasked). */
+  /** The JSON settings, secrets included, as a keyring ciphertext (never answered unmasked). */
   config: string;
+  /** 1: applies to checks that choose no channel (migration 013). */
+  is_default: ColumnType<Flag, Flag | undefined, Flag>;
   created_at: string;
   updated_at: string;
 }
@@ -250,9 +268,9 @@ export interface NotificationSettingsTable {
 
 /** Two-factor columns of users; optional on insert, so accounts are created without them. */
 export interface UsersTotpColumns {
-  /** The confirmed TOTP secret (base32); set means two-factor is on. */
+  /** The confirmed TOTP secret (base32, as a keyring ciphertext); set means two-factor is on. */
   totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
-  /** A secret from /auth/2fa/setup awaiting its first code. */
+  /** A secret from /auth/2fa/setup awaiting its first code (a keyring ciphertext). */
   totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
   totp_enabled_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
@@ -333,4 +351,162 @@ export interface PasswordResetsTable {
   expires_at: string;
   /** Set when used, or voided by a newer link: a link works once. */
   used_at: string | null;
+}
+
+/** The server's audit log: events above any one organization (see migration 008). */
+export interface SystemAuditLogTable {
+  /** Time-ordered (see newId), so it doubles as the pagination cursor. */
+  uid: string;
+  kind: string;
+  actor_uid: string | null;
+  target_uid: string | null;
+  /** The organization concerned, if any; it may no longer exist. */
+  organization_uid: string | null;
+  /** JSON text. */
+  data: string;
+  created_at: string;
+}
+
+/** An organization secret; `value` is a keyring ciphertext, never clear text. */
+export interface OrgSecretsTable {
+  organization_uid: string;
+  name: string;
+  value: string;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A check's state as the monitoring engine sees it: schedule, lease, state and last result. */
+export interface CheckStatesTable {
+  /** A small integer naming the check in results and aggregates. */
+  series: ColumnType<number, number | undefined, never>;
+  check_uid: string;
+  /** Epoch ms when the next run is due; a claim moves it to the lease's end. */
+  next_run_at: number;
+  /** The runner holding the current claim, or null. */
+  lease_owner: string | null;
+  state: 'pending' | 'up' | 'degraded' | 'down' | 'paused';
+  state_since: string;
+  fail_streak: number;
+  success_streak: number;
+  last_at: number | null;
+  /** 0 up, 1 degraded, 2 down. */
+  last_status: number | null;
+  last_latency_ms: number | null;
+  last_message: string | null;
+  incident_uid: string | null;
+  ping_token: string;
+  last_ping_at: number | null;
+  armed_at: number;
+}
+
+/** One raw result: epoch ms, status code (0 up, 1 degraded, 2 down), null message for "ok". */
+export interface CheckResultsTable {
+  series: number;
+  at: number;
+  status: number;
+  latency_ms: number;
+  message: string | null;
+}
+
+/** One hour of one check: counts and a latency histogram (h0..h11, see latency-histogram.ts). */
+export interface CheckHourlyTable {
+  series: number;
+  hour: number;
+  runs: number;
+  down_runs: number;
+  degraded_runs: number;
+  h0: number; h1: number; h2: number; h3: number; h4: number; h5: number;
+  h6: number; h7: number; h8: number; h9: number; h10: number; h11: number;
+}
+
+/** One day of one check: the same counts as an hour, summed (long uptime windows read these). */
+export type CheckDailyTable = Omit<CheckHourlyTable, 'hour'> & { day: number };
+
+/** A check's state change, kept with the incident it opened or resolved. */
+export interface CheckStateChangesTable {
+  uid: string;
+  organization_uid: string;
+  check_uid: string | null;
+  check_slug: string;
+  from_state: string;
+  to_state: string;
+  message: string | null;
+  incident_uid: string | null;
+  at: string;
+}
+
+/** A directory group of an organization and the role its members get (SAML and LDAP; see migration 014). */
+export interface GroupRolesTable {
+  organization_uid: string;
+  group_name: string;
+  /** `admin`, `user` or `viewer`: never `owner`. */
+  role: string;
+}
+
+/** The SAML identity provider of an organization, read from its metadata. */
+export interface SamlProvidersTable {
+  organization_uid: string;
+  metadata_xml: string;
+  /** Where the metadata was fetched from, when it was given by address. */
+  metadata_url: string | null;
+  idp_entity_id: string;
+  idp_sso_url: string;
+  /** JSON array of the PEM bodies of the provider's signing certificates. */
+  idp_certificates: string;
+  /** 1: the organization's members sign in through SAML only (super admins excepted). */
+  required: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A SAML authentication request sent and not yet answered: its ID must come back as InResponseTo. */
+export interface SamlRequestsTable {
+  request_id: string;
+  organization_uid: string;
+  return_to: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** An assertion already used to sign in, kept until it expires so it cannot be replayed. */
+export interface SamlUsedAssertionsTable {
+  organization_uid: string;
+  assertion_id: string;
+  expires_at: string;
+}
+
+/** A channel a check chose; a check with none gets the organization's default channels. */
+export interface CheckChannelsTable {
+  check_uid: string;
+  channel_uid: string;
+  organization_uid: string;
+}
+
+/** One message to deliver to one channel or person, and its delivery log (see daemon/notify). */
+export interface NotificationOutboxTable {
+  /** Time-ordered (see newId): the log's order and cursor. */
+  uid: string;
+  organization_uid: string;
+  /** Null for a member's personal e-mail. */
+  channel_uid: string | null;
+  channel_type: string;
+  /** The member's address of a personal e-mail. */
+  recipient: string | null;
+  incident_uid: string | null;
+  check_uid: string | null;
+  event: string;
+  /** JSON text of the message's facts (never a secret). */
+  payload: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_attempt_at: string | null;
+  last_response_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
 }

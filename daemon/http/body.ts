@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { AppError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../importers/shared/json-depth.js';
+import { AppError, validationFailed } from '../errors.js';
 
 /** Reads the whole request body, refusing (413) as soon as it grows past `limit` bytes. */
 export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
@@ -24,13 +25,32 @@ export async function readJsonBody(ctx: Context, limit = 1024 * 1024): Promise<u
   if (raw.length === 0) return {};
   const type = ctx.get('content-type');
   if (type && !/json/i.test(type)) {
-    throw new AppError('VALIDATION_FAILED', 'Send the body as JSON (Content-Type: application/json).');
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `This route takes a JSON body (Content-Type: application/json), not ${type.split(';')[0]}.`);
   }
+  const parsed = tryParseJson(raw.toString('utf8'));
+  if (!parsed) throw new AppError('VALIDATION_FAILED', 'The request body is not valid JSON.');
+  return refuseDeepNesting(parsed.value);
+}
+
+/** The JSON text's value, or undefined when it is not JSON. */
+export function tryParseJson(text: string): { value: unknown } | undefined {
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return { value: JSON.parse(text) };
   } catch {
-    throw new AppError('VALIDATION_FAILED', 'The request body is not valid JSON.');
+    return undefined;
   }
+}
+
+/**
+ * The value, unless it nests deeper than MAX_JSON_DEPTH (400 VALIDATION_FAILED): the parse itself
+ * does not recurse, but later walks over the document (validation, reserved-key checks, merge
+ * patches, serialisation) do.
+ */
+export function refuseDeepNesting(value: unknown): unknown {
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw validationFailed([{ path: '', message: tooDeepMessage(MAX_JSON_DEPTH) }], 'The request body is nested too deeply.');
+  }
+  return value;
 }
 
 const tooLarge = (limit: number) =>

@@ -10,10 +10,18 @@ export function errorMiddleware(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
-        throw new AppError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}.`);
+      if (ctx.body === undefined && isApiPath(ctx.path)) {
+        if (ctx.status === 404) throw new AppError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}.`);
+        if (ctx.status === 405) {
+          throw new AppError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow') || 'none'}.`, undefined, { Allow: ctx.response.get('Allow') });
+        }
       }
     } catch (error) {
+      if (clientWentAway(ctx, error)) {
+        // Not a failure of ours: the client closed the connection before the answer was ready.
+        logger.debug({ method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute }, 'client closed the connection');
+        return;
+      }
       const appError = error instanceof AppError ? error : fromHttpError(error);
       if (!appError) {
         // The route pattern, not the path: a path may carry a credential (an invitation token).
@@ -26,6 +34,14 @@ export function errorMiddleware(logger: Logger): Middleware {
       for (const [name, value] of Object.entries(rendered.headers ?? {})) ctx.set(name, value);
     }
   };
+}
+
+const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
+
+/** The client hung up (reset, aborted upload): nobody is left to answer. */
+function clientWentAway(ctx: { req: { aborted?: boolean; destroyed?: boolean } }, error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE' || ctx.req.aborted === true;
 }
 
 /** Koa and Node raise errors with an HTTP status for malformed requests; keep those client errors. */

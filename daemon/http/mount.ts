@@ -1,8 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { AuthContext, Scope } from '../access/auth-context.js';
+import type { AuthContext, OrgAuthContext, Scope } from '../access/auth-context.js';
 import { authenticateRequest } from '../access/authenticate.js';
 import { requirePermission, resolveOrgAccess } from '../access/org-access.js';
+import { requireSession } from '../access/session-only.js';
 import type { AppDeps } from '../deps.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
 import { isOrgPermission, isStateChanging, type RouteSpec } from '../routes/route.js';
@@ -26,7 +27,8 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: AppDeps):
       const result = await spec.handler({
         ctx,
         deps,
-        auth: auth as AuthContext,
+        // The route's kind decides what `auth` is: undefined for public routes, with org and role for org routes.
+        auth: auth as AuthContext & OrgAuthContext,
         params: (ctx as Context & { params: Record<string, string> }).params ?? {},
         query: new URLSearchParams(ctx.querystring),
         body,
@@ -42,9 +44,10 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: AppDeps):
 }
 
 async function authorize(deps: AppDeps, ctx: Context, spec: RouteSpec): Promise<AuthContext | undefined> {
+  // A public route never authenticates: a stale or foreign Authorization header changes nothing.
+  if (spec.permission === 'public') return undefined;
   const slug = isOrgPermission(spec.permission) ? (ctx as Context & { params: Record<string, string> }).params?.org : undefined;
   const auth = await authenticateRequest(deps, ctx, slug);
-  if (spec.permission === 'public') return auth;
   if (!auth) throw unauthorized();
   if (auth.user.must_change_password && !spec.allowDuringPasswordChange) {
     throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Change the built-in password first (POST /api/v1/auth/password).');
@@ -53,6 +56,8 @@ async function authorize(deps: AppDeps, ctx: Context, spec: RouteSpec): Promise<
   if (spec.permission === 'authenticated') return auth;
   if (spec.permission === 'superAdmin') {
     if (!auth.user.super_admin) throw forbidden('Only a super admin may do this.');
+    // Server administration takes the person: a leaked token must not take over other accounts.
+    requireSession(auth, 'Server administration');
     return auth;
   }
   if (!slug) throw new Error(`route ${spec.method} ${spec.path} declares ${spec.permission} but has no :org parameter`);

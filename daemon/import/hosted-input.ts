@@ -1,28 +1,27 @@
-import { fetchWithToken, type HostedMonitorData } from '../../importers/index.js';
-import { HostedApiError } from '../../importers/hosted-monitor-api/index.js';
-import type { AppDeps } from '../deps.js';
+import type { UpstreamFailure } from '../../importers/hosted-monitor-api/upstream-error.js';
 import { AppError } from '../errors.js';
+
+/** What a HostedApiError says, as it crosses from the conversion worker. */
+export interface UpstreamProblem {
+  reason: UpstreamFailure;
+  message: string;
+  status?: number;
+  retryAfterSeconds?: number;
+}
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
- * Exchanges the request body (the API token of the hosted monitoring service) for the monitors
- * at the configured API. The token lives only in this call: it goes into the adapter's
- * Authorization header and into no log, error or stored row. A refused token or an API that
- * cannot be reached is 502 UPSTREAM_FAILED, saying which; something that cannot be a token is
- * left to the caller as ImportInputError (400 INVALID_IMPORT_INPUT).
+ * The answer when the hosted monitoring API refused the token or could not be reached: 502
+ * UPSTREAM_FAILED saying which, with the upstream status and a 429's Retry-After passed on.
+ * The message names the API's origin and status, never the token (see HostedApiError).
  */
-export async function fetchHostedMonitorInput(deps: Pick<AppDeps, 'config'>, body: Uint8Array): Promise<HostedMonitorData> {
-  try {
-    return await fetchWithToken(body, { baseUrl: deps.config.import.hostedMonitorApiUrl });
-  } catch (error) {
-    if (!(error instanceof HostedApiError)) throw error;
-    const retry = error.retryAfterSeconds;
-    throw new AppError(
-      'UPSTREAM_FAILED',
-      `${capitalised(error.message)}.`.replace(/\.\.$/, '.'),
-      { reason: error.reason, ...(error.status ? { upstreamStatus: error.status } : {}), ...(retry !== undefined ? { retryAfterSeconds: retry } : {}) },
-      retry !== undefined ? { 'Retry-After': String(retry) } : undefined,
-    );
-  }
+export function upstreamFailed(problem: UpstreamProblem): AppError {
+  const retry = problem.retryAfterSeconds;
+  return new AppError(
+    'UPSTREAM_FAILED',
+    `${capitalised(problem.message)}.`.replace(/\.\.$/, '.'),
+    { reason: problem.reason, ...(problem.status ? { upstreamStatus: problem.status } : {}), ...(retry !== undefined ? { retryAfterSeconds: retry } : {}) },
+    retry !== undefined ? { 'Retry-After': String(retry) } : undefined,
+  );
 }

@@ -6,13 +6,18 @@ export interface ImportQuery {
   /** The canonical value, also when a tool alias was given. */
   source: ImportSource;
   dryRun: boolean;
+  /** `?takeOver=true`: change checks of the same slug that another source manages or a person made. */
+  takeOver: boolean;
+  /** `?expect=<digest>`: the preview's digest that the apply must still match. */
+  expect?: string;
 }
 
 // `?dryRun` alone, `true` or `1` preview; `false` or `0` apply, as does leaving it out. A value
 // that is none of these is refused rather than guessed, because guessing wrong would write.
-const DRY_RUN_VALUES: Record<string, boolean> = { '': true, true: true, '1': true, false: false, '0': false };
+// `?takeOver` reads the same way.
+const FLAG_VALUES: Record<string, boolean> = { '': true, true: true, '1': true, false: false, '0': false };
 
-/** Reads `?source=` (required; values or tool aliases) and `?dryRun=`; 400 VALIDATION_FAILED naming the allowed values. */
+/** Reads `?source=` (required; values or tool aliases), `?dryRun=`, `?takeOver=` and `?expect=`; 400 VALIDATION_FAILED naming the allowed values. */
 export function parseImportQuery(query: URLSearchParams): ImportQuery {
   const issues: { path: string; message: string }[] = [];
   const rawSource = query.get('source');
@@ -23,12 +28,17 @@ export function parseImportQuery(query: URLSearchParams): ImportQuery {
     issues.push({ path: 'source', message: `"${rawSource.slice(0, 100)}" is not an import source; use one of ${describeImportSources()}` });
   }
   const rawDryRun = query.get('dryRun');
-  const dryRun = rawDryRun === null ? false : DRY_RUN_VALUES[rawDryRun.trim().toLowerCase()];
+  const dryRun = rawDryRun === null ? false : FLAG_VALUES[rawDryRun.trim().toLowerCase()];
   if (dryRun === undefined) issues.push({ path: 'dryRun', message: 'must be true or false' });
+  const rawTakeOver = query.get('takeOver');
+  const takeOver = rawTakeOver === null ? false : FLAG_VALUES[rawTakeOver.trim().toLowerCase()];
+  if (takeOver === undefined) issues.push({ path: 'takeOver', message: 'must be true or false' });
+  const expect = query.get('expect') ?? undefined;
+  if (expect !== undefined && !/^[0-9a-f]{64}$/.test(expect)) issues.push({ path: 'expect', message: 'must be the digest of a preview (64 hexadecimal digits)' });
   if (issues.length > 0) {
     const error = validationFailed(issues, 'The import query is not valid.');
     // The allowed values as data too, so a client can offer them without parsing the message.
     throw new AppError('VALIDATION_FAILED', error.message, { ...error.details, allowedSources: [...IMPORT_SOURCES] });
   }
-  return { source: source!, dryRun: dryRun! };
+  return { source: source!, dryRun: dryRun!, takeOver: takeOver!, ...(expect !== undefined ? { expect } : {}) };
 }

@@ -1,33 +1,77 @@
-import { MANAGED_LABEL_KEY, importResponse, type ConversionResult, type ImportResponse, type ImportSource } from '../../importers/index.js';
-import type { CheckDefinition } from '../../importers/catalog/index.js';
-import { upsertChecks } from '../checks/check-store.js';
+import { sql } from 'kysely';
+import { MANAGED_LABEL_KEY, importResponse, type ConversionResult, type ImportResponse, type ImportSource, type ImportWarning } from '../../importers/index.js';
+import { upsertChecks, type Executor, type UpsertOutcome } from '../checks/check-store.js';
 import type { AppDeps } from '../deps.js';
+import { conflict } from '../errors.js';
+import { conversionDigest, importDigest } from './import-digest.js';
 
-/** Converters add the managed label; making sure here keeps the promise even if one forgets. */
-function managed(checks: readonly CheckDefinition[], source: ImportSource): CheckDefinition[] {
-  return checks.map((check) =>
-    check.labels[MANAGED_LABEL_KEY] === source ? check : { ...check, labels: { ...check.labels, [MANAGED_LABEL_KEY]: source } },
-  );
+/** How an import runs: preview or apply, whether it takes over checks it does not own, and the digest it must match. */
+export interface ImportRunOptions {
+  dryRun: boolean;
+  /** Change checks of the same slug that another source manages or that were made by hand. */
+  takeOver?: boolean;
+  /** The preview's digest: apply only when the result is still exactly that (else 409, nothing written). */
+  expect?: string;
+  /** `conversionDigest` of the result, when the worker that converted it computed it already. */
+  conversionDigest?: string;
+}
+
+/** The warning of a check left alone because it is not this source's. */
+function ownedElsewhere(outcome: UpsertOutcome, item: string, source: ImportSource): ImportWarning {
+  const owner = outcome.owner ? `is managed by the ${outcome.owner} import` : 'was created by hand';
+  return {
+    item,
+    slug: outcome.slug,
+    code: 'OWNED_ELSEWHERE',
+    field: MANAGED_LABEL_KEY,
+    message: `the check "${outcome.slug}" ${owner}; it was left as it is. Import with takeOver=true (svc import --take-over) to let ${source} manage it`,
+  };
+}
+
+/**
+ * Imports of one organization run one at a time across every daemon on the database, so that
+ * two identical imports at once report what each really did (one creates, the other finds
+ * them unchanged). PostgreSQL: a transaction-scoped advisory lock, released at commit or
+ * rollback. SQLite: its single writer already serialises write transactions.
+ */
+async function lockImports(trx: Executor, kind: AppDeps['db']['kind'], orgUid: string): Promise<void> {
+  if (kind === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`svc-import:${orgUid}`}))`.execute(trx);
 }
 
 /**
  * Previews or applies a conversion in an organization; both take this one path, so a preview
  * reports exactly what the apply then does. Checks are matched by slug: new ones are created,
- * changed ones updated in place, identical ones left alone. The apply is one transaction, so a
- * failure anywhere writes nothing; the preview runs the same reads and writes nothing.
+ * this source's changed ones updated in place, identical ones left alone, and those another
+ * source manages or a person made are `conflict`s left alone unless `takeOver`. The apply is
+ * one transaction, so a failure anywhere (a digest that no longer matches included) writes
+ * nothing; the preview runs the same reads and writes nothing.
  */
 export async function runImport(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   orgUid: string,
   source: ImportSource,
   result: ConversionResult,
-  options: { dryRun: boolean },
+  options: ImportRunOptions,
 ): Promise<ImportResponse> {
-  const checks = managed(result.checks, source);
   const now = deps.clock.now();
-  const outcomes = await deps.db.kysely
-    .transaction()
-    .execute((trx) => upsertChecks(trx, orgUid, checks, { now, dryRun: options.dryRun }));
-  const actions = new Map(outcomes.map((outcome) => [outcome.slug, outcome.action]));
-  return importResponse(source, options.dryRun, result, (slug) => actions.get(slug)!);
+  const owner = { key: MANAGED_LABEL_KEY, value: source, takeOver: options.takeOver === true };
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    if (!options.dryRun) await lockImports(trx, deps.db.kind, orgUid);
+    const outcomes = await upsertChecks(trx, orgUid, result.checks, { now, dryRun: options.dryRun, owner });
+    const bySlug = new Map(outcomes.map((outcome) => [outcome.slug, outcome]));
+    const names = new Map(result.checks.map((check) => [check.slug, check.name]));
+    const inConflict = outcomes.filter((outcome) => outcome.action === 'conflict');
+    const conflicts = inConflict.map((outcome) => ownedElsewhere(outcome, names.get(outcome.slug)!, source));
+    const response = importResponse(source, options.dryRun, result, (slug) => bySlug.get(slug)!.action, conflicts);
+    const digest = importDigest(
+      options.conversionDigest ?? conversionDigest(result),
+      outcomes.map((outcome) => outcome.action),
+      inConflict.map((outcome) => outcome.owner ?? null),
+    );
+    if (options.expect !== undefined && options.expect !== digest) {
+      // Thrown inside the transaction: whatever the apply wrote is rolled back.
+      throw conflict('IMPORT_CHANGED', 'The import would now differ from the preview it was confirmed on; nothing was written. Preview it again.');
+    }
+    return { ...response, digest };
+  });
 }

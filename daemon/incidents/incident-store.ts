@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../db/ids.js';
+import { inTransaction } from '../db/in-transaction.js';
 import type { Database, IncidentsTable } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
+import type { Incident as ContractIncident } from '../../contract/responses.js';
+import type { IncidentActor as ContractIncidentActor } from '../../contract/responses.js';
+import { enqueueIncidentNotifications } from '../notify/enqueue.js';
 
 // Incidents: opened by hand (or by a check), then acknowledged and resolved, recording who did
 // each and when. open -> acknowledged -> resolved; open -> resolved directly is allowed too.
@@ -11,27 +15,10 @@ export type IncidentStatus = IncidentsTable['status'];
 export const INCIDENT_STATUSES: readonly IncidentStatus[] = ['open', 'acknowledged', 'resolved'];
 
 /** Who did something, as an incident shows it. */
-export interface Actor {
-  uid: string;
-  email: string;
-  name: string;
-}
+export type Actor = ContractIncidentActor;
 
 /** An incident as the API answers it. */
-export interface IncidentView {
-  uid: string;
-  title: string;
-  status: IncidentStatus;
-  /** The check's current slug, or the one it had when it was deleted; null for none. */
-  checkSlug: string | null;
-  openedBy: Actor | null;
-  createdAt: string;
-  acknowledgedAt: string | null;
-  acknowledgedBy: Actor | null;
-  resolvedAt: string | null;
-  resolvedBy: Actor | null;
-  updatedAt: string;
-}
+export type IncidentView = ContractIncident;
 
 type Db = Kysely<Database>;
 
@@ -72,6 +59,7 @@ function toView(row: Row): IncidentView {
     acknowledgedBy: actor(row.acknowledged_by, row.a_email, row.a_name),
     resolvedAt: row.resolved_at,
     resolvedBy: actor(row.resolved_by, row.r_email, row.r_name),
+    resolvedBySystem: Boolean(row.resolved_by_system),
     updatedAt: row.updated_at,
   };
 }
@@ -95,7 +83,7 @@ export async function listIncidents(
   return toPage(rows, query.limit, toView);
 }
 
-/** Opens an incident by hand, optionally about a check. */
+/** Opens an incident by hand, optionally about a check; its notifications are queued in the same transaction. */
 export async function openIncident(
   db: Db,
   orgUid: string,
@@ -104,24 +92,27 @@ export async function openIncident(
 ): Promise<IncidentView> {
   const at = now.toISOString();
   const uid = newId(now.getTime());
-  await db
-    .insertInto('incidents')
-    .values({
-      uid,
-      organization_uid: orgUid,
-      title: input.title,
-      status: 'open',
-      check_uid: input.check?.uid ?? null,
-      check_slug: input.check?.slug ?? null,
-      opened_by: input.openedBy,
-      acknowledged_at: null,
-      acknowledged_by: null,
-      resolved_at: null,
-      resolved_by: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await inTransaction(db, async (trx) => {
+    await trx
+      .insertInto('incidents')
+      .values({
+        uid,
+        organization_uid: orgUid,
+        title: input.title,
+        status: 'open',
+        check_uid: input.check?.uid ?? null,
+        check_slug: input.check?.slug ?? null,
+        opened_by: input.openedBy,
+        acknowledged_at: null,
+        acknowledged_by: null,
+        resolved_at: null,
+        resolved_by: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await enqueueIncidentNotifications(trx, { organizationUid: orgUid, uid }, 'incident.opened', now);
+  });
   return (await getIncident(db, orgUid, uid))!;
 }
 
@@ -129,7 +120,8 @@ export async function openIncident(
  * Moves an incident on: `acknowledge` from open, `resolve` from open or acknowledged. The
  * update is conditional on the current status, so two people acting at once cannot both win.
  * Repeating a step that is already done answers the incident unchanged; acknowledging a
- * resolved incident is 409 CONFLICT `INCIDENT_RESOLVED`.
+ * resolved incident is 409 CONFLICT `INCIDENT_RESOLVED`. A step that changes the incident
+ * queues its notifications in the same transaction.
  */
 export async function advanceIncident(db: Db, orgUid: string, uid: string, step: 'acknowledge' | 'resolve', userUid: string, now: Date): Promise<IncidentView> {
   const at = now.toISOString();
@@ -138,7 +130,12 @@ export async function advanceIncident(db: Db, orgUid: string, uid: string, step:
     step === 'acknowledge'
       ? { status: 'acknowledged' as const, acknowledged_at: at, acknowledged_by: userUid, updated_at: at }
       : { status: 'resolved' as const, resolved_at: at, resolved_by: userUid, updated_at: at };
-  await db.updateTable('incidents').set(changes).where('organization_uid', '=', orgUid).where('uid', '=', uid).where('status', 'in', from).execute();
+  await inTransaction(db, async (trx) => {
+    const result = await trx.updateTable('incidents').set(changes).where('organization_uid', '=', orgUid).where('uid', '=', uid).where('status', 'in', from).executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) {
+      await enqueueIncidentNotifications(trx, { organizationUid: orgUid, uid }, step === 'acknowledge' ? 'incident.acknowledged' : 'incident.resolved', now);
+    }
+  });
   const incident = await getIncident(db, orgUid, uid);
   if (!incident) throw notFound(`No incident "${uid}" in this organization.`);
   if (step === 'acknowledge' && incident.status === 'resolved' && incident.acknowledgedAt === null) {

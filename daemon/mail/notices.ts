@@ -30,7 +30,7 @@ export function invitationMail(input: { to: string; orgName: string; role: strin
   };
 }
 
-export function emailChangedNotice(input: { to: string; newEmail: string; bySuperAdmin: boolean; at: string }): Mail {
+export function emailChangedNotice(input: { to: string; newEmail: string; bySuperAdmin: boolean; at: string; tokens: string[] }): Mail {
   return {
     to: input.to,
     subject: 'The e-mail address of your account was changed',
@@ -39,7 +39,24 @@ export function emailChangedNotice(input: { to: string; newEmail: string; bySupe
         (input.bySuperAdmin ? ' by an administrator' : '') +
         ` on ${input.at}.`,
       '',
+      ...input.tokens,
+      '',
       'If you did not make this change, contact your administrator at once.',
+    ].join('\n'),
+  };
+}
+
+/** After a password change: when, and which personal access tokens still work. */
+export function passwordChangedNotice(input: { to: string; at: string; tokens: string[] }): Mail {
+  return {
+    to: input.to,
+    subject: 'Your password was changed',
+    text: [
+      `The password of your account was changed on ${input.at}. Every other session of the account was signed out.`,
+      '',
+      ...input.tokens,
+      '',
+      'If you did not do this, reset your password at once and contact your administrator.',
     ].join('\n'),
   };
 }
@@ -53,6 +70,9 @@ export function verificationMail(input: { to: string; url: string; purpose: 'reg
       input.url,
       '',
       `The link expires on ${input.expiresAt}. If you did not ask for this, ignore this mail.`,
+      '',
+      // Confirming would vouch for whoever set the account up; a reset makes it the owner's alone.
+      'If you did not create this account or change its address yourself, do not confirm: someone else holds it. Ask for a password reset of this address instead (or sign in through an identity provider that knows it), which makes the account yours and ends everything of theirs.',
     ].join('\n'),
   };
 }

@@ -59,8 +59,9 @@ function roleRefusal(tool: McpTool, org: Organization, role: Role): ToolRefusal 
 async function organizationOf(deps: AppDeps, auth: AuthContext, orgArg: string | undefined): Promise<{ org: Organization; role: Role }> {
   let slug = orgArg;
   if (auth.token) {
-    const own = await deps.db.kysely.selectFrom('organizations').select('slug').where('uid', '=', auth.token.organizationUid).executeTakeFirst();
-    if (!own) throw new ToolRefusal('organization', "This access token's organization no longer exists.");
+    // The token's organization was read with the token itself (authenticateRequest): not again here.
+    const own = auth.membershipRead?.membership?.org;
+    if (!own || own.uid !== auth.token.organizationUid) throw new ToolRefusal('organization', "This access token's organization no longer exists.");
     if (slug !== undefined && slug !== own.slug) {
       throw new ToolRefusal(
         'organization',

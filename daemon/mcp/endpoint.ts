@@ -1,13 +1,28 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { authenticateRequest } from '../access/authenticate.js';
 import type { AppDeps } from '../deps.js';
 import { AppError, forbidden } from '../errors.js';
+import { readRawBody, refuseDeepNesting, tryParseJson } from '../http/body.js';
 import { hasMcpScope } from './authorize.js';
 import { createMcpServer } from './server.js';
 
 /** The largest JSON-RPC request body accepted, as for JSON bodies of the REST API. */
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The body, read here rather than by the transport so that it is held to the same limits as the
+ * REST API's JSON bodies (size: 413; nesting depth: 400 VALIDATION_FAILED). What is not JSON is
+ * handed on as a value that is no JSON-RPC message, which the transport answers with its own
+ * parse error (-32700), after its checks of the Accept and Content-Type headers.
+ */
+async function readMcpBody(ctx: Context): Promise<unknown> {
+  const raw = await readRawBody(ctx, MAX_BODY_BYTES);
+  const parsed = tryParseJson(raw.toString('utf8'));
+  return parsed ? refuseDeepNesting(parsed.value) : NOT_JSON;
+}
+
+const NOT_JSON = Object.freeze({ notJson: true });
 
 /**
  * The MCP endpoint: Streamable HTTP, stateless, behind the bearer authentication of the REST
@@ -41,6 +56,7 @@ export function mcpEndpoint(deps: AppDeps, path: string): Middleware {
       ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: send every MCP message with POST; this endpoint keeps no sessions or streams.' }, id: null };
       return;
     }
+    const parsedBody = await readMcpBody(ctx);
     const server = createMcpServer(deps, auth);
     // No Origin or Host checks against DNS rebinding: every request carries a bearer token,
     // which a page on another origin cannot obtain, and no cookie is ever accepted here.
@@ -53,7 +69,7 @@ export function mcpEndpoint(deps: AppDeps, path: string): Middleware {
     // The transport writes the response itself.
     ctx.respond = false;
     try {
-      await transport.handleRequest(ctx.req, ctx.res);
+      await transport.handleRequest(ctx.req, ctx.res, parsedBody);
     } catch (error) {
       if (!ctx.res.headersSent) {
         ctx.respond = true;

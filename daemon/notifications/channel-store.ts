@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../db/ids.js';
 import type { Database, NotificationChannelsTable } from '../db/schema.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
+import type { Keyring } from '../secrets/keyring.js';
 import { maskConfig, type ChannelConfig, type ChannelType } from './channel-types.js';
 
 type Db = Kysely<Database>;
@@ -12,6 +13,8 @@ export interface ChannelView {
   name: string;
   type: ChannelType;
   config: ChannelConfig;
+  /** Applies to every check that chooses no channel of its own. */
+  default: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -24,60 +27,73 @@ export interface StoredChannel {
   config: ChannelConfig;
 }
 
-const toStored = (row: Selectable<NotificationChannelsTable>): StoredChannel => ({
+// The config column is one keyring ciphertext of the settings' JSON: every field, secret or not,
+// is read back only through here.
+const toStored = (keyring: Keyring, row: Selectable<NotificationChannelsTable>): StoredChannel => ({
   uid: row.uid,
   name: row.name,
   type: row.type as ChannelType,
-  config: JSON.parse(row.config) as ChannelConfig,
+  config: JSON.parse(keyring.reveal(row.config)) as ChannelConfig,
 });
 
-function toView(row: Selectable<NotificationChannelsTable>): ChannelView {
-  const stored = toStored(row);
-  return { ...stored, config: maskConfig(stored.type, stored.config), createdAt: row.created_at, updatedAt: row.updated_at };
+function toView(keyring: Keyring, row: Selectable<NotificationChannelsTable>): ChannelView {
+  const stored = toStored(keyring, row);
+  return { ...stored, config: maskConfig(stored.type, stored.config), default: row.is_default === 1, createdAt: row.created_at, updatedAt: row.updated_at };
 }
+
+/** A view from settings this call just wrote: masked without a round trip through the cipher. */
+const freshView = (row: Omit<Selectable<NotificationChannelsTable>, 'config'>, type: ChannelType, config: ChannelConfig): ChannelView => ({
+  uid: row.uid,
+  name: row.name,
+  type,
+  config: maskConfig(type, config),
+  default: row.is_default === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
 
 async function findRow(db: Db, orgUid: string, uid: string) {
   return db.selectFrom('notification_channels').selectAll().where('organization_uid', '=', orgUid).where('uid', '=', uid).executeTakeFirst();
 }
 
 /** The channel with its secrets, or undefined. Never answer this to a client. */
-export async function getStoredChannel(db: Db, orgUid: string, uid: string): Promise<StoredChannel | undefined> {
+export async function getStoredChannel(db: Db, keyring: Keyring, orgUid: string, uid: string): Promise<StoredChannel | undefined> {
   const row = await findRow(db, orgUid, uid);
-  return row && toStored(row);
+  return row && toStored(keyring, row);
 }
 
 /** One channel, masked, or undefined. */
-export async function getChannel(db: Db, orgUid: string, uid: string): Promise<ChannelView | undefined> {
+export async function getChannel(db: Db, keyring: Keyring, orgUid: string, uid: string): Promise<ChannelView | undefined> {
   const row = await findRow(db, orgUid, uid);
-  return row && toView(row);
+  return row && toView(keyring, row);
 }
 
 /** A page of channels in creation order, masked. */
-export async function listChannels(db: Db, orgUid: string, query: PageRequest): Promise<Page<ChannelView>> {
+export async function listChannels(db: Db, keyring: Keyring, orgUid: string, query: PageRequest): Promise<Page<ChannelView>> {
   let builder = db.selectFrom('notification_channels').selectAll().where('organization_uid', '=', orgUid);
   if (query.cursor) builder = builder.where('uid', '>', query.cursor);
   const rows = await builder.orderBy('uid').limit(query.limit + 1).execute();
-  return toPage(rows, query.limit, toView);
+  return toPage(rows, query.limit, (row) => toView(keyring, row));
 }
 
 /** Stores a new channel; answers it masked. */
-export async function createChannel(db: Db, orgUid: string, input: { name: string; type: ChannelType; config: ChannelConfig }, now: Date): Promise<ChannelView> {
+export async function createChannel(db: Db, keyring: Keyring, orgUid: string, input: { name: string; type: ChannelType; config: ChannelConfig; default?: boolean }, now: Date): Promise<ChannelView> {
   const at = now.toISOString();
-  const row = { uid: newId(now.getTime()), organization_uid: orgUid, name: input.name, type: input.type, config: JSON.stringify(input.config), created_at: at, updated_at: at };
+  const row = { uid: newId(now.getTime()), organization_uid: orgUid, name: input.name, type: input.type, config: keyring.encrypt(JSON.stringify(input.config)), is_default: (input.default ? 1 : 0) as 0 | 1, created_at: at, updated_at: at };
   await db.insertInto('notification_channels').values(row).execute();
-  return toView(row);
+  return freshView(row, input.type, input.config);
 }
 
 /** Replaces a channel's name, type and config; undefined when it no longer exists. */
-export async function updateChannel(db: Db, orgUid: string, uid: string, input: { name: string; type: ChannelType; config: ChannelConfig }, now: Date): Promise<ChannelView | undefined> {
+export async function updateChannel(db: Db, keyring: Keyring, orgUid: string, uid: string, input: { name: string; type: ChannelType; config: ChannelConfig; default?: boolean }, now: Date): Promise<ChannelView | undefined> {
   const row = await db
     .updateTable('notification_channels')
-    .set({ name: input.name, type: input.type, config: JSON.stringify(input.config), updated_at: now.toISOString() })
+    .set({ name: input.name, type: input.type, config: keyring.encrypt(JSON.stringify(input.config)), updated_at: now.toISOString(), ...(input.default === undefined ? {} : { is_default: input.default ? 1 : 0 }) })
     .where('organization_uid', '=', orgUid)
     .where('uid', '=', uid)
-    .returningAll()
+    .returning(['uid', 'organization_uid', 'name', 'type', 'is_default', 'created_at', 'updated_at'])
     .executeTakeFirst();
-  return row && toView(row);
+  return row && freshView(row, input.type, input.config);
 }
 
 /** Deletes a channel; false when there is none. */

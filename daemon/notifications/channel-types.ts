@@ -4,7 +4,7 @@ import { z } from 'zod';
 // whoever holds one can post as the organization, so they are stored for delivery but the API
 // only ever shows them masked.
 
-export const CHANNEL_TYPES = ['email', 'webhook', 'slack', 'discord'] as const;
+export const CHANNEL_TYPES = ['email', 'webhook', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'opsgenie', 'googlechat', 'mattermost', 'ntfy', 'pushover'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 const httpUrl = (schemes: string[]) =>
@@ -32,8 +32,12 @@ export const CHANNEL_CONFIGS = {
       url: httpUrl(['http', 'https']),
       method: z.enum(['POST', 'PUT']).default('POST'),
       bearerToken: token.optional(),
+      /** Signs every delivery (`X-Svc-Signature`), so the receiver can tell it came from here. */
+      signingSecret: z.string().min(16).max(256).optional(),
     }),
-    secrets: ['url', 'bearerToken'],
+    secrets: ['url', 'bearerToken', 'signingSecret'],
+    // The token is sent to the URL: kept across a change of URL, it would follow to any host.
+    boundToDestination: { url: ['bearerToken'] },
   },
   slack: {
     schema: z
@@ -52,7 +56,48 @@ export const CHANNEL_CONFIGS = {
     schema: z.strictObject({ webhookUrl: httpUrl(['https']) }),
     secrets: ['webhookUrl'],
   },
-} satisfies Record<ChannelType, { schema: z.ZodType; secrets: string[] }>;
+  /** Microsoft Teams: a Workflows (Power Automate) "post to a channel when a webhook request is received" URL. */
+  teams: {
+    schema: z.strictObject({ webhookUrl: httpUrl(['https']) }),
+    secrets: ['webhookUrl'],
+  },
+  telegram: {
+    schema: z.strictObject({ botToken: token, chatId: z.string().min(1).max(64).regex(/^(-?\d+|@\w{4,})$/, 'a numeric chat id or @channelname') }),
+    secrets: ['botToken'],
+  },
+  /** PagerDuty Events API v2: the integration's routing key. */
+  pagerduty: {
+    schema: z.strictObject({ routingKey: z.string().min(20).max(64).regex(/^\w+$/, 'letters and digits only'), severity: z.enum(['critical', 'error', 'warning', 'info']).default('critical') }),
+    secrets: ['routingKey'],
+  },
+  opsgenie: {
+    schema: z.strictObject({ apiKey: token, priority: z.enum(['P1', 'P2', 'P3', 'P4', 'P5']).default('P3') }),
+    secrets: ['apiKey'],
+  },
+  googlechat: {
+    schema: z.strictObject({ webhookUrl: httpUrl(['https']) }),
+    secrets: ['webhookUrl'],
+  },
+  /** Mattermost incoming webhook; self-hosted servers may speak plain HTTP on a private network. */
+  mattermost: {
+    schema: z.strictObject({ webhookUrl: httpUrl(['http', 'https']), channel: z.string().min(1).max(64).optional() }),
+    secrets: ['webhookUrl'],
+  },
+  /** ntfy: a topic on the configured server (SVC_NOTIFY_NTFY_URL) or on `serverUrl`. */
+  ntfy: {
+    schema: z.strictObject({
+      topic: z.string().min(1).max(64).regex(/^[\w-]+$/, 'letters, digits, - and _'),
+      serverUrl: httpUrl(['http', 'https']).optional(),
+      accessToken: token.optional(),
+    }),
+    secrets: ['topic', 'accessToken'],
+    boundToDestination: { serverUrl: ['accessToken'] },
+  },
+  pushover: {
+    schema: z.strictObject({ userKey: z.string().regex(/^\w{30}$/, '30 letters and digits'), appToken: z.string().regex(/^\w{30}$/, '30 letters and digits') }),
+    secrets: ['userKey', 'appToken'],
+  },
+} satisfies Record<ChannelType, { schema: z.ZodType; secrets: string[]; boundToDestination?: Record<string, string[]> }>;
 
 export type ChannelConfig = Record<string, unknown>;
 
@@ -80,6 +125,35 @@ export function maskConfig(type: ChannelType, config: ChannelConfig): ChannelCon
     if (typeof masked[field] === 'string') masked[field] = maskSecret(masked[field] as string);
   }
   return masked;
+}
+
+/**
+ * The secrets a change would carry to a new destination: a stored credential that is sent to a
+ * destination field (the webhook's bearer token to its URL) must be sent again when that field
+ * changes, or a member could point the channel at their own host and receive it. One issue per
+ * credential left out (or sent back masked).
+ */
+export function secretsLeftBehind(type: ChannelType, stored: ChannelConfig, changes: Record<string, unknown>): { path: string; message: string }[] {
+  const settings = CHANNEL_CONFIGS[type];
+  const bound: Record<string, string[]> = 'boundToDestination' in settings ? settings.boundToDestination : {};
+  const issues: { path: string; message: string }[] = [];
+  for (const [destination, credentials] of Object.entries(bound)) {
+    const next = changes[destination];
+    const current = stored[destination];
+    if (next === undefined || next === null || next === current) continue;
+    if (typeof current === 'string' && next === maskSecret(current)) continue;
+    for (const credential of credentials) {
+      const kept = stored[credential];
+      if (typeof kept !== 'string') continue;
+      const sent = changes[credential];
+      if (sent === null || (typeof sent === 'string' && sent !== maskSecret(kept))) continue;
+      issues.push({
+        path: `config.${credential}`,
+        message: `send ${credential} again (or null to remove it) when ${destination} changes: the stored one is not sent to a new destination`,
+      });
+    }
+  }
+  return issues;
 }
 
 /**

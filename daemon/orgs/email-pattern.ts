@@ -1,8 +1,8 @@
-import vm from 'node:vm';
 import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { joinOrganization } from '../access/membership.js';
 import { requestMembership } from './membership-requests.js';
+import { matchPatterns, PER_PATTERN_MS, TOTAL_MS, type PatternOutcome } from './pattern-matcher.js';
 
 /** The organization parameter: a regular expression; a signed-up user whose address matches joins as `user`. */
 export const EMAIL_PATTERN_PARAMETER = 'registration.email_pattern';
@@ -21,28 +21,17 @@ export function emailPatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
+const SKIP_REASON: Record<Exclude<PatternOutcome, 'match' | 'no-match'>, string> = {
+  timeout: `took longer than ${PER_PATTERN_MS} ms to match`,
+  invalid: 'is not a valid regular expression',
+  skipped: `was not tried: matching all patterns took longer than ${TOTAL_MS} ms`,
+};
+
 /**
- * Patterns are written by organization admins, so a pattern with catastrophic backtracking must
- * not stall the daemon's one thread at every sign-up: each runs in a V8 context with a time limit.
+ * The organizations whose `registration.email_pattern` matches the address. The matching runs
+ * on a worker thread, bounded per pattern and in total (see pattern-matcher.ts); a pattern that
+ * is not a string, not valid, too slow or not reached in time is skipped with a warning.
  */
-// Generous enough that an ordinary pattern never hits it on a loaded machine; a catastrophic one
-// (exponential backtracking) would run for minutes, so the bound still protects the daemon.
-const MATCH_TIMEOUT_MS = 250;
-let context: vm.Context | undefined;
-const matcher = new vm.Script('new RegExp(pattern, "i").test(email)');
-
-function safeTest(pattern: string, email: string): boolean | 'timeout' | 'invalid' {
-  context ??= vm.createContext(Object.create(null));
-  context.pattern = pattern;
-  context.email = email;
-  try {
-    return matcher.runInContext(context, { timeout: MATCH_TIMEOUT_MS }) === true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' ? 'timeout' : 'invalid';
-  }
-}
-
-/** The organizations whose `registration.email_pattern` matches the address. */
 export async function organizationsMatchingEmail(deps: Pick<AppDeps, 'db' | 'logger'>, email: string): Promise<{ uid: string; slug: string }[]> {
   const rows = await deps.db.kysely
     .selectFrom('parameters')
@@ -50,7 +39,7 @@ export async function organizationsMatchingEmail(deps: Pick<AppDeps, 'db' | 'log
     .select(['organizations.uid', 'organizations.slug', 'parameters.value'])
     .where('parameters.key', '=', EMAIL_PATTERN_PARAMETER)
     .execute();
-  const matches: { uid: string; slug: string }[] = [];
+  const candidates: { uid: string; slug: string; pattern: string }[] = [];
   for (const row of rows) {
     let pattern: unknown;
     try {
@@ -63,11 +52,14 @@ export async function organizationsMatchingEmail(deps: Pick<AppDeps, 'db' | 'log
       deps.logger.warn({ org: row.slug, value: row.value }, `organization parameter ${EMAIL_PATTERN_PARAMETER} is not a pattern string; ignored`);
       continue;
     }
-    const result = safeTest(pattern, email);
-    if (result === true) matches.push({ uid: row.uid, slug: row.slug });
-    else if (result !== false) {
-      deps.logger.warn({ org: row.slug, pattern }, `organization parameter ${EMAIL_PATTERN_PARAMETER} ${result === 'timeout' ? 'took too long to match' : 'is not a valid regular expression'}; ignored`);
-    }
+    candidates.push({ uid: row.uid, slug: row.slug, pattern });
+  }
+  const outcomes = await matchPatterns(email, candidates.map((candidate) => candidate.pattern));
+  const matches: { uid: string; slug: string }[] = [];
+  for (const [index, { uid, slug, pattern }] of candidates.entries()) {
+    const outcome = outcomes[index];
+    if (outcome === 'match') matches.push({ uid, slug });
+    else if (outcome !== 'no-match') deps.logger.warn({ org: slug, pattern }, `organization parameter ${EMAIL_PATTERN_PARAMETER} ${SKIP_REASON[outcome]}; ignored`);
   }
   return matches;
 }
@@ -89,4 +81,27 @@ export async function joinByEmailPattern(deps: Pick<AppDeps, 'db' | 'clock' | 'l
   }
   if (joined.length || requested.length) deps.logger.info({ user: user.uid, joined, requested }, 'registration e-mail pattern matched');
   return { joined, requested };
+}
+
+/**
+ * Without SMTP nothing can be verified, so an address matching a pattern joins at sign-up on
+ * its word alone (the documented default). Said once at start-up, so an operator who set
+ * patterns learns that anyone may sign up as someone@their-domain and walk in.
+ */
+export async function warnOfUnverifiedPatternJoins(deps: Pick<AppDeps, 'db' | 'logger' | 'mailer'>): Promise<void> {
+  if (deps.mailer.enabled) return;
+  const rows = await deps.db.kysely
+    .selectFrom('parameters')
+    .innerJoin('organizations', 'organizations.uid', 'parameters.organization_uid')
+    .select('organizations.slug')
+    .where('parameters.key', '=', EMAIL_PATTERN_PARAMETER)
+    .orderBy('organizations.slug')
+    .limit(11)
+    .execute();
+  if (rows.length === 0) return;
+  const orgs = rows.slice(0, 10).map((row) => row.slug);
+  deps.logger.warn(
+    { orgs, more: rows.length > 10 },
+    `SMTP is not configured, so sign-ups whose address matches an organization's ${EMAIL_PATTERN_PARAMETER} join it without proving the address; configure SMTP (SVC_SMTP_URL) to make them verify it first`,
+  );
 }

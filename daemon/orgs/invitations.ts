@@ -12,6 +12,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { dashboardLink, invitationMail, maskEmail } from '../mail/notices.js';
 import type { Actor } from './members.js';
+import type { Invitation as ContractInvitation } from '../../contract/responses.js';
 
 /** How long an invitation link works. */
 export const INVITATION_TTL_SECONDS = 7 * 86400;
@@ -19,16 +20,7 @@ export const INVITATION_TTL_SECONDS = 7 * 86400;
 export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
 
 /** An invitation as admins see it; the token appears only in the answer to its creation. */
-export interface InvitationView {
-  uid: string;
-  email: string;
-  role: Role;
-  status: InvitationStatus;
-  invitedBy: string | null;
-  expiresAt: string;
-  acceptedAt: string | null;
-  createdAt: string;
-}
+export type InvitationView = ContractInvitation;
 
 const invitationUrl = (deps: Pick<AppDeps, 'config'>, token: string) =>
   // The token rides in the fragment, which browsers never send to a server or put in a Referer.

@@ -1,22 +1,18 @@
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/audit-log.js';
+import { recordSystemAudit } from '../audit/system-audit-log.js';
 import { countMembers, lockOrganization } from '../access/membership.js';
 import { requirePermission } from '../access/org-access.js';
 import type { Role } from '../access/permissions.js';
 import type { Database } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, notFound } from '../errors.js';
+import type { Member as ContractMember } from '../../contract/responses.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
 /** A member as the organization's members see them. */
-export interface MemberView {
-  uid: string;
-  email: string;
-  name: string;
-  role: Role;
-  joinedAt: string;
-}
+export type MemberView = ContractMember;
 
 /** Who is acting: the user and their current role in the organization. */
 export interface Actor {
@@ -48,6 +44,18 @@ async function lockedActorRole(trx: Kysely<Database>, organizationUid: string, a
 
 const lastOwner = () =>
   conflict('LAST_OWNER', 'An organization must keep at least one owner: make someone else owner first, or delete the organization.');
+
+/** Revokes the member's live access tokens for the organization; how many. */
+async function revokeMemberTokens(trx: Kysely<Database>, organizationUid: string, userUid: string, now: string): Promise<number> {
+  const revoked = await trx
+    .updateTable('personal_tokens')
+    .set({ revoked_at: now })
+    .where('organization_uid', '=', organizationUid)
+    .where('user_uid', '=', userUid)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(revoked.numUpdatedRows);
+}
 
 /**
  * Changes a member's role. Granting or revoking `owner` takes an owner; the last owner cannot be
@@ -95,21 +103,82 @@ export async function removeMember(deps: Deps, input: { organizationUid: string;
       requirePermission(actorRole, 'members:manage-owners');
       if ((await countMembers(trx, input.organizationUid, 'owner')) <= 1) throw lastOwner();
     }
-    const now = deps.clock.now().toISOString();
-    await trx.deleteFrom('members').where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).execute();
-    const revoked = await trx
-      .updateTable('personal_tokens')
-      .set({ revoked_at: now })
-      .where('organization_uid', '=', input.organizationUid)
-      .where('user_uid', '=', input.userUid)
-      .where('revoked_at', 'is', null)
+    await endMembership(trx, deps, { ...input, role: member.role, kind: 'member.removed' });
+  });
+}
+
+/**
+ * The member leaves the organization; their access tokens for it are revoked. The last owner
+ * cannot leave (409 `LAST_OWNER`): an organization without an owner could be neither renamed nor
+ * deleted. Runs under the organization's lock, so two last owners cannot both leave.
+ */
+export async function leaveOrganization(deps: Deps, input: { organizationUid: string; userUid: string }): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await lockOrganization(trx, input.organizationUid);
+    const member = await trx.selectFrom('members').select('role').where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).executeTakeFirst();
+    if (!member) throw notFound('Organization not found.');
+    if (member.role === 'owner' && (await countMembers(trx, input.organizationUid, 'owner')) <= 1) {
+      throw conflict('LAST_OWNER', 'You are the last owner: make another member owner first, or delete the organization.');
+    }
+    await endMembership(trx, deps, { ...input, actorUid: input.userUid, role: member.role, kind: 'member.left' });
+  });
+}
+
+/**
+ * A super admin makes a member `owner`, whoever else is or is not owner: the way out for an
+ * organization left without one (one created from a team-chat workspace starts with an admin
+ * only). Recorded in the organization's log and in the server's. 404 when the user is not a
+ * member.
+ */
+export async function grantOwnershipAsSuperAdmin(deps: Deps, input: { organizationUid: string; organizationSlug: string; actorUid: string; userUid: string }): Promise<MemberView> {
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    await lockOrganization(trx, input.organizationUid);
+    const member = await trx
+      .selectFrom('members')
+      .innerJoin('users', 'users.uid', 'members.user_uid')
+      .select(['users.uid', 'users.email', 'users.name', 'members.role', 'members.created_at'])
+      .where('members.organization_uid', '=', input.organizationUid)
+      .where('members.user_uid', '=', input.userUid)
       .executeTakeFirst();
+    if (!member) throw notFound('That account is not a member of this organization: invite it first.');
+    const view: MemberView = { uid: member.uid, email: member.email, name: member.name, role: 'owner', joinedAt: member.created_at };
+    if (member.role === 'owner') return view;
+    await trx.updateTable('members').set({ role: 'owner' }).where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).execute();
+    const owners = await countMembers(trx, input.organizationUid, 'owner');
     await recordAudit(trx, deps.clock, {
       organizationUid: input.organizationUid,
-      kind: 'member.removed',
+      kind: 'member.role_changed',
       actorUid: input.actorUid,
       targetUid: input.userUid,
-      data: { role: member.role, tokensRevoked: Number(revoked.numUpdatedRows) },
+      data: { from: member.role, to: 'owner', by: 'super_admin' },
     });
+    await recordSystemAudit(trx, deps.clock, {
+      kind: 'organization.owner_granted',
+      actorUid: input.actorUid,
+      targetUid: input.userUid,
+      organizationUid: input.organizationUid,
+      data: { slug: input.organizationSlug, from: member.role, ownersNow: owners },
+    });
+    return view;
+  });
+}
+
+/**
+ * Ends a membership in the caller's transaction: the row goes, the member's access tokens for the
+ * organization are revoked, and the audit log says who ended it (`member.removed` or `member.left`).
+ */
+async function endMembership(
+  trx: Parameters<typeof revokeMemberTokens>[0],
+  deps: Deps,
+  input: { organizationUid: string; userUid: string; actorUid: string; role: string; kind: 'member.removed' | 'member.left' },
+): Promise<void> {
+  await trx.deleteFrom('members').where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).execute();
+  const tokensRevoked = await revokeMemberTokens(trx, input.organizationUid, input.userUid, deps.clock.now().toISOString());
+  await recordAudit(trx, deps.clock, {
+    organizationUid: input.organizationUid,
+    kind: input.kind,
+    actorUid: input.actorUid,
+    targetUid: input.userUid,
+    data: { role: input.role, tokensRevoked },
   });
 }

@@ -6,23 +6,15 @@ import { newId } from '../db/ids.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, notFound } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
+import type { MembershipRequest as ContractMembershipRequest } from '../../contract/responses.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
-export type MembershipRequestStatus = 'pending' | 'approved' | 'rejected';
+export type MembershipRequestStatus = 'pending' | 'approved' | 'rejected' | 'withdrawn';
 export type MembershipRequestVia = 'request' | 'email_pattern' | 'team_chat';
 
 /** A request as admins see it. */
-export interface MembershipRequestView {
-  uid: string;
-  user: { uid: string; email: string; name: string };
-  message: string | null;
-  via: string;
-  status: MembershipRequestStatus;
-  decidedBy: string | null;
-  decidedAt: string | null;
-  createdAt: string;
-}
+export type MembershipRequestView = ContractMembershipRequest;
 
 /**
  * Files a request to join: an admin approves or rejects it. At most one is pending per person
@@ -124,5 +116,68 @@ export async function decideMembershipRequest(
     // Rolls the approval back with it: the request stays pending until there is room.
     if (joined.status === 'member-limit') throw memberLimitReached(joined.limit);
     return { status, userUid: request.user_uid, role: joined.role };
+  });
+}
+
+/** A request as its requester sees it: which organization, and where it stands. */
+export interface OwnMembershipRequestView {
+  uid: string;
+  org: string;
+  message: string | null;
+  via: string;
+  status: MembershipRequestStatus;
+  decidedAt: string | null;
+  createdAt: string;
+}
+
+/** One page of the caller's own requests, newest first; `status` undefined lists all. */
+export async function listOwnMembershipRequests(
+  deps: Pick<AppDeps, 'db'>,
+  userUid: string,
+  status: MembershipRequestStatus | undefined,
+  page: PageRequest,
+): Promise<Page<OwnMembershipRequestView>> {
+  let query = deps.db.kysely
+    .selectFrom('membership_requests')
+    .innerJoin('organizations', 'organizations.uid', 'membership_requests.organization_uid')
+    .selectAll('membership_requests')
+    .select('organizations.slug')
+    .where('membership_requests.user_uid', '=', userUid);
+  if (status) query = query.where('membership_requests.status', '=', status);
+  if (page.cursor) query = query.where('membership_requests.uid', '<', page.cursor);
+  const rows = await query.orderBy('membership_requests.uid', 'desc').limit(page.limit + 1).execute();
+  return toPage(rows, page.limit, (row) => ({
+    uid: row.uid,
+    org: row.slug,
+    message: row.message,
+    via: row.via,
+    status: row.status,
+    decidedAt: row.decided_at,
+    createdAt: row.created_at,
+  }));
+}
+
+/**
+ * The requester withdraws their own pending request: it stays on record as `withdrawn`. 404 for
+ * a request that is not theirs (alike whether or not it exists), 409 `ALREADY_DECIDED` for one
+ * no longer pending.
+ */
+export async function withdrawMembershipRequest(deps: Deps, input: { requestUid: string; userUid: string }): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const request = await trx.selectFrom('membership_requests').selectAll().where('uid', '=', input.requestUid).where('user_uid', '=', input.userUid).executeTakeFirst();
+    if (!request) throw notFound('Membership request not found.');
+    await lockOrganization(trx, request.organization_uid);
+    // Re-read under the lock: an admin may have decided it meanwhile.
+    const current = await trx.selectFrom('membership_requests').select('status').where('uid', '=', request.uid).executeTakeFirstOrThrow();
+    if (current.status !== 'pending') throw conflict('ALREADY_DECIDED', `This membership request was already ${current.status}.`);
+    const now = deps.clock.now().toISOString();
+    await trx.updateTable('membership_requests').set({ status: 'withdrawn', decided_by_uid: input.userUid, decided_at: now }).where('uid', '=', request.uid).execute();
+    await recordAudit(trx, deps.clock, {
+      organizationUid: request.organization_uid,
+      kind: 'membership_request.withdrawn',
+      actorUid: input.userUid,
+      targetUid: input.userUid,
+      data: { requestUid: request.uid },
+    });
   });
 }

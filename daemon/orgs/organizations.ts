@@ -1,13 +1,17 @@
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { recordAudit } from '../audit/audit-log.js';
+import { recordSystemAudit } from '../audit/system-audit-log.js';
 import { countMembers } from '../access/membership.js';
 import type { Role } from '../access/permissions.js';
 import { newId } from '../db/ids.js';
 import type { Organization, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
+import { plainNameField } from '../plain-text.js';
 import { deleteParameter, readParameter, writeParameter } from '../parameters.js';
 import { EMAIL_PATTERN_PARAMETER } from './email-pattern.js';
+import type { Organization as ContractOrganization } from '../../contract/responses.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -18,22 +22,11 @@ export const orgSlugField = z
   .max(48, 'must be at most 48 characters')
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'must be lower-case letters, digits and inner hyphens');
 
-export const orgNameField = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
+/** An organization's name: it appears in invitation mails, so no control characters. */
+export const orgNameField = plainNameField(200);
 
 /** An organization as its members see it. */
-export interface OrganizationView {
-  uid: string;
-  slug: string;
-  name: string;
-  /** The caller's role. */
-  role: Role;
-  memberCount: number;
-  /** Null: unlimited. */
-  memberLimit: number | null;
-  /** The `registration.email_pattern` parameter, null when unset. */
-  registrationEmailPattern: string | null;
-  createdAt: string;
-}
+export type OrganizationView = ContractOrganization;
 
 /**
  * The organization as `role` sees it. `registrationEmailPattern`, when given, is the pattern
@@ -53,11 +46,25 @@ export async function organizationView(deps: Pick<AppDeps, 'db'>, org: Organizat
   };
 }
 
-/** Creates an organization with its creator as `owner`; 409 `SLUG_TAKEN` when the slug is in use. */
-export async function createOrganization(deps: Deps, user: User, input: { slug: string; name: string }): Promise<Organization> {
+/**
+ * Creates an organization with its creator as `owner`; 409 `SLUG_TAKEN` when the slug is in use,
+ * 409 `ORGANIZATION_LIMIT_REACHED` when the creator already owns `organizations.perUserLimit`
+ * (super admins excepted). Each organization can hold a registration pattern that every sign-up
+ * is matched against, so the limit also bounds what one account can add to that work.
+ */
+export async function createOrganization(deps: Deps & Pick<AppDeps, 'config'>, user: User, input: { slug: string; name: string }): Promise<Organization> {
   const now = deps.clock.now().toISOString();
   const org: Organization = { uid: newId(), slug: input.slug, name: input.name, member_limit: null, created_at: now };
   return deps.db.kysely.transaction().execute(async (trx) => {
+    const limit = deps.config.organizations.perUserLimit;
+    if (limit > 0 && !user.super_admin) {
+      // The user's row is locked first (a no-op update), so parallel creations count one by one.
+      await trx.updateTable('users').set({ updated_at: sql`updated_at` }).where('uid', '=', user.uid).execute();
+      const owned = await trx.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_uid', '=', user.uid).where('role', '=', 'owner').executeTakeFirstOrThrow();
+      if (Number(owned.n) >= limit) {
+        throw conflict('ORGANIZATION_LIMIT_REACHED', `An account may own at most ${limit} organizations: delete one, or hand its ownership to someone else, first.`);
+      }
+    }
     const inserted = await trx.insertInto('organizations').values(org).onConflict((oc) => oc.column('slug').doNothing()).returning('uid').executeTakeFirst();
     if (!inserted) throw conflict('SLUG_TAKEN', `The organization slug "${input.slug}" is already taken.`);
     await trx.insertInto('members').values({ organization_uid: org.uid, user_uid: user.uid, role: 'owner', created_at: now }).execute();
@@ -118,7 +125,20 @@ export async function updateOrganization(deps: Deps, org: Organization, actorUid
   return updated;
 }
 
-/** Deletes an organization and, by cascade, everything it owns (members, tokens, checks, its audit log). */
-export async function deleteOrganization(deps: Pick<AppDeps, 'db'>, org: Organization): Promise<void> {
-  await deps.db.kysely.deleteFrom('organizations').where('uid', '=', org.uid).execute();
+/**
+ * Deletes an organization and, by cascade, everything it owns (members, tokens, checks, its audit
+ * log). Since its own log goes with it, the deletion is recorded in the server's audit log, in
+ * the same transaction.
+ */
+export async function deleteOrganization(deps: Deps, org: Organization, actorUid: string): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const memberCount = await countMembers(trx, org.uid);
+    await trx.deleteFrom('organizations').where('uid', '=', org.uid).execute();
+    await recordSystemAudit(trx, deps.clock, {
+      kind: 'organization.deleted',
+      actorUid,
+      organizationUid: org.uid,
+      data: { slug: org.slug, name: org.name, memberCount, createdAt: org.created_at },
+    });
+  });
 }

@@ -2,18 +2,20 @@ import { z } from 'zod';
 import { requireSession } from '../access/session-only.js';
 import { accountView } from '../auth/account.js';
 import { changeEmail } from '../auth/email-change.js';
-import { consumeEmailVerification, issueEmailVerification, sendVerificationMail } from '../auth/email-verification.js';
+import { issueEmailVerification, sendVerificationMail, verifyEmailFromClient } from '../auth/email-verification.js';
 import { verifyCurrentPassword } from '../auth/password-login.js';
 import { afterEmailVerified } from '../auth/registration.js';
 import { emailField, passwordField } from '../auth/schemas.js';
 import { conflict, forbidden } from '../errors.js';
+import { plainNameField } from '../plain-text.js';
 import { route, type RouteSpec } from './route.js';
 
 const patchMe = z
   .object({
     email: emailField.optional(),
     currentPassword: passwordField.optional(),
-    name: z.string().trim().min(1, 'is required').max(200).optional(),
+    name: plainNameField(200).optional(),
+    revokeTokens: z.boolean().optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -30,7 +32,7 @@ export const accountRoutes: RouteSpec[] = [
     path: '/auth/me',
     permission: 'authenticated',
     allowDuringPasswordChange: true,
-    summary: 'Change the name, or the e-mail address with the current password; other sessions then end.',
+    summary: 'Change the name, or the e-mail address with the current password; other sessions then end (and with `revokeTokens: true` every personal access token).',
     body: patchMe,
     async handler({ ctx, deps, auth, body }) {
       requireSession(auth, 'Changing the account');
@@ -40,7 +42,7 @@ export const accountRoutes: RouteSpec[] = [
           throw forbidden('This account has no password: change its e-mail address at your identity provider, or ask a super admin.');
         }
         await verifyCurrentPassword(deps, ctx, user, body.currentPassword!);
-        user = await changeEmail(deps, { target: user, newEmail: body.email, actor: user, by: 'self', keepSessionIdHash: auth.session?.id_hash });
+        user = await changeEmail(deps, { target: user, newEmail: body.email, actor: user, by: 'self', keepSessionIdHash: auth.session?.id_hash, revokeTokens: body.revokeTokens === true });
       }
       if (body.name !== undefined && body.name !== user.name) {
         const now = deps.clock.now().toISOString();
@@ -56,8 +58,8 @@ export const accountRoutes: RouteSpec[] = [
     permission: 'public',
     summary: 'Confirm an e-mail address with the token from the verification mail.',
     body: z.object({ token: z.string().min(1, 'is required').max(200) }),
-    async handler({ deps, body }) {
-      const { user, purpose } = await consumeEmailVerification(deps, body.token);
+    async handler({ ctx, deps, body }) {
+      const { user, purpose } = await verifyEmailFromClient(deps, ctx.ip, body.token);
       await afterEmailVerified(deps, user, purpose);
       return { email: user.email, emailVerified: true };
     },

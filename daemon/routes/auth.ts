@@ -1,12 +1,16 @@
 import { z } from 'zod';
+import { requireSession } from '../access/session-only.js';
 import { accountView } from '../auth/account.js';
-import { verifyCurrentPassword, verifyPasswordLogin } from '../auth/password-login.js';
+import { verifyCurrentPassword, verifyLogin } from '../auth/password-login.js';
+import { refuseWhereSamlRequired } from '../auth/saml/saml-required.js';
 import { emailField, newPasswordField, passwordField } from '../auth/schemas.js';
-import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
-import { afterRegistration } from '../auth/registration.js';
+import { changePassword } from '../auth/password-change.js';
+import { revokeSession, revokeUserSessions } from '../auth/sessions.js';
+import { afterRegistration, reserveRegistration } from '../auth/registration.js';
 import { sessionOrChallenge } from '../auth/totp-login.js';
 import { createUser } from '../auth/users.js';
 import { AppError, forbidden } from '../errors.js';
+import { plainNameField } from '../plain-text.js';
 import { route, type RouteSpec } from './route.js';
 import { logoutAll } from './sessions.js';
 
@@ -16,10 +20,11 @@ export const authRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/register',
     permission: 'public',
-    summary: 'Create an account with e-mail and password.',
-    body: z.object({ email: emailField, password: newPasswordField, name: z.string().trim().max(200).optional() }),
+    summary: 'Create an account with e-mail and password (limited per client address: 429 with Retry-After).',
+    body: z.object({ email: emailField, password: newPasswordField, name: plainNameField(200, { allowEmpty: true }).optional() }),
     status: 201,
-    async handler({ deps, body }) {
+    async handler({ ctx, deps, body }) {
+      await reserveRegistration(deps, ctx);
       const pattern = deps.config.auth.registrationEmailPattern;
       if (pattern && !new RegExp(pattern).test(body.email.toLowerCase())) {
         throw forbidden('Registration is not open to this e-mail address.');
@@ -36,9 +41,10 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Sign in with e-mail and password.',
     body: z.object({ email: z.string().max(254), password: passwordField }),
     async handler({ ctx, deps, body }) {
-      const user = await verifyPasswordLogin(deps, ctx, body.email, body.password);
+      const { user, method } = await verifyLogin(deps, ctx, body.email, body.password);
+      await refuseWhereSamlRequired(deps, user, method);
       // An account with 2FA gets {mfaRequired, mfaToken} for /auth/2fa/verify instead of a session.
-      return sessionOrChallenge(deps, user, 'password', ctx);
+      return sessionOrChallenge(deps, user, method, ctx);
     },
   }),
   route({
@@ -58,17 +64,18 @@ export const authRoutes: RouteSpec[] = [
     path: '/auth/me',
     permission: 'authenticated',
     allowDuringPasswordChange: true,
-    summary: 'The signed-in account.',
-    handler: async ({ deps, auth }) => accountView(deps.db, auth.user),
+    summary: 'The signed-in account; with a personal access token, also the organization it reaches (tokenOrganization).',
+    handler: async ({ deps, auth }) => accountView(deps.db, auth.user, auth.token?.organizationUid),
   }),
   route({
     method: 'POST',
     path: '/auth/password',
     permission: 'authenticated',
     allowDuringPasswordChange: true,
-    summary: 'Change the password; other sessions are signed out.',
-    body: z.object({ currentPassword: passwordField, newPassword: newPasswordField }),
+    summary: 'Change the password; other sessions are signed out, and with `revokeTokens: true` every personal access token is revoked.',
+    body: z.object({ currentPassword: passwordField, newPassword: newPasswordField, revokeTokens: z.boolean().optional() }),
     async handler({ ctx, deps, auth, body }) {
+      requireSession(auth, 'Changing the password');
       if (!auth.user.password_hash) {
         throw forbidden('This account signs in through an identity provider and has no password to change.');
       }
@@ -76,12 +83,7 @@ export const authRoutes: RouteSpec[] = [
       if (body.newPassword === body.currentPassword) {
         throw new AppError('VALIDATION_FAILED', 'The new password must differ from the current one.', { issues: [{ path: 'newPassword', message: 'must differ from the current password' }] });
       }
-      await deps.db.kysely
-        .updateTable('users')
-        .set({ password_hash: await deps.hasher.hash(body.newPassword), must_change_password: 0, updated_at: deps.clock.now().toISOString() })
-        .where('uid', '=', auth.user.uid)
-        .execute();
-      await revokeUserSessions(deps, auth.user.uid, { exceptIdHash: auth.session?.id_hash });
+      await changePassword(deps, { user: auth.user, newPassword: body.newPassword, keepSession: auth.session, revokeTokens: body.revokeTokens === true });
     },
   }),
 ];

@@ -1,4 +1,4 @@
-import { checkTypeCatalog, requireSample } from '../checks/check-types.js';
+import { requireSample, runnableCheckTypes } from '../checks/check-types.js';
 import { route, type RouteSpec } from './route.js';
 
 /** The check-type catalog: the same one the importers and the MCP tools use. */
@@ -7,8 +7,8 @@ export const checkTypeRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/check-types',
     permission: 'authenticated',
-    summary: 'Every check type: type, title, description, what its target means, and the JSON Schema of its config.',
-    handler: async () => checkTypeCatalog(),
+    summary: 'Every check type: type, title, description, what its target means, the JSON Schema of its config, and whether this daemon can run it (runnable, and reason when not).',
+    handler: async () => runnableCheckTypes(),
   }),
   route({
     method: 'GET',

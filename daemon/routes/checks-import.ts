@@ -1,23 +1,23 @@
-import { convertImport, IMPORT_REGISTRY, ImportInputError, type ConversionResult, type ImportSource } from '../../importers/index.js';
+import { countImport } from '../metrics/import-metrics.js';
+import { IMPORT_REGISTRY, ImportInputError, type ImportSource } from '../../importers/index.js';
 import { AppError } from '../errors.js';
-import { fetchHostedMonitorInput } from '../import/hosted-input.js';
+import { convertOffThread, type Converted } from '../import/convert-off-thread.js';
 import { parseImportQuery } from '../import/import-query.js';
 import { runImport } from '../import/run-import.js';
 import type { AppDeps } from '../deps.js';
 import { orgOf } from './checks.js';
 import { route, type RouteSpec } from './route.js';
+import type { ImportResult } from '../../contract/responses.js';
 
 /** The largest import body: a big self-hosted database file fits, a runaway upload does not. */
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
-/** Reads the body as its source's input and converts it; unreadable input is 400 INVALID_IMPORT_INPUT. */
-async function convertBody(deps: AppDeps, source: ImportSource, body: Buffer): Promise<ConversionResult> {
+/** Reads the body as its source's input and converts it off the event loop; unreadable input is 400 INVALID_IMPORT_INPUT. */
+async function convertBody(deps: AppDeps, source: ImportSource, body: Buffer): Promise<Converted> {
   const entry = IMPORT_REGISTRY[source];
   try {
-    // The hosted source's body is a token: the monitors are fetched first, and only they reach
-    // the converter. The token is used for that request and then dropped.
-    const input = entry.fetchesWithToken ? await fetchHostedMonitorInput(deps, body) : new Uint8Array(body.buffer, body.byteOffset, body.length);
-    return await convertImport(source, input);
+    const { hostedMonitorApiUrl: hostedApiUrl, conversionTimeoutMs: timeoutMs, conversionMemoryMb: memoryMb } = deps.config.import;
+    return await convertOffThread(source, new Uint8Array(body.buffer, body.byteOffset, body.length), { timeoutMs, memoryMb, hostedApiUrl });
   } catch (error) {
     if (error instanceof ImportInputError) {
       throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import cannot read this input: ${error.message}.`.replace(/\.\.$/, '.'), {
@@ -38,11 +38,14 @@ export const checkImportRoutes: RouteSpec[] = [
     rawBodyLimit: IMPORT_BODY_LIMIT,
     summary:
       'Import checks from another tool: ?source= (configfile-monitor, hosted-monitor-api, selfhosted-monitor-db, uptime-api-monitor, or the tool names), ' +
-      'raw export as the body (for hosted-monitor-api, its API token); ?dryRun=true previews; apply is one transaction, matched by slug.',
-    async handler({ deps, auth, query, body }) {
-      const { source, dryRun } = parseImportQuery(query);
-      const result = await convertBody(deps, source, body as Buffer);
-      return runImport(deps, orgOf(auth).uid, source, result, { dryRun });
+      'raw export as the body (for hosted-monitor-api, its API token or saved listings); ?dryRun=true previews; apply is one transaction, matched by slug; ' +
+      '?takeOver=true changes checks another source or a person owns; ?expect=<digest> applies only what the preview showed.',
+    async handler({ deps, auth, query, body }): Promise<ImportResult> {
+      const { source, ...options } = parseImportQuery(query);
+      const { result, digest } = await convertBody(deps, source, body as Buffer);
+      const response = await runImport(deps, orgOf(auth).uid, source, result, { ...options, conversionDigest: digest });
+      countImport(deps.metrics, source, options.dryRun, response);
+      return response;
     },
   }),
 ];

@@ -1,14 +1,26 @@
 import { z } from 'zod';
-import type { AuthContext } from '../access/auth-context.js';
+import type { OrgAuthContext } from '../access/auth-context.js';
 import { changeCheck, createValidCheck, removeCheck, requireCommittedCheck, validCheck } from '../checks/check-commands.js';
 import { parseCheckListQuery } from '../checks/check-list-query.js';
-import { checkView } from '../checks/check-rows.js';
 import { listChecks } from '../checks/check-store.js';
 import type { Organization } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import { missingReferences } from '../secrets/secret-store.js';
+import { checkViewsWithRuntime } from '../runner/check-runtime.js';
+import { uptime24hOf } from '../runner/list-uptime.js';
 import { route, type RouteSpec } from './route.js';
 
 /** The organization of an org route; the mounting function has resolved it before the handler. */
-export const orgOf = (auth: AuthContext): Organization => auth.org!;
+export const orgOf = (auth: OrgAuthContext): Organization => auth.org;
+
+/**
+ * A check as answered after a write, with `missingSecrets` when it refers to secrets the
+ * organization does not have (it is stored all the same: an import sets them afterwards).
+ */
+async function withMissingSecrets<T extends { config: unknown }>(deps: AppDeps, orgUid: string, check: T): Promise<T & { missingSecrets?: string[] }> {
+  const missing = await missingReferences(deps, orgUid, check);
+  return missing.length > 0 ? { ...check, missingSecrets: missing } : check;
+}
 
 /** Checks of an organization: list, validate, create, read, change, delete. */
 export const checkRoutes: RouteSpec[] = [
@@ -16,10 +28,14 @@ export const checkRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/checks',
     permission: 'checks:read',
-    summary: 'List checks in creation order: ?label=key=value (repeatable), ?type=, ?limit= (1-500, default 50), ?cursor=.',
+    summary: 'List checks in creation order, each with state, stateSince and lastResult: ?label=key=value (repeatable), ?type=, ?state=, ?include=uptime24h, ?limit= (1-500, default 50), ?cursor=.',
     async handler({ deps, auth, query }) {
-      const page = await listChecks(deps.db.kysely, orgOf(auth).uid, parseCheckListQuery(query));
-      return { items: page.items.map(checkView), nextCursor: page.nextCursor };
+      const parsed = parseCheckListQuery(query);
+      const page = await listChecks(deps.db.kysely, orgOf(auth).uid, parsed);
+      const views = await checkViewsWithRuntime(deps, page.items);
+      if (!parsed.includeUptime24h) return { items: views, nextCursor: page.nextCursor };
+      const uptimes = await uptime24hOf(deps, page.items);
+      return { items: views.map((view, at) => ({ ...view, uptime24h: uptimes.get(page.items[at].uid) ?? null })), nextCursor: page.nextCursor };
     },
   }),
   route({
@@ -31,7 +47,9 @@ export const checkRoutes: RouteSpec[] = [
     body: z.unknown(),
     status: 201,
     async handler({ deps, auth, body }) {
-      return checkView(await createValidCheck(deps.db.kysely, orgOf(auth).uid, body, deps.clock.now()));
+      const org = orgOf(auth);
+      const [view] = await checkViewsWithRuntime(deps, [await createValidCheck(deps.db.kysely, org.uid, body, deps.clock.now())]);
+      return withMissingSecrets(deps, org.uid, view);
     },
   }),
   route({
@@ -39,17 +57,21 @@ export const checkRoutes: RouteSpec[] = [
     path: '/orgs/:org/checks/validate',
     // Writes nothing, but exists only to prepare a write, so it needs what the write needs.
     permission: 'checks:write',
-    summary: 'Validate a candidate check without writing: the normalised check, or every problem.',
+    summary: 'Validate a candidate check without writing: the normalised check and the secrets it refers to that are not set (missingSecrets), or every problem.',
     body: z.unknown(),
-    handler: async ({ body }) => ({ valid: true, check: validCheck(body) }),
+    async handler({ deps, auth, body }) {
+      const check = validCheck(body);
+      return { valid: true, check, missingSecrets: await missingReferences(deps, orgOf(auth).uid, check) };
+    },
   }),
   route({
     method: 'GET',
     path: '/orgs/:org/checks/:slug',
     permission: 'checks:read',
-    summary: 'One check.',
+    summary: 'One check, with state, stateSince, lastResult and (heartbeat) pingUrl.',
     async handler({ deps, auth, params }) {
-      return checkView(await requireCommittedCheck(deps.db, orgOf(auth).uid, params.slug));
+      const [view] = await checkViewsWithRuntime(deps, [await requireCommittedCheck(deps.db, orgOf(auth).uid, params.slug)]);
+      return view;
     },
   }),
   route({
@@ -59,7 +81,9 @@ export const checkRoutes: RouteSpec[] = [
     summary: 'Change a check with a JSON Merge Patch (null removes a field); the result is validated as a whole.',
     body: z.unknown(),
     async handler({ deps, auth, params, body }) {
-      return checkView(await changeCheck(deps.db.kysely, orgOf(auth).uid, params.slug, body, deps.clock.now()));
+      const org = orgOf(auth);
+      const [view] = await checkViewsWithRuntime(deps, [await changeCheck(deps.db.kysely, org.uid, params.slug, body, deps.clock.now())]);
+      return withMissingSecrets(deps, org.uid, view);
     },
   }),
   route({

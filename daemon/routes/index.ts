@@ -17,12 +17,23 @@ import { checkTypeRoutes } from './check-types.js';
 import { checkImportRoutes } from './checks-import.js';
 import { checkRoutes } from './checks.js';
 import { healthRoutes } from './health.js';
+import { openApiRoutes } from './openapi.js';
 import { incidentRoutes } from './incidents.js';
 import { notificationChannelRoutes } from './notification-channels.js';
+import { checkChannelRoutes } from './check-channels.js';
+import { channelDeliveryRoutes } from './channel-deliveries.js';
 import { notificationSettingsRoutes } from './notification-settings.js';
 import type { RouteSpec } from './route.js';
 import { statusPageRoutes } from './status-pages.js';
 import { systemHashingRoutes } from './system-hashing.js';
+import { systemAuditLogRoutes } from './system-audit-log.js';
+import { systemOrganizationRoutes } from './system-organizations.js';
+import { secretRoutes } from './secrets.js';
+import { checkRunRoutes } from './check-runs.js';
+import { pingRoutes } from './pings.js';
+import { groupRoleRoutes } from './group-roles.js';
+import { samlRoutes } from './saml.js';
+import { publicStatusRoutes } from './public-status.js';
 
 /** The whole route table of the API, under /api/v1. */
 export const ROUTES: RouteSpec[] = [
@@ -50,4 +61,15 @@ export const ROUTES: RouteSpec[] = [
   ...statusPageRoutes,
   ...notificationChannelRoutes,
   ...notificationSettingsRoutes,
+  ...systemAuditLogRoutes,
+  ...systemOrganizationRoutes,
+  ...secretRoutes,
+  ...checkRunRoutes,
+  ...pingRoutes,
+  ...groupRoleRoutes,
+  ...samlRoutes,
+  ...publicStatusRoutes,
+  ...checkChannelRoutes,
+  ...channelDeliveryRoutes,
+  ...openApiRoutes(() => ROUTES),
 ];

@@ -16,14 +16,14 @@ export const invitationRoutes: RouteSpec[] = [
     body: z.object({ email: emailField, role: z.enum(ROLES) }),
     status: 201,
     handler: async ({ deps, auth, body }) =>
-      createInvitation(deps, { org: auth.org!, actor: { uid: auth.user.uid, role: auth.role!, name: auth.user.name, email: auth.user.email }, email: body.email, role: body.role }),
+      createInvitation(deps, { org: auth.org, actor: { uid: auth.user.uid, role: auth.role, name: auth.user.name, email: auth.user.email }, email: body.email, role: body.role }),
   }),
   route({
     method: 'GET',
     path: '/orgs/:org/invitations',
     permission: 'invitations:manage',
     summary: 'The invitations, newest first, with their status (never their token).',
-    handler: async ({ deps, auth, query }) => listInvitations(deps, auth.org!.uid, parsePage(query)),
+    handler: async ({ deps, auth, query }) => listInvitations(deps, auth.org.uid, parsePage(query)),
   }),
   route({
     method: 'DELETE',
@@ -31,7 +31,7 @@ export const invitationRoutes: RouteSpec[] = [
     permission: 'invitations:manage',
     summary: 'Withdraw a pending invitation.',
     async handler({ deps, auth, params }) {
-      await revokeInvitation(deps, { organizationUid: auth.org!.uid, uid: params.uid, actorUid: auth.user.uid });
+      await revokeInvitation(deps, { organizationUid: auth.org.uid, uid: params.uid, actorUid: auth.user.uid });
     },
   }),
   route({

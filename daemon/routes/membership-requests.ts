@@ -3,11 +3,25 @@ import { ROLES } from '../access/permissions.js';
 import { requireSession } from '../access/session-only.js';
 import { validationFailed } from '../errors.js';
 import { parsePage } from '../http/pagination.js';
-import { decideMembershipRequest, listMembershipRequests, requestMembership, type MembershipRequestStatus } from '../orgs/membership-requests.js';
+import {
+  decideMembershipRequest,
+  listMembershipRequests,
+  listOwnMembershipRequests,
+  requestMembership,
+  withdrawMembershipRequest,
+  type MembershipRequestStatus,
+} from '../orgs/membership-requests.js';
 import { orgSlugField } from '../orgs/organizations.js';
 import { route, type RouteSpec } from './route.js';
 
-const STATUSES = ['pending', 'approved', 'rejected', 'all'] as const;
+const STATUSES = ['pending', 'approved', 'rejected', 'withdrawn', 'all'] as const;
+
+/** The `?status=` of a request listing: pending by default; undefined for `all`. */
+function statusQuery(query: URLSearchParams): MembershipRequestStatus | undefined {
+  const status = query.get('status') ?? 'pending';
+  if (!(STATUSES as readonly string[]).includes(status)) throw validationFailed([{ path: 'status', message: `must be one of ${STATUSES.join(', ')}` }], 'The query is not valid.');
+  return status === 'all' ? undefined : (status as MembershipRequestStatus);
+}
 
 /** Asking to join an organization, and its admins' decision. */
 export const membershipRequestRoutes: RouteSpec[] = [
@@ -32,12 +46,8 @@ export const membershipRequestRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/membership-requests',
     permission: 'membership-requests:manage',
-    summary: 'Requests to join, newest first; ?status=pending (default), approved, rejected or all.',
-    async handler({ deps, auth, query }) {
-      const status = query.get('status') ?? 'pending';
-      if (!(STATUSES as readonly string[]).includes(status)) throw validationFailed([{ path: 'status', message: `must be one of ${STATUSES.join(', ')}` }], 'The query is not valid.');
-      return listMembershipRequests(deps, auth.org!.uid, status === 'all' ? undefined : (status as MembershipRequestStatus), parsePage(query));
-    },
+    summary: 'Requests to join, newest first; ?status=pending (default), approved, rejected, withdrawn or all.',
+    handler: async ({ deps, auth, query }) => listMembershipRequests(deps, auth.org.uid, statusQuery(query), parsePage(query)),
   }),
   route({
     method: 'POST',
@@ -46,7 +56,7 @@ export const membershipRequestRoutes: RouteSpec[] = [
     summary: 'Approve: the requester joins with the role given (default user), within the member limit.',
     body: z.object({ role: z.enum(ROLES).optional() }),
     handler: async ({ deps, auth, params, body }) =>
-      decideMembershipRequest(deps, { organizationUid: auth.org!.uid, requestUid: params.uid, actorUid: auth.user.uid, actorRole: auth.role!, decision: 'approve', role: body.role }),
+      decideMembershipRequest(deps, { organizationUid: auth.org.uid, requestUid: params.uid, actorUid: auth.user.uid, actorRole: auth.role, decision: 'approve', role: body.role }),
   }),
   route({
     method: 'POST',
@@ -54,6 +64,26 @@ export const membershipRequestRoutes: RouteSpec[] = [
     permission: 'membership-requests:manage',
     summary: 'Reject a pending request.',
     handler: async ({ deps, auth, params }) =>
-      decideMembershipRequest(deps, { organizationUid: auth.org!.uid, requestUid: params.uid, actorUid: auth.user.uid, actorRole: auth.role!, decision: 'reject' }),
+      decideMembershipRequest(deps, { organizationUid: auth.org.uid, requestUid: params.uid, actorUid: auth.user.uid, actorRole: auth.role, decision: 'reject' }),
+  }),
+  route({
+    method: 'GET',
+    path: '/membership-requests',
+    permission: 'authenticated',
+    summary: "The caller's own requests to join, newest first; ?status=pending (default), approved, rejected, withdrawn or all.",
+    async handler({ deps, auth, query }) {
+      requireSession(auth, 'Listing your membership requests');
+      return listOwnMembershipRequests(deps, auth.user.uid, statusQuery(query), parsePage(query));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/membership-requests/:uid',
+    permission: 'authenticated',
+    summary: 'Withdraw your own pending request to join (409 ALREADY_DECIDED once decided).',
+    async handler({ deps, auth, params }) {
+      requireSession(auth, 'Withdrawing a membership request');
+      await withdrawMembershipRequest(deps, { requestUid: params.uid, userUid: auth.user.uid });
+    },
   }),
 ];

@@ -3,7 +3,7 @@ import { notFound, validationFailed } from '../errors.js';
 import { parsePage } from '../http/pagination.js';
 import { toIssues } from '../http/validate.js';
 import { createChannel, deleteChannel, getChannel, getStoredChannel, listChannels, updateChannel } from '../notifications/channel-store.js';
-import { CHANNEL_CONFIGS, CHANNEL_TYPES, mergeConfig, type ChannelConfig, type ChannelType } from '../notifications/channel-types.js';
+import { CHANNEL_CONFIGS, CHANNEL_TYPES, mergeConfig, secretsLeftBehind, type ChannelConfig, type ChannelType } from '../notifications/channel-types.js';
 import { orgOf } from './checks.js';
 import { route, type RouteSpec } from './route.js';
 
@@ -32,17 +32,17 @@ export const notificationChannelRoutes: RouteSpec[] = [
     path: '/orgs/:org/notification-channels',
     permission: 'notification-channels:read',
     summary: 'List notification channels in creation order, secrets masked: ?limit= (1-200, default 50), ?cursor=.',
-    handler: async ({ deps, auth, query }) => listChannels(deps.db.kysely, orgOf(auth).uid, parsePage(query)),
+    handler: async ({ deps, auth, query }) => listChannels(deps.db.kysely, deps.keyring, orgOf(auth).uid, parsePage(query)),
   }),
   route({
     method: 'POST',
     path: '/orgs/:org/notification-channels',
     permission: 'notification-channels:write',
-    summary: 'Create a channel {name, type: email|webhook|slack|discord, config}; the answer already masks its secrets.',
-    body: z.strictObject({ name, type, config }),
+    summary: 'Create a channel {name, type, config, default?}; the answer already masks its secrets. A default channel applies to checks that choose none.',
+    body: z.strictObject({ name, type, config, default: z.boolean().optional() }),
     status: 201,
     handler: async ({ deps, auth, body }) =>
-      createChannel(deps.db.kysely, orgOf(auth).uid, { name: body.name, type: body.type, config: validConfig(body.type, body.config) }, deps.clock.now()),
+      createChannel(deps.db.kysely, deps.keyring, orgOf(auth).uid, { name: body.name, type: body.type, config: validConfig(body.type, body.config), default: body.default }, deps.clock.now()),
   }),
   route({
     method: 'GET',
@@ -50,7 +50,7 @@ export const notificationChannelRoutes: RouteSpec[] = [
     permission: 'notification-channels:read',
     summary: 'One channel, secrets masked.',
     async handler({ deps, auth, params }) {
-      const channel = await getChannel(deps.db.kysely, orgOf(auth).uid, params.uid);
+      const channel = await getChannel(deps.db.kysely, deps.keyring, orgOf(auth).uid, params.uid);
       if (!channel) throw channelNotFound(params.uid);
       return channel;
     },
@@ -61,12 +61,12 @@ export const notificationChannelRoutes: RouteSpec[] = [
     permission: 'notification-channels:write',
     summary: 'Change a channel: config fields merge (null removes one; a secret sent back masked is kept); a new type needs its whole config.',
     body: z
-      .strictObject({ name, type, config })
+      .strictObject({ name, type, config, default: z.boolean() })
       .partial()
       .refine((changes) => Object.keys(changes).length > 0, 'send at least one field to change'),
     async handler({ deps, auth, params, body }) {
       const org = orgOf(auth);
-      const stored = await getStoredChannel(deps.db.kysely, org.uid, params.uid);
+      const stored = await getStoredChannel(deps.db.kysely, deps.keyring, org.uid, params.uid);
       if (!stored) throw channelNotFound(params.uid);
       const nextType = body.type ?? stored.type;
       let nextConfig = stored.config;
@@ -74,9 +74,11 @@ export const notificationChannelRoutes: RouteSpec[] = [
         if (!body.config) throw validationFailed([{ path: 'config', message: `required when the type changes (the ${stored.type} settings mean nothing to ${nextType})` }]);
         nextConfig = validConfig(nextType, body.config);
       } else if (body.config) {
+        const leftBehind = secretsLeftBehind(nextType, stored.config, body.config);
+        if (leftBehind.length > 0) throw validationFailed(leftBehind, 'The channel is not valid: a new destination needs its secrets again.');
         nextConfig = validConfig(nextType, mergeConfig(nextType, stored.config, body.config));
       }
-      const channel = await updateChannel(deps.db.kysely, org.uid, stored.uid, { name: body.name ?? stored.name, type: nextType, config: nextConfig }, deps.clock.now());
+      const channel = await updateChannel(deps.db.kysely, deps.keyring, org.uid, stored.uid, { name: body.name ?? stored.name, type: nextType, config: nextConfig, default: body.default }, deps.clock.now());
       if (!channel) throw channelNotFound(params.uid);
       return channel;
     },

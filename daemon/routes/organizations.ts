@@ -59,7 +59,7 @@ export const organizationRoutes: RouteSpec[] = [
     path: '/orgs/:org',
     permission: 'organization:read',
     summary: 'The organization, its settings and the caller’s role.',
-    handler: async ({ deps, auth }) => organizationView(deps, auth.org!, auth.role!),
+    handler: async ({ deps, auth }) => organizationView(deps, auth.org, auth.role),
   }),
   route({
     method: 'PATCH',
@@ -68,10 +68,10 @@ export const organizationRoutes: RouteSpec[] = [
     summary: 'Change the member limit or the registration e-mail pattern (admin), or rename (owner).',
     body: patchBody,
     async handler({ deps, auth, body }) {
-      if (body.name !== undefined && body.name !== auth.org!.name) requirePermission(auth.role!, 'organization:rename');
-      const org = await updateOrganization(deps, auth.org!, auth.user.uid, body);
+      if (body.name !== undefined && body.name !== auth.org.name) requirePermission(auth.role, 'organization:rename');
+      const org = await updateOrganization(deps, auth.org, auth.user.uid, body);
       // A pattern sent is now the stored one (written, or found equal), so it is not read again.
-      return organizationView(deps, org, auth.role!, body.registrationEmailPattern);
+      return organizationView(deps, org, auth.role, body.registrationEmailPattern);
     },
   }),
   route({
@@ -80,8 +80,8 @@ export const organizationRoutes: RouteSpec[] = [
     permission: 'organization:delete',
     summary: 'Delete the organization and everything it owns (owner).',
     async handler({ deps, auth }) {
-      await deleteOrganization(deps, auth.org!);
-      deps.logger.info({ org: auth.org!.slug, actor: auth.user.uid }, 'organization deleted');
+      await deleteOrganization(deps, auth.org, auth.user.uid);
+      deps.logger.info({ org: auth.org.slug, actor: auth.user.uid }, 'organization deleted');
     },
   }),
 ];

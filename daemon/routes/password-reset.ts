@@ -12,9 +12,19 @@ import { requireUser } from '../auth/users.js';
 import { conflict } from '../errors.js';
 import { route, type RouteSpec } from './route.js';
 
-/** The one answer to every reset request, whether or not the address has an account. */
+/** The one answer to every reset request when mail is sent, whether or not the address has an account. */
 export const RESET_REQUESTED = {
   message: 'If an account uses this address, a mail with a link to reset its password is on its way. The link works once, for one hour.',
+  mailed: true,
+  expiresInSeconds: PASSWORD_RESET_TTL_SECONDS,
+} as const;
+
+/** The one answer when this server sends no mail (no SMTP): no link is on its way, and who can help. */
+export const RESET_NOT_MAILED = {
+  message:
+    'This server does not send mail, so no reset link was sent. Ask an administrator to issue a reset link for your account; ' +
+    'it works once, for one hour.',
+  mailed: false,
   expiresInSeconds: PASSWORD_RESET_TTL_SECONDS,
 } as const;
 
@@ -24,19 +34,21 @@ export const passwordResetRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/password-reset',
     permission: 'public',
-    summary: 'Mail a password reset link; always 202 with the same body, whether or not the address has an account.',
+    summary:
+      'Mail a password reset link; always 202 with the same body, whether or not the address has an account. ' +
+      'Without SMTP the body says (mailed: false) that no mail is sent and an administrator can issue a link.',
     body: z.object({ email: emailField }),
     status: 202,
     async handler({ ctx, deps, body }) {
       await requestPasswordReset(deps, ctx, body.email);
-      return RESET_REQUESTED;
+      return deps.mailer.enabled ? RESET_REQUESTED : RESET_NOT_MAILED;
     },
   }),
   route({
     method: 'POST',
     path: '/auth/password-reset/confirm',
     permission: 'public',
-    summary: 'Set a new password with the token of a reset link; every session of the account ends.',
+    summary: 'Set a new password with the token of a reset link; every session of the account ends and every personal access token is revoked.',
     body: z.object({ token: z.string().min(1, 'is required').max(200), newPassword: newPasswordField }),
     async handler({ deps, body }) {
       await confirmPasswordReset(deps, body.token, body.newPassword);

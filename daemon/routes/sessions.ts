@@ -4,18 +4,10 @@ import { requireUser } from '../auth/users.js';
 import type { Session } from '../db/schema.js';
 import { notFound, validationFailed } from '../errors.js';
 import { route, type RouteSpec } from './route.js';
+import type { SessionView as ContractSessionView } from '../../contract/responses.js';
 
 /** A session as its owner sees it: never the credential, only the public handle `id`. */
-export interface SessionView {
-  id: string;
-  method: string;
-  clientAddress: string | null;
-  userAgent: string | null;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  current: boolean;
-}
+export type SessionView = ContractSessionView;
 
 const view = (session: Session, currentUid: string | undefined): SessionView => ({
   id: session.uid,

@@ -5,6 +5,7 @@ import { emailField } from '../auth/schemas.js';
 import { normalizeEmail, requireUser } from '../auth/users.js';
 import { parsePage, toPage } from '../http/pagination.js';
 import { route, type RouteSpec } from './route.js';
+import type { SystemUser } from '../../contract/responses.js';
 
 /** Every account of the server (super admin only). */
 export const systemUserRoutes: RouteSpec[] = [
@@ -20,7 +21,7 @@ export const systemUserRoutes: RouteSpec[] = [
       if (email) select = select.where('email', '=', normalizeEmail(email));
       if (page.cursor) select = select.where('uid', '>', page.cursor);
       const rows = await select.orderBy('uid').limit(page.limit + 1).execute();
-      return toPage(rows, page.limit, (user) => ({
+      return toPage(rows, page.limit, (user): SystemUser => ({
         uid: user.uid,
         email: user.email,
         name: user.name,
@@ -35,8 +36,8 @@ export const systemUserRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/system/users/:uid',
     permission: 'superAdmin',
-    summary: "Change any account's e-mail address; no password needed. All of the account's sessions end.",
-    body: z.object({ email: emailField }),
+    summary: "Change any account's e-mail address; no password needed. All of the account's sessions end (and with `revokeTokens: true` its personal access tokens).",
+    body: z.object({ email: emailField, revokeTokens: z.boolean().optional() }),
     async handler({ deps, auth, params, body }) {
       const target = await requireUser(deps, params.uid);
       const user = await changeEmail(deps, {
@@ -44,6 +45,7 @@ export const systemUserRoutes: RouteSpec[] = [
         newEmail: body.email,
         actor: auth.user,
         by: 'super_admin',
+        revokeTokens: body.revokeTokens === true,
         // A super admin changing their own address keeps the session they did it with.
         keepSessionIdHash: target.uid === auth.user.uid ? auth.session?.id_hash : undefined,
       });

@@ -37,7 +37,7 @@ export const teamChatRoutes: RouteSpec[] = [
     body: installBody,
     async handler({ ctx, deps, auth, body }) {
       requireSession(auth, 'Installing the team-chat app');
-      return { url: await installUrl(deps, ctx, auth.user, { organizationUid: auth.org!.uid, returnTo: body.returnTo ?? '/' }) };
+      return { url: await installUrl(deps, ctx, auth.user, { organizationUid: auth.org.uid, returnTo: body.returnTo ?? '/' }) };
     },
   }),
   route({
@@ -47,7 +47,7 @@ export const teamChatRoutes: RouteSpec[] = [
     summary: "The organization's team-chat workspace link: {linked: true, workspaceId, workspaceName, linkedAt}, or {linked: false}.",
     async handler({ deps, auth }) {
       // Not being linked is a state, not a missing resource.
-      const link = await workspaceLinkOf(deps, auth.org!.uid);
+      const link = await workspaceLinkOf(deps, auth.org.uid);
       return link ? { linked: true, ...link } : { linked: false };
     },
   }),
@@ -57,7 +57,7 @@ export const teamChatRoutes: RouteSpec[] = [
     permission: 'organization:settings',
     summary: 'Remove the workspace link: workspace members no longer join by it (existing members stay).',
     async handler({ deps, auth }) {
-      if (!(await unlinkWorkspace(deps, { organizationUid: auth.org!.uid, actorUid: auth.user.uid }))) {
+      if (!(await unlinkWorkspace(deps, { organizationUid: auth.org.uid, actorUid: auth.user.uid }))) {
         throw notFound('This organization is not linked to a team-chat workspace.');
       }
     },

@@ -20,9 +20,10 @@ export const twoFactorRoutes: RouteSpec[] = [
     async handler({ deps, auth }) {
       // A leaked token must not be able to lock its owner out with a second factor of its own.
       requireSession(auth, 'Two-factor enrolment');
-      if (await totpSecretOf(deps, auth.user.uid)) throw conflict('TWO_FACTOR_ENABLED', 'Two-factor sign-in is already on; turn it off first to enrol again.');
+      const enabled = await deps.db.kysely.selectFrom('users').select('totp_secret').where('uid', '=', auth.user.uid).executeTakeFirst();
+      if (enabled?.totp_secret) throw conflict('TWO_FACTOR_ENABLED', 'Two-factor sign-in is already on; turn it off first to enrol again.');
       const { secret, otpauthUri } = newTotpSecret(auth.user.email);
-      await deps.db.kysely.updateTable('users').set({ totp_pending_secret: secret }).where('uid', '=', auth.user.uid).execute();
+      await deps.db.kysely.updateTable('users').set({ totp_pending_secret: deps.keyring.encrypt(secret) }).where('uid', '=', auth.user.uid).execute();
       const qrSvg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       return { secret, otpauthUri, qrSvg };
     },
@@ -39,9 +40,10 @@ export const twoFactorRoutes: RouteSpec[] = [
       if (row?.totp_secret) throw conflict('TWO_FACTOR_ENABLED', 'Two-factor sign-in is already on.');
       const pending = row?.totp_pending_secret;
       if (!pending) throw conflict('NO_PENDING_SETUP', 'Start with POST /api/v1/auth/2fa/setup.');
-      await limitedSecondFactor(deps, auth.user.uid, () => acceptTotpCode(deps, auth.user.uid, pending, body.code));
+      await limitedSecondFactor(deps, auth.user.uid, () => acceptTotpCode(deps, auth.user.uid, deps.keyring.reveal(pending), body.code));
       const now = deps.clock.now().toISOString();
-      // Only the secret that was checked is promoted: a setup started meanwhile wins nothing.
+      // Only the secret that was checked is promoted (its ciphertext as stored): a setup started
+      // meanwhile wins nothing.
       const promoted = await deps.db.kysely
         .updateTable('users')
         .set({ totp_secret: pending, totp_pending_secret: null, totp_enabled_at: now, updated_at: now })

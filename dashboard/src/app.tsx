@@ -88,7 +88,7 @@ export function App() {
   }
   if (path === '/' || path === '/d' || path === '/d/') {
     const first = account.organizations[0]?.slug;
-    return <Redirect to={first ? `/orgs/${encodeURIComponent(first)}/checks` : '/d/account'} />;
+    return <Redirect to={first ? `/orgs/${encodeURIComponent(first)}/overview` : '/d/account'} />;
   }
   if (path === '/d/change-password') return <Redirect to={safeReturnTo(search.get('returnTo')) ?? '/d/account'} />;
   for (const route of PAGE_ROUTES) {

@@ -3,6 +3,7 @@ import type { Account, Role } from './api/types';
 import { roleIn } from './lib/roles';
 import { AccountPage } from './pages/account';
 import { AuditLogPage } from './pages/audit-log';
+import { ChannelsPage } from './pages/channels';
 import { CheckDetailPage } from './pages/check-detail';
 import { CheckFormPage } from './pages/check-form';
 import { ChecksListPage } from './pages/checks-list';
@@ -10,9 +11,13 @@ import { ImportPage } from './pages/import';
 import { IncidentsPage } from './pages/incidents';
 import { MembersPage } from './pages/members';
 import { OrgSettingsPage } from './pages/org-settings';
+import { SecretsPage } from './pages/secrets';
+import { OverviewPage } from './pages/overview';
 import { ServerAuthenticationPage } from './pages/server-authentication';
 import { ServerHashingPage } from './pages/server-hashing';
 import { ServerUsersPage } from './pages/server-users';
+import { StatusPageEditorPage } from './pages/status-page-editor';
+import { StatusPagesPage } from './pages/status-pages';
 
 export interface PageContext {
   account: Account;
@@ -45,6 +50,12 @@ export const PAGE_ROUTES: PageRoute[] = [
   { pattern: '/orgs/:org/server/hashing', render: () => <ServerHashingPage /> },
   { pattern: '/orgs/:org/server/authentication', render: () => <ServerAuthenticationPage /> },
   { pattern: '/orgs/:org/server/users', render: () => <ServerUsersPage /> },
+  { pattern: '/orgs/:org/secrets', render: ({ params, role }) => <SecretsPage org={params.org} role={role} /> },
+  { pattern: '/orgs/:org/status-pages', render: ({ params, role }) => <StatusPagesPage org={params.org} role={role} /> },
+  { pattern: '/orgs/:org/status-pages/-/new', render: ({ params, role }) => <StatusPageEditorPage org={params.org} role={role} /> },
+  { pattern: '/orgs/:org/status-pages/:slug', render: ({ params, role }) => <StatusPageEditorPage org={params.org} slug={params.slug} role={role} /> },
+  { pattern: '/orgs/:org/channels', render: ({ params, role }) => <ChannelsPage org={params.org} role={role} /> },
+  { pattern: '/orgs/:org/overview', render: ({ params }) => <OverviewPage org={params.org} /> },
 ];
 
 export const withRole = (account: Account, params: Record<string, string>): Role | undefined => (params.org ? roleIn(account, params.org) : undefined);

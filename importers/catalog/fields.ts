@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hostPortProblem, urlProblem } from './hosts.js';
+import { containsReference, WHOLE_REFERENCE } from './secret-references.js';
 
 // Building blocks of the per-type config schemas. Several source tools express the same idea
 // (a keyword, a JSON assertion, a list of accepted status codes) for several kinds of check,
@@ -20,13 +21,31 @@ export const ignoreTlsErrors = z
 /** Connect over TLS from the first byte. */
 export const useTls = z.boolean().default(false).describe('Connect over TLS.');
 
-/** A user name; the matching password or key is never part of a check. */
+/** A user name; the matching password is a secret reference (`password`). */
 export const username = z
   .string()
   .min(1)
   .max(255)
   .optional()
-  .describe('User name to sign in with. Passwords and keys are never stored in a check.');
+  .describe('User name to sign in with; the password goes in `password` as a secret reference.');
+
+/**
+ * A credential field: only a reference to an organization secret, `{{secrets.NAME}}`, never
+ * the credential itself, so the check can be read, exported and shown without revealing it.
+ */
+export function secretField(description: string) {
+  return z
+    .string()
+    .regex(
+      WHOLE_REFERENCE,
+      'must be a secret reference such as {{secrets.DB_PASSWORD}} (set the value with svc secrets set DB_PASSWORD): credentials are never stored in a check',
+    )
+    .optional()
+    .describe(`${description} A secret reference such as {{secrets.DB_PASSWORD}}; a literal credential is refused.`);
+}
+
+/** The password that goes with `username`, as a secret reference. */
+export const password = secretField('The password.');
 
 /** An alert threshold in days before something (a certificate, a domain) expires. */
 export function expiryDays(description: string) {
@@ -105,27 +124,40 @@ export const expectedStatusCodes = z
   .default(['200-299'])
   .describe('Accepted status codes and ranges, e.g. [200, 301, "200-299"]; any other status is a failure.');
 
-// Header names are RFC 9110 tokens. Credentials headers are refused outright: secrets
-// never live in a check, and an importer must drop them with a warning instead.
+// Header names are RFC 9110 tokens. Credentials headers hold a secret reference or nothing:
+// a literal credential never lives in a check.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
-/** A header or metadata name: `pattern` plus the refusal of credential-carrying names. */
+/** A header or metadata name. */
 export function headerName(pattern: RegExp, patternMessage: string) {
+  return z.string().regex(pattern, patternMessage);
+}
+
+/**
+ * Headers or metadata, name to value: a credential-carrying name (Authorization) is accepted
+ * only when its value refers to a secret, e.g. `Bearer {{secrets.API_TOKEN}}`.
+ */
+export function headerMap(name: z.ZodString, max: number) {
   return z
-    .string()
-    .regex(pattern, patternMessage)
-    .refine(
-      (name) => !CREDENTIAL_HEADERS.has(name.toLowerCase()),
-      'this header carries credentials, which are never stored in a check',
-    );
+    .record(name, z.string().max(8192))
+    .superRefine((map, ctx) => {
+      if (Object.keys(map).length > max) ctx.addIssue({ code: 'custom', message: `at most ${max} entries` });
+      for (const [key, value] of Object.entries(map)) {
+        if (CREDENTIAL_HEADERS.has(key.toLowerCase()) && !containsReference(value)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'this header carries credentials: refer to a secret, e.g. "Bearer {{secrets.API_TOKEN}}"; a literal credential is never stored in a check',
+          });
+        }
+      }
+    });
 }
 
 /** Request headers, name to value. */
 export function headers(description: string) {
-  return z
-    .record(headerName(HEADER_NAME, "header names are letters, digits and !#$%&'*+.^_`|~-"), z.string().max(8192))
-    .refine((map) => Object.keys(map).length <= 50, 'at most 50 headers')
+  return headerMap(headerName(HEADER_NAME, "header names are letters, digits and !#$%&'*+.^_`|~-"), 50)
     .default({})
     .describe(description);
 }

@@ -28,3 +28,12 @@ export { DNS_RCODES, DNS_RECORD_TYPES } from './types/dns.js';
 export { HTTP_METHODS } from './types/http.js';
 export { validateCheck, type CheckValidation } from './validate-check.js';
 export { mergePatch, validateCheckPatch } from './validate-patch.js';
+export {
+  SECRET_NAME_PATTERN,
+  checkSecretName,
+  containsReference,
+  referencedSecrets,
+  secretNameFrom,
+  secretReference,
+} from './secret-references.js';
+export { referenceMatcher } from './secret-references.js';

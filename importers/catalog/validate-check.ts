@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CheckDefinition } from './check.js';
+import { nestsDeeperThan, tooDeepMessage } from '../shared/json-depth.js';
 import { commonFieldSchemas } from './check-fields.js';
 import { parseWithIssues, unknownKeyIssue, type ValidationIssue } from './issues.js';
 import { checkTypeNames, getCheckType } from './registry.js';
@@ -93,6 +94,8 @@ function crossFieldIssues(fields: Partial<CommonFields>): ValidationIssue[] {
  */
 export function validateCheck(input: unknown): CheckValidation {
   if (!isPlainObject(input)) return { ok: false, issues: [{ path: '', message: 'expected a check object' }] };
+  // Every walk below recurses; a document this deep is no check anyway.
+  if (nestsDeeperThan(input)) return { ok: false, issues: [{ path: '', message: tooDeepMessage() }] };
   const issues: ValidationIssue[] = [];
   const fields = parseCommonFields(input, issues);
 

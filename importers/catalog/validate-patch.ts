@@ -1,3 +1,4 @@
+import { nestsDeeperThan, tooDeepMessage } from '../shared/json-depth.js';
 import type { CheckDefinition } from './check.js';
 import { isPlainObject, validateCheck, type CheckValidation } from './validate-check.js';
 
@@ -34,6 +35,8 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
  */
 export function validateCheckPatch(existing: CheckDefinition, changes: unknown): CheckValidation {
   if (!isPlainObject(changes)) return { ok: false, issues: [{ path: '', message: 'expected an object of changes' }] };
+  // mergePatch recurses: measure the changes first, without recursion.
+  if (nestsDeeperThan(changes)) return { ok: false, issues: [{ path: '', message: tooDeepMessage() }] };
   const base: Record<string, unknown> = { ...existing };
   if (changes.type !== undefined && changes.type !== existing.type) delete base.config;
   return validateCheck(mergePatch(base, changes));

@@ -32,6 +32,10 @@ export interface ConditionEffects {
   keyword?: KeywordEffect;
   jsonQueries: JsonQueryEffect[];
   certificateDays?: number;
+  /** From `[DOMAIN_EXPIRATION] >`: the domain check's threshold in days. */
+  domainDays?: number;
+  /** How many conditions are about something other than the domain's registration. */
+  otherConditions: number;
   rcode?: (typeof DNS_RCODES)[number];
   dnsValues: string[];
   invert: boolean;
@@ -42,6 +46,8 @@ export interface ConditionContext {
   type: CheckTypeName;
   /** Whether the target presents a certificate whose expiry the check can watch. */
   certificates: boolean;
+  /** Whether the target names a registered domain whose registration can be watched. */
+  domain: boolean;
 }
 
 /**
@@ -49,7 +55,7 @@ export interface ConditionContext {
  * check; each without one is an `UNSUPPORTED_SETTING` warning naming `conditions[i]`.
  */
 export function mapConditions(raw: unknown, context: ConditionContext, scope: ItemScope): ConditionEffects {
-  const effects: ConditionEffects = { jsonQueries: [], dnsValues: [], invert: false };
+  const effects: ConditionEffects = { jsonQueries: [], dnsValues: [], invert: false, otherConditions: 0 };
   if (raw === undefined || raw === null) return effects;
   if (!Array.isArray(raw)) {
     scope.warn('UNSUPPORTED_SETTING', '`conditions` is not a list and was ignored', 'conditions');
@@ -70,6 +76,7 @@ export function mapConditions(raw: unknown, context: ConditionContext, scope: It
       scope.warn('UNSUPPORTED_SETTING', `the condition ${JSON.stringify(text ?? '')} is not "<left> <operator> <right>"; it was not imported`, field);
       return;
     }
+    if (!(condition.left.kind === 'placeholder' && condition.left.name === 'DOMAIN_EXPIRATION')) effects.otherConditions++;
     const applied: Applied = conditionEffect(condition, context);
     if (applied.kind === 'unsupported') {
       scope.warn('UNSUPPORTED_SETTING', `the condition "${condition.text}" was not imported: ${applied.reason}`, field);
@@ -104,6 +111,9 @@ export function mapConditions(raw: unknown, context: ConditionContext, scope: It
         break;
       case 'certificate':
         effects.certificateDays = Math.max(effects.certificateDays ?? 0, effect.days);
+        break;
+      case 'domain':
+        effects.domainDays = Math.max(effects.domainDays ?? 0, effect.days);
         break;
       case 'rcode':
         effects.rcode = effect.rcode;

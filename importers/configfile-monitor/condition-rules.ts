@@ -14,6 +14,7 @@ export type Effect =
   | { kind: 'keyword'; keyword: KeywordEffect }
   | { kind: 'json'; query: JsonQueryEffect }
   | { kind: 'certificate'; days: number }
+  | { kind: 'domain'; days: number }
   | { kind: 'rcode'; rcode: (typeof DNS_RCODES)[number] }
   | { kind: 'dns-value'; value: string }
   | { kind: 'invert' };
@@ -184,18 +185,28 @@ function functionCondition(condition: Condition, type: CheckTypeName): Applied {
   return jsonQuery(`$exists(${expression})`, '==', String(flag === (operator === '==')));
 }
 
-function certificateCondition({ operator, right }: Condition, context: ConditionContext): Applied {
-  if (!context.certificates) return unsupported(`this ${context.type} target has no TLS certificate to watch`);
+/** A lower bound on a remaining time ("> 48h", "> 720h") as whole days, for an expiry threshold. */
+function expiryThreshold({ operator, right }: Condition, kind: 'certificate' | 'domain', what: string): Applied {
   const text = right.kind === 'literal' ? right.value : '';
   const ms = /^\d+$/.test(text) ? Number(text) : parseGoDuration(text);
   if ((operator !== '>' && operator !== '>=') || ms === undefined) {
-    return unsupported('only a lower bound such as "> 48h" has an equivalent, the certificate expiry threshold');
+    return unsupported(`only a lower bound such as "> 48h" has an equivalent, the ${what} expiry threshold`);
   }
   const exact = ms / DAY_MS;
   const days = Math.min(365, Math.max(1, Math.ceil(exact)));
-  const effect: Effect = { kind: 'certificate', days };
+  const effect: Effect = { kind, days };
   if (days === exact) return ok(effect);
   return { kind: 'adjusted', effect, note: `the threshold is counted in whole days (1 to 365) and became ${days} day(s)` };
+}
+
+function certificateCondition(condition: Condition, context: ConditionContext): Applied {
+  if (!context.certificates) return unsupported(`this ${context.type} target has no TLS certificate to watch`);
+  return expiryThreshold(condition, 'certificate', 'certificate');
+}
+
+function domainCondition(condition: Condition, context: ConditionContext): Applied {
+  if (!context.domain) return unsupported('the endpoint has no registered domain name whose registration can be watched');
+  return expiryThreshold(condition, 'domain', 'domain registration');
 }
 
 function connectedCondition({ operator, right }: Condition): Applied {
@@ -234,7 +245,7 @@ export function conditionEffect(condition: Condition, context: ConditionContext)
     case 'DNS_RCODE':
       return rcodeCondition(condition, context.type);
     case 'DOMAIN_EXPIRATION':
-      return unsupported('domain expiry is watched by a separate check type (domain); create one for this domain');
+      return domainCondition(condition, context);
     case 'IP':
       return unsupported('the resolved IP address is not checked');
     case 'CONTEXT':

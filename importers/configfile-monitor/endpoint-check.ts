@@ -14,6 +14,8 @@ export interface EndpointParts {
   client: ClientOptions;
   /** The SSH user name, from `ssh.username` or the URL. */
   sshUser?: string;
+  /** References to the secrets that hold the credentials the source had (never the credentials). */
+  secrets: { password?: string; privateKey?: string };
   dns?: { recordType: string; resolver?: string };
 }
 
@@ -35,6 +37,7 @@ export function endpointConfig(parts: EndpointParts, scope: ItemScope): Record<s
         keyword: keywordOf(effects),
         jsonQueries: effects.jsonQueries.length > 0 ? effects.jsonQueries : undefined,
         basicAuthUser: kind.user,
+        basicAuthPassword: parts.secrets.password,
         followRedirects: client.followRedirects,
         ignoreTlsErrors: client.ignoreTlsErrors,
         certificateExpiryDays: effects.certificateDays,
@@ -58,7 +61,14 @@ export function endpointConfig(parts: EndpointParts, scope: ItemScope): Record<s
       // fails; without an expiry condition the threshold is the smallest one.
       return { expiryThresholdDays: effects.certificateDays ?? 1, startTls: kind.scheme === 'starttls', invert };
     case 'ssh':
-      return { username: parts.sshUser, command: request.command, expectedExitCode: effects.exitCode, invert };
+      return {
+        username: parts.sshUser,
+        password: parts.secrets.password,
+        privateKey: parts.secrets.privateKey,
+        command: request.command,
+        expectedExitCode: effects.exitCode,
+        invert,
+      };
     case 'dns':
       return {
         recordType: parts.dns?.recordType,

@@ -9,8 +9,9 @@ import { endpointConfig, readDnsBlock, type EndpointParts } from './endpoint-che
 import { dnsResolver, endpointKind, type EndpointKind } from './endpoint-kind.js';
 import { endpointLabels } from './endpoint-labels.js';
 import { readRequest } from './endpoint-request.js';
+import { registrableDomain } from './registrable-domain.js';
 import { readDurationSeconds } from './interval.js';
-import { keepPlaceholders } from './keep-placeholders.js';
+import { credentialReference, keepPlaceholders } from './keep-placeholders.js';
 
 /** Reads `enabled` (default true), warning when it is neither true nor false. */
 export function readEnabled(raw: unknown, scope: ItemScope): boolean {
@@ -47,21 +48,22 @@ function readKind(endpoint: Record<string, unknown>, scope: ItemScope): ReadKind
   return kind;
 }
 
-function readSshUser(endpoint: Record<string, unknown>, kind: EndpointKind, scope: ItemScope): string | undefined {
+function readSshUser(endpoint: Record<string, unknown>, kind: EndpointKind, scope: ItemScope, secrets: EndpointParts['secrets']): string | undefined {
   const ssh = endpoint.ssh;
   let user: string | undefined;
   if (isRecord(ssh)) {
     if (kind.type !== 'ssh') scope.warn('UNSUPPORTED_SETTING', `the ssh block has no meaning for a ${kind.type} check; ignored`, 'ssh');
     user = textValue(ssh.username)?.trim() || undefined;
-    for (const key of ['password', 'private-key']) {
-      if (ssh[key] !== undefined && ssh[key] !== null && ssh[key] !== '') {
-        scope.warn(
-          'SECRET_DROPPED',
-          `the SSH ${key === 'password' ? 'password' : 'private key'} (ssh.${key}) was dropped: secrets never carry over; ` +
-            're-enter it for this check in svc',
-          `ssh.${key}`,
-        );
+    for (const key of ['password', 'private-key'] as const) {
+      if (ssh[key] === undefined || ssh[key] === null || ssh[key] === '') continue;
+      const what = `the SSH ${key === 'password' ? 'password' : 'private key'}`;
+      if (kind.type !== 'ssh') {
+        scope.warn('SECRET_DROPPED', `${what} (ssh.${key}) was not imported (secrets never carry over)`, `ssh.${key}`);
+        continue;
       }
+      const reference = credentialReference(scope, textValue(ssh[key]) ?? '', key === 'password' ? 'PASSWORD' : 'PRIVATE_KEY', what, `ssh.${key}`);
+      if (key === 'password') secrets.password = reference;
+      else secrets.privateKey = reference;
     }
   }
   if (kind.type !== 'ssh') return undefined;
@@ -70,14 +72,23 @@ function readSshUser(endpoint: Record<string, unknown>, kind: EndpointKind, scop
   return user;
 }
 
-function warnUrlCredentials(kind: EndpointKind, scope: ItemScope): void {
-  if (kind.hadPassword) {
-    scope.warn('SECRET_DROPPED', 'the password in the url was dropped: secrets never carry over; re-enter it in svc', 'url');
+// The password of `scheme://user:password@host`, for its `${VAR}` placeholder.
+const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@/;
+
+/** The URL's password as a secret reference where the check signs in (http, ssh); reported otherwise. */
+function urlCredentials(kind: EndpointKind, url: string, scope: ItemScope, secrets: EndpointParts['secrets']): void {
+  if (kind.hadPassword && (kind.type === 'http' || kind.type === 'ssh')) {
+    secrets.password = credentialReference(scope, URL_PASSWORD.exec(url)?.[1] ?? '', 'PASSWORD', 'the password in the url', 'url');
+  } else if (kind.hadPassword) {
+    scope.warn('SECRET_DROPPED', `the password in the url was not imported (secrets never carry over, and a ${kind.type} check does not sign in)`, 'url');
   }
   if (kind.user !== undefined && kind.type !== 'http' && kind.type !== 'ssh') {
     scope.warn('UNSUPPORTED_SETTING', `the user name in the url has no meaning for a ${kind.type} check; dropped`, 'url');
   }
 }
+
+/** A registration changes over days: a domain check looks at most hourly, whatever the endpoint's interval. */
+const DOMAIN_INTERVAL_SECONDS = 3600;
 
 /** Converts one entry of `endpoints` into a check (or a skip), with its warnings. */
 export function convertEndpoint(raw: unknown, index: number, alerting: unknown, builder: ConversionBuilder): void {
@@ -98,17 +109,20 @@ export function convertEndpoint(raw: unknown, index: number, alerting: unknown, 
     builder.skip(scope, kind.skip, kind.message, kind.skip === 'INVALID_ITEM' ? 'url' : undefined);
     return;
   }
-  warnUrlCredentials(kind, scope);
+  const secrets: EndpointParts['secrets'] = {};
+  urlCredentials(kind, textValue(raw.url)?.trim() ?? '', scope, secrets);
 
   const enabled = readEnabled(raw.enabled, scope);
   const intervalSeconds = scope.intervalSeconds(readDurationSeconds(raw.interval, 'interval', scope, 'the default of 60 s'), 'interval');
   const client = readClientOptions(raw.client, kind.type, scope);
-  const effects = mapConditions(raw.conditions, { type: kind.type, certificates: kind.secure && kind.type !== 'grpc' && kind.type !== 'websocket' }, scope);
+  const domain = registrableDomain(kind.target);
+  const certificates = kind.secure && kind.type !== 'grpc' && kind.type !== 'websocket';
+  const effects = mapConditions(raw.conditions, { type: kind.type, certificates, domain: domain !== undefined }, scope);
   if (Array.isArray(raw.conditions)) {
     raw.conditions.forEach((condition, i) => keepPlaceholders(scope, textValue(condition), `conditions[${i}]`));
   }
   const request = readRequest(raw, kind.type, scope);
-  const sshUser = readSshUser(raw, kind, scope);
+  const sshUser = readSshUser(raw, kind, scope, secrets);
   const thresholds = dropAlerts(raw.alerts, alerting, scope);
   const labels = endpointLabels(raw, scope);
   if (raw.ui !== undefined && raw.ui !== null) {
@@ -129,11 +143,30 @@ export function convertEndpoint(raw: unknown, index: number, alerting: unknown, 
     effects,
     request,
     client,
+    secrets,
     ...(sshUser === undefined ? {} : { sshUser }),
     ...(kind.type === 'dns'
       ? { dns: { recordType: kind.recordType ?? 'A', resolver: textValue(raw.url)?.trim() ? dnsResolver(String(raw.url)) : undefined } }
       : {}),
   };
+  // `[DOMAIN_EXPIRATION] >` watches the registration: a domain check. Alone it is the whole
+  // endpoint; beside other conditions the endpoint becomes both checks, the domain one under
+  // the name "<name> domain" (slug `<slug>-domain`), stable across re-runs.
+  const domainCheck =
+    domain !== undefined && effects.domainDays !== undefined
+      ? {
+          enabled,
+          intervalSeconds: Math.max(intervalSeconds ?? 0, DOMAIN_INTERVAL_SECONDS),
+          labels,
+          type: 'domain' as const,
+          target: domain,
+          config: { expiryThresholdDays: effects.domainDays },
+        }
+      : undefined;
+  if (domainCheck && effects.otherConditions === 0) {
+    builder.emit(scope, { name, ...domainCheck });
+    return;
+  }
   builder.emit(scope, {
     name,
     type: kind.type,
@@ -144,4 +177,5 @@ export function convertEndpoint(raw: unknown, index: number, alerting: unknown, 
     thresholds: { timeoutMs, ...thresholds },
     labels,
   });
+  if (domainCheck) builder.emit(builder.item(name), { name: `${name} domain`, ...domainCheck });
 }

@@ -35,7 +35,32 @@ export interface HostedLists {
 }
 
 const EXPECTED =
-  'the monitors and heartbeats of the hosted monitoring API as the adapter fetched them ({"monitors": [...], "heartbeats": [...]})';
+  'the monitors and heartbeats of the hosted monitoring API: its listings saved as JSON (one page {"data": [...]}, ' +
+  'a list of pages, or {"monitors": [...], "heartbeats": [...]})';
+
+/** The list a resource of a saved listing page belongs to, by its JSON:API `type`. */
+const LIST_OF_TYPE: Record<string, 'monitors' | 'heartbeats' | 'monitorGroups' | 'heartbeatGroups'> = {
+  monitor: 'monitors',
+  heartbeat: 'heartbeats',
+  monitor_group: 'monitorGroups',
+  heartbeat_group: 'heartbeatGroups',
+};
+
+/**
+ * Saved listing pages (`{data: [...], pagination}` as the API answers each list) sorted into
+ * the lists by each resource's `type`; a resource without a known type counts as a monitor.
+ */
+function fromPages(pages: readonly unknown[]): Record<string, unknown[]> {
+  const lists: Record<string, unknown[]> = { monitors: [], heartbeats: [], monitorGroups: [], heartbeatGroups: [] };
+  for (const page of pages) {
+    if (!isRecord(page) || !Array.isArray(page.data)) throw new ImportInputError(`expected ${EXPECTED}, but a page has no "data" list`);
+    for (const item of page.data) {
+      const type = isRecord(item) && typeof item.type === 'string' ? item.type : 'monitor';
+      lists[LIST_OF_TYPE[type] ?? 'monitors'].push(item);
+    }
+  }
+  return lists;
+}
 
 function resource(value: unknown): Resource {
   if (!isRecord(value)) return { id: undefined, attributes: undefined };
@@ -67,11 +92,16 @@ function groupNames(value: unknown, name: string): Map<string, string> {
 export function hostedLists(input: HostedMonitorData | Uint8Array | string): HostedLists {
   const value: unknown =
     typeof input === 'string' || input instanceof Uint8Array ? parseJsonText(inputText(input, EXPECTED), EXPECTED) : input;
+  if (Array.isArray(value)) return listsOf(fromPages(value));
   if (!isRecord(value)) throw new ImportInputError(`expected ${EXPECTED}`);
   const hasLists = 'monitors' in value || 'heartbeats' in value;
-  // A single page of monitors, as the API answers /api/v2/monitors, is accepted too.
-  const data: Record<string, unknown> = !hasLists && Array.isArray(value.data) ? { monitors: value.data } : value;
-  if (!hasLists && data === value) throw new ImportInputError(`expected ${EXPECTED}, but neither list is there`);
+  // A single page of a listing, as the API answers /api/v2/monitors or /api/v2/heartbeats.
+  if (!hasLists && Array.isArray(value.data)) return listsOf(fromPages([value]));
+  if (!hasLists) throw new ImportInputError(`expected ${EXPECTED}, but neither list is there`);
+  return listsOf(value);
+}
+
+function listsOf(data: Record<string, unknown>): HostedLists {
   return {
     monitors: list(data.monitors, 'monitors').map(resource),
     heartbeats: list(data.heartbeats, 'heartbeats').map(resource),

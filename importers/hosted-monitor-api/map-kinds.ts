@@ -43,13 +43,7 @@ function httpRequest(attributes: Attributes, scope: ItemScope, config: Record<st
   config.body = bodyOf(attributes, scope);
   const user = text(attributes, 'auth_username');
   if (user !== undefined && user.length <= 255) config.basicAuthUser = user;
-  if (isSet(attributes, 'auth_password')) {
-    scope.warn(
-      'SECRET_DROPPED',
-      'the basic-auth password was dropped: secrets never carry over and must be re-entered in svc',
-      'auth_password',
-    );
-  }
+  if (isSet(attributes, 'auth_password')) config.basicAuthPassword = scope.secretFor('PASSWORD', 'the basic-auth password', 'auth_password');
 }
 
 function expiryDays(attributes: Attributes, key: string, target: string): number | undefined {
@@ -83,7 +77,7 @@ export function mapHttp(attributes: Attributes, scope: ItemScope, kind: string):
 /** `playwright`: a browser check that loads the URL; the scenario itself does not carry over. */
 export function mapPlaywright(attributes: Attributes, scope: ItemScope): KindMapping | KindSkip {
   const config: Record<string, unknown> = {};
-  const target = withoutUrlCredentials(text(attributes, 'url')?.trim(), scope, 'url', config);
+  const target = withoutUrlCredentials(text(attributes, 'url')?.trim(), scope, 'url', config, false);
   if (target === undefined || !/^https?:\/\//i.test(target)) {
     return {
       skip: 'UNSUPPORTED_TYPE',

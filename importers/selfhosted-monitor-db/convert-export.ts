@@ -109,12 +109,16 @@ function dropNotifications(monitor: MonitorRecord, scope: ItemScope, field: stri
   );
 }
 
+/** The `group` label a group monitor gives its members: the path of group names, its own last. */
+const groupLabel = (placement: Placement, name: string) => (placement.group === undefined ? name : `${placement.group} / ${name}`);
+
 function convertMonitor(
   builder: ConversionBuilder,
   data: MonitorExport,
   monitor: MonitorRecord,
   index: number,
   placement: Placement,
+  membersOf: (label: string) => number,
 ): void {
   const id = num(monitor, 'id');
   const name = text(monitor, 'name')?.trim() ?? '';
@@ -122,6 +126,10 @@ function convertMonitor(
   const type = text(monitor, 'type')?.trim();
   if (type === GROUP_TYPE) {
     dropNotifications(monitor, scope, data.fields.notifications, true);
+    // Named in the answer like every input item: what the group became instead of a check.
+    const label = groupLabel(placement, name !== '' ? name : `group #${id}`);
+    const members = membersOf(label);
+    builder.skip(scope, 'BECAME_LABEL', `became the label group=${label} on its ${members} monitor${members === 1 ? '' : 's'}`, monitor.field('type'));
     return;
   }
   if (type === undefined) return builder.skip(scope, 'INVALID_ITEM', 'the monitor has no type', monitor.field('type'));
@@ -162,9 +170,15 @@ function convertMonitor(
 export function convertExport(data: MonitorExport, options: ConvertOptions = {}): ConversionResult {
   const builder = new ConversionBuilder(SOURCE);
   const placementOf = placements(data.monitors);
+  const members = new Map<string, number>();
+  for (const monitor of data.monitors) {
+    const group = text(monitor, 'type') === GROUP_TYPE ? undefined : placementOf(monitor).group;
+    if (group !== undefined) members.set(group, (members.get(group) ?? 0) + 1);
+  }
+  const membersOf = (label: string) => members.get(label) ?? 0;
   const total = data.monitors.length;
   data.monitors.forEach((monitor, index) => {
-    convertMonitor(builder, data, monitor, index, placementOf(monitor));
+    convertMonitor(builder, data, monitor, index, placementOf(monitor), membersOf);
     if ((index + 1) % PROGRESS_EVERY === 0) options.onProgress?.(index + 1, total);
   });
   options.onProgress?.(total, total);

@@ -1,7 +1,7 @@
 import type { CheckTypeName } from '../catalog/index.js';
 import { isRecord, type ItemScope } from '../converter.js';
 import { parseEasyConnect, parseKeyValueConnection, parseUrlConnection, type ConnectionParts } from './connection-string.js';
-import { dropSecret, hostPort, own, type SkipItem, type TypeMapping } from './mapping.js';
+import { hostPort, own, referSecret, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, text, type MonitorRecord } from './monitor-record.js';
 
 const FIELD = 'database_connection_string';
@@ -148,18 +148,16 @@ export function mapDatabase(monitor: MonitorRecord, scope: ItemScope): TypeMappi
   if (parts === undefined || !schemeOk) {
     return { skip: 'INVALID_ITEM', message: `the connection string cannot be read (expected something like ${engine.example})`, field };
   }
-  if (parts.hasPassword) {
-    scope.warn(
-      'SECRET_DROPPED',
-      'the password in the connection string was not imported (secrets never carry over): re-enter it',
-      field,
-    );
-  }
   const config = engineConfig(engine, parts, monitor, scope);
+  if (parts.hasPassword) config.password = scope.secretFor('PASSWORD', 'the password in the connection string', field);
   if (engine.type === 'oracle') {
     // The tool keeps Oracle's user and password beside the Easy Connect string.
     config.username ??= text(monitor, 'basic_auth_user');
-    dropSecret(monitor, scope, 'basic_auth_pass', 'the database password');
+    config.password ??= referSecret(monitor, scope, 'basic_auth_pass', 'PASSWORD', 'the database password');
+  }
+  if (engine.type === 'mysql') {
+    // The tool's MySQL form keeps its password field in the radius_password column.
+    config.password ??= referSecret(monitor, scope, 'radius_password', 'PASSWORD', 'the database password');
   }
   if (parts.hosts.length > 1) {
     scope.warn('UNSUPPORTED_SETTING', `only the first of ${parts.hosts.length} servers is checked`, field);

@@ -1,5 +1,5 @@
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
-import { dropSecret, keyword, missing, operator, own, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import { dropSecret, keyword, missing, operator, own, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
@@ -83,10 +83,12 @@ function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string
       else if (user !== undefined) {
         scope.warn('UNSUPPORTED_SETTING', 'the basic-auth user name is too long and was left out', monitor.field('basic_auth_user'));
       }
-      dropSecret(monitor, scope, 'basic_auth_pass', 'the basic-auth password');
+      config.basicAuthPassword = referSecret(monitor, scope, 'basic_auth_pass', 'PASSWORD', 'the basic-auth password');
       return;
-    case 'bearer':
-      if (!dropSecret(monitor, scope, 'bearer_token', 'the bearer token')) {
+    case 'bearer': {
+      const token = referSecret(monitor, scope, 'bearer_token', 'TOKEN', 'the bearer token');
+      if (token !== undefined) config.headers = { ...(config.headers as Record<string, string> | undefined), Authorization: `Bearer ${token}` };
+      else {
         scope.warn(
           'UNSUPPORTED_SETTING',
           'bearer authentication is imported without its token: set it up again',
@@ -94,6 +96,7 @@ function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string
         );
       }
       return;
+    }
     default:
       scope.warn('UNSUPPORTED_SETTING', `the authentication method ${JSON.stringify(method)} has no equivalent`, field);
   }
@@ -194,7 +197,7 @@ export function mapHttp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
 /** `real-browser` monitors: a browser check that loads the page. */
 export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const config: Record<string, unknown> = {};
-  const target = withoutUrlCredentials(text(monitor, 'url')?.trim(), scope, monitor.field('url'), config);
+  const target = withoutUrlCredentials(text(monitor, 'url')?.trim(), scope, monitor.field('url'), config, false);
   if (target === undefined) return missing(monitor, 'url', 'URL');
   if (config.basicAuthUser !== undefined) {
     scope.warn(

@@ -1,5 +1,5 @@
 import { importHeaders, isRecord, isSecretHeader, type ItemScope } from '../converter.js';
-import { dropSecret, hostOf, hostPort, keyword, missing, operator, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import { hostOf, hostPort, keyword, missing, operator, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
 const MQTT_SCHEME = /^(mqtts?|wss?|tcp|ssl|tls):\/\//i;
@@ -16,7 +16,7 @@ export function mapMqtt(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   if (topic === undefined) return missing(monitor, 'mqtt_topic', 'topic');
   const config: Record<string, unknown> = { topic, username: text(monitor, 'mqtt_username'), useTls };
   if (websocket) config.websocketPath = text(monitor, 'mqtt_websocket_path')?.trim() ?? '/mqtt';
-  dropSecret(monitor, scope, 'mqtt_password', 'the MQTT password');
+  config.password = referSecret(monitor, scope, 'mqtt_password', 'PASSWORD', 'the MQTT password');
   const checkType = text(monitor, 'mqtt_check_type')?.trim() ?? 'keyword';
   if (checkType === 'keyword') {
     config.keyword = keyword(text(monitor, 'mqtt_success_message'), false);
@@ -57,19 +57,23 @@ function saslOf(monitor: MonitorRecord, scope: ItemScope): Record<string, unknow
     return undefined;
   }
   const options = parsed.value;
+  const mechanism = typeof options.mechanism === 'string' ? options.mechanism.toLowerCase() : 'none';
+  const isSet = (secret: string) => typeof options[secret] === 'string' && options[secret] !== '';
+  // The password of a usable mechanism becomes a reference; AWS keys have no field in a check.
+  const referPassword = mechanism !== 'aws' && SASL_MECHANISMS.has(mechanism) && isSet('password');
   for (const secret of SASL_SECRETS) {
-    if (typeof options[secret] === 'string' && options[secret] !== '') {
-      scope.warn('SECRET_DROPPED', `the SASL ${secret} was not imported (secrets never carry over): re-enter it`, `${field}.${secret}`);
+    if (isSet(secret) && !(secret === 'password' && referPassword)) {
+      scope.warn('SECRET_DROPPED', `the SASL ${secret} was not imported (secrets never carry over; this check has no field for it)`, `${field}.${secret}`);
     }
   }
-  const mechanism = typeof options.mechanism === 'string' ? options.mechanism.toLowerCase() : 'none';
   if (mechanism === 'none') return undefined;
   if (!SASL_MECHANISMS.has(mechanism)) {
     scope.warn('UNSUPPORTED_SETTING', `the SASL mechanism ${JSON.stringify(options.mechanism)} has no equivalent`, field);
     return undefined;
   }
   const user = mechanism === 'aws' ? options.accessKeyId : options.username;
-  return { mechanism, username: typeof user === 'string' && user !== '' && user.length <= 255 ? user : undefined };
+  const password = referPassword ? scope.secretFor('SASL_PASSWORD', 'the SASL password', `${field}.password`) : undefined;
+  return { mechanism, username: typeof user === 'string' && user !== '' && user.length <= 255 ? user : undefined, password };
 }
 
 /** `kafka-producer` monitors: a Kafka check; the first broker is the target. */
@@ -99,14 +103,14 @@ export function mapKafka(monitor: MonitorRecord, scope: ItemScope): TypeMapping 
 export function mapRabbitmq(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const [first, ...others] = stringList(monitor, scope, 'rabbitmq_nodes', 'nodes');
   if (first === undefined) return missing(monitor, 'rabbitmq_nodes', 'management URL');
-  dropSecret(monitor, scope, 'rabbitmq_password', 'the RabbitMQ password');
+  const password = referSecret(monitor, scope, 'rabbitmq_password', 'PASSWORD', 'the RabbitMQ password');
   if (others.length > 20) {
     scope.warn('VALUE_ADJUSTED', `only 20 more nodes were kept (of ${others.length})`, monitor.field('rabbitmq_nodes'));
   }
   return {
     type: 'rabbitmq',
     target: first,
-    config: { additionalNodes: others.slice(0, 20), username: text(monitor, 'rabbitmq_username') },
+    config: { additionalNodes: others.slice(0, 20), username: text(monitor, 'rabbitmq_username'), password },
   };
 }
 
@@ -127,13 +131,21 @@ function metadataOf(monitor: MonitorRecord, scope: ItemScope): Record<string, st
   const entries = Object.entries(parsed.value)
     .map(([key, value]) => [key.trim().toLowerCase(), value] as const)
     .filter(([key]) => {
-      if (METADATA_KEY.test(key) || isSecretHeader(key)) return true;
+      if (METADATA_KEY.test(key)) return true;
+      if (isSecretHeader(key)) {
+        // No secret can stand in for it under a key the check cannot send.
+        scope.warn('SECRET_DROPPED', `the credential in the metadata ${JSON.stringify(key)} was not imported: the key is not usable (binary "-bin" keys included)`, `${field}.${key}`);
+        return false;
+      }
       const message = `${JSON.stringify(key)} is not a usable metadata key (binary "-bin" keys included); it was left out`;
       scope.warn('UNSUPPORTED_SETTING', message, `${field}.${key}`);
       return false;
     });
   return importHeaders(entries, scope, field);
 }
+
+/** The standard health method, with or without its service (`grpc.health.v1.Health/Check`). */
+const HEALTH_CHECK = /^(grpc\.health\.v1\.Health\/)?Check$/;
 
 /** `grpc-keyword` monitors: a gRPC health check, with the keyword looked for in its answer. */
 export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
@@ -143,13 +155,17 @@ export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   if (scheme !== undefined) target = target.slice(scheme.length + 3).replace(/\/.*$/, '');
   const method = text(monitor, 'grpc_method');
   const service = text(monitor, 'grpc_service_name')?.trim();
-  if (method !== undefined || text(monitor, 'grpc_protobuf') !== undefined || text(monitor, 'grpc_body') !== undefined) {
-    const called = method === undefined ? 'a custom method' : [service, method].filter(Boolean).join('/');
+  const custom = text(monitor, 'grpc_protobuf') !== undefined || text(monitor, 'grpc_body') !== undefined;
+  const called = method === undefined ? undefined : [service, method].filter(Boolean).join('/');
+  // The monitor may already call the health service itself: then only a custom request body is lost.
+  const callsHealth = called !== undefined && HEALTH_CHECK.test(called);
+  if ((called !== undefined && !callsHealth) || custom) {
+    const instead = callsHealth ? '' : ` instead of ${called ?? 'a custom method'}`;
     scope.warn(
       'UNSUPPORTED_SETTING',
-      `the check calls the standard health service (grpc.health.v1.Health/Check) instead of ${called}; ` +
-        'the protobuf definition and request body were left out',
-      monitor.field(method !== undefined ? 'grpc_method' : 'grpc_protobuf'),
+      `the check calls the standard health service (grpc.health.v1.Health/Check)${instead}` +
+        (custom ? '; the protobuf definition and request body were left out' : ''),
+      monitor.field(method !== undefined && !callsHealth ? 'grpc_method' : 'grpc_protobuf'),
     );
   }
   unsupported(monitor, scope, 'proxy_id', 'requests through a proxy have no equivalent; the check connects directly');

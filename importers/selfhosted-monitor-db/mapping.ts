@@ -49,6 +49,16 @@ export function dropSecret(monitor: MonitorRecord, scope: ItemScope, column: str
   return true;
 }
 
+/**
+ * For a secret field that is set: a reference to the check's secret `field` (e.g.
+ * `PASSWORD`), with the `SECRET_DROPPED` warning saying which secret to set. The value never
+ * carries over. Undefined when the field is empty.
+ */
+export function referSecret(monitor: MonitorRecord, scope: ItemScope, column: string, field: string, what: string): string | undefined {
+  if (text(monitor, column) === undefined) return undefined;
+  return scope.secretFor(field, what, monitor.field(column));
+}
+
 /** Reports a setting that has no equivalent, when it is set. */
 export function unsupported(monitor: MonitorRecord, scope: ItemScope, column: string, message: string): void {
   if (text(monitor, column) !== undefined) scope.warn('UNSUPPORTED_SETTING', message, monitor.field(column));

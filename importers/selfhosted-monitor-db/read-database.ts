@@ -2,6 +2,7 @@ import type initSqlJs from 'sql.js';
 import { ImportInputError } from '../converter.js';
 import { RowRecord, type DockerHost, type MonitorExport, type MonitorTag } from './monitor-record.js';
 import { INPUT_HINT } from './input-hint.js';
+import { MONITOR_COLUMNS } from './monitor-columns.js';
 import type { SqlJs } from './sql-js.js';
 import { sqliteHeaderProblem, withoutWalMode } from './sqlite-header.js';
 
@@ -28,11 +29,19 @@ function rows(db: Database, sql: string): { columns: string[]; values: SqlValue[
   }
 }
 
+/**
+ * The stored columns of `table`. Generated (computed) columns count as absent: reading one runs
+ * an expression the file's author chose, which a crafted database makes arbitrarily slow.
+ */
 function columnsOf(db: Database, table: string): Set<string> {
-  const info = rows(db, `PRAGMA table_info("${table}")`);
+  const info = rows(db, `PRAGMA table_xinfo("${table}")`);
   const nameAt = info.columns.indexOf('name');
-  return new Set(info.values.map((row) => String(row[nameAt])));
+  const hiddenAt = info.columns.indexOf('hidden');
+  return new Set(info.values.filter((row) => row[hiddenAt] === 0).map((row) => String(row[nameAt])));
 }
+
+/** `name` as an SQL identifier. */
+const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 function hasColumns(columns: Set<string>, ...names: string[]): boolean {
   return names.every((name) => columns.has(name));
@@ -107,8 +116,11 @@ function readMonitors(db: Database, tables: Set<string>): MonitorExport {
   const tags = readTags(db, tables);
   const notifications = readNotifications(db, tables);
   const dockerHosts = readDockerHosts(db, tables);
-  const hasId = columnsOf(db, 'monitor').has('id');
-  const result = rows(db, `SELECT * FROM monitor${hasId ? ' ORDER BY id' : ''}`);
+  const stored = columnsOf(db, 'monitor');
+  // Only the columns a mapping reads, by name: never `SELECT *` (see monitor-columns.ts).
+  const wanted = MONITOR_COLUMNS.filter((column) => stored.has(column));
+  if (wanted.length === 0) return { kind: '2.x database', monitors: [], fields: { tags: 'monitor_tag', notifications: 'monitor_notification' } };
+  const result = rows(db, `SELECT ${wanted.map(identifier).join(', ')} FROM monitor${stored.has('id') ? ' ORDER BY id' : ''}`);
   const columns = new Map(result.columns.map((column, i) => [column, i]));
   const idAt = columns.get('id');
   const dockerHostAt = columns.get('docker_host');

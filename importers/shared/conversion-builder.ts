@@ -64,10 +64,13 @@ export class ConversionBuilder {
     return new ItemScope(item, this.#warnings);
   }
 
-  /** Records that the item produces no check; `code` is `UNSUPPORTED_TYPE` or `INVALID_ITEM`. */
-  skip(scope: ItemScope, code: 'UNSUPPORTED_TYPE' | 'INVALID_ITEM', message: string, field?: string): void {
+  /**
+   * Records that the item produces no check; `code` is `UNSUPPORTED_TYPE` or `INVALID_ITEM`, or
+   * `BECAME_LABEL` for an item that lives on as a label of others.
+   */
+  skip(scope: ItemScope, code: 'UNSUPPORTED_TYPE' | 'INVALID_ITEM' | 'BECAME_LABEL', message: string, field?: string): void {
     scope.warn(code, message, field);
-    this.#skipped.push({ item: scope.item, reason: code });
+    this.#skipped.push({ item: scope.item, reason: code, message });
   }
 
   /**
@@ -91,7 +94,7 @@ export class ConversionBuilder {
       return undefined;
     }
     const slug = this.#slugs.allocate(name);
-    const check = { ...validation.check, slug };
+    const check = scope.resolveSecrets(slug, { ...validation.check, slug });
     scope.attachSlug(slug);
     this.#checks.push(check);
     return check;

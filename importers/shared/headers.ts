@@ -1,13 +1,19 @@
 import type { ItemScope } from './item-scope.js';
 import { describeValue, textValue } from './values.js';
 
-// The catalog refuses Authorization headers; other headers that carry credentials are just
-// as secret, so they are dropped too. Matching is on the name: a header whose name says it
-// holds a key, token, secret, password or cookie never reaches a check.
+// A header that carries credentials never reaches a check with its value: it becomes a
+// reference to an organization secret (the catalog accepts an Authorization header only so).
+// Matching is on the name: a header whose name says it holds a key, token, secret, password or
+// cookie is one.
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|passw|api[-_]?key|apikey|auth[-_]?key|session|credential|signature/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 const MAX_HEADERS = 50;
 const MAX_VALUE_LENGTH = 8192;
+// `${VAR}`: a placeholder the source fills from its environment (Gatus). In a credential it
+// names the secret, so the check refers to the secret of that name.
+const ENV_PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_.-]{0,63})\}/g;
+// "Bearer abc": the scheme stays in the check, the credential becomes the reference.
+const AUTH_SCHEME = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s+\S/;
 
 /** Whether a header with this name carries credentials and must never be stored in a check. */
 export function isSecretHeader(name: string): boolean {
@@ -15,9 +21,26 @@ export function isSecretHeader(name: string): boolean {
 }
 
 /**
- * Turns a source's request headers into the catalog's `headers`: credential headers are
- * dropped (`SECRET_DROPPED`), names that are not valid header names and values that are not
- * text are left out (`UNSUPPORTED_SETTING`), and at most 50 are kept. `field` is the source's
+ * The value a credential header gets in the check: its `${VAR}` placeholders as references to
+ * the secrets VAR, or else a reference to a secret named after the check and the header (with
+ * the scheme of an Authorization value kept), each with a `SECRET_DROPPED` warning saying which
+ * secret to set. The source's credential itself is never kept.
+ */
+function credentialReference(name: string, value: string | undefined, scope: ItemScope, where: string): string {
+  const what = `the credential in the ${name} header`;
+  if (value !== undefined && [...value.matchAll(ENV_PLACEHOLDER)].length > 0) {
+    return value.replace(ENV_PLACEHOLDER, (_placeholder, variable: string) => scope.namedSecret(variable, what, where));
+  }
+  const reference = scope.secretFor(name, what, where);
+  const scheme = /^(proxy-)?authorization$/i.test(name) ? value?.match(AUTH_SCHEME)?.[1] : undefined;
+  return scheme ? `${scheme} ${reference}` : reference;
+}
+
+/**
+ * Turns a source's request headers into the catalog's `headers`: credential headers refer to
+ * secrets instead of holding their value (`SECRET_DROPPED` says which to set), names that are
+ * not valid header names and values that are not text are left out (`UNSUPPORTED_SETTING`),
+ * and at most 50 are kept. `field` is the source's
  * name of the header list; warnings name `<field>.<header>`.
  */
 export function importHeaders(
@@ -32,14 +55,6 @@ export function importHeaders(
     const where = `${field}.${rawName}`;
     if (count >= MAX_HEADERS) {
       scope.warn('UNSUPPORTED_SETTING', `the header ${JSON.stringify(rawName)} was left out: at most ${MAX_HEADERS} headers are kept`, where);
-      continue;
-    }
-    if (isSecretHeader(name)) {
-      scope.warn(
-        'SECRET_DROPPED',
-        `the ${name} header carries credentials and was dropped: secrets never carry over and must be re-entered in svc`,
-        where,
-      );
       continue;
     }
     if (!HEADER_NAME.test(name) || name === '__proto__') {
@@ -57,7 +72,7 @@ export function importHeaders(
       );
       continue;
     }
-    headers[name] = value;
+    headers[name] = isSecretHeader(name) ? credentialReference(name, value, scope, where) : value;
     count++;
   }
   return headers;

@@ -1,4 +1,4 @@
-import { INTERVAL_BOUNDS } from '../catalog/index.js';
+import { checkSecretName, INTERVAL_BOUNDS, secretNameFrom, secretReference } from '../catalog/index.js';
 import type { ImportWarning, ImportWarningCode } from './warnings.js';
 
 /** The catalog's bounds of `thresholds.timeoutMs`. */
@@ -7,6 +7,13 @@ export const TIMEOUT_BOUNDS_MS = { min: 100, max: 300_000 } as const;
 // The catalog's bounds of a heartbeat check's `periodSeconds`: 10 s to 31 days.
 const HEARTBEAT_PERIOD_BOUNDS = { min: 10, max: 2_678_400 } as const;
 
+// A secret named after the check's slug cannot be named before the slug is allocated (after
+// validation): until then its reference carries this stand-in, which emit() replaces.
+const PENDING = 'SVC_PENDING_SLUG__';
+
+/** What to tell the user about a secret the check now refers to. */
+export const setSecretAdvice = (name: string): string => `set secret ${name} (svc secrets set ${name})`;
+
 /**
  * The warnings of one source item while it is converted. Warnings go to the import's list in
  * the order they are raised; the slug is filled in once the item has become a check.
@@ -14,6 +21,7 @@ const HEARTBEAT_PERIOD_BOUNDS = { min: 10, max: 2_678_400 } as const;
 export class ItemScope {
   readonly #sink: ImportWarning[];
   readonly #own: ImportWarning[] = [];
+  readonly #pendingSecrets = new Set<string>();
 
   /** `item` names the item in warnings: its name in the source, or its position when it has none. */
   constructor(
@@ -35,9 +43,48 @@ export class ItemScope {
     return this.#own;
   }
 
-  /** Puts the slug of the check the item became on each of its warnings. */
+  /**
+   * A reference to the secret that holds `field`'s credential, which the source had and which
+   * is never carried over: the name comes from the check's slug and `field` (e.g.
+   * `ORDERS_DB_PASSWORD`), so a re-run import refers to the same secret. Raises the
+   * `SECRET_DROPPED` warning saying which secret to set; `what` names the credential.
+   */
+  secretFor(field: string, what: string, sourceField?: string): string {
+    const suffix = secretNameFrom(field, 40);
+    this.#pendingSecrets.add(suffix);
+    const name = `${PENDING}${suffix}`;
+    this.warn('SECRET_DROPPED', `${what} was not imported (secrets never carry over): ${setSecretAdvice(name)}`, sourceField);
+    return secretReference(name);
+  }
+
+  /**
+   * A reference to a secret the source itself names (a `${VAR}` placeholder): the check refers
+   * to the secret of that name, with a `SECRET_DROPPED` warning saying to set it.
+   */
+  namedSecret(variable: string, what: string, sourceField?: string): string {
+    const name = secretNameFrom(variable);
+    this.warn('SECRET_DROPPED', `${what} is the placeholder \${${variable}}: ${setSecretAdvice(name)}`, sourceField);
+    return secretReference(name);
+  }
+
+  /** `value` with the secret names this item asked for made final from the check's slug. */
+  resolveSecrets<T>(slug: string, value: T): T {
+    if (this.#pendingSecrets.size === 0) return value;
+    return JSON.parse(this.#resolve(slug, JSON.stringify(value))) as T;
+  }
+
+  #resolve(slug: string, text: string): string {
+    let out = text;
+    for (const suffix of this.#pendingSecrets) out = out.split(`${PENDING}${suffix}`).join(checkSecretName(slug, suffix));
+    return out;
+  }
+
+  /** Puts the slug of the check the item became on each of its warnings (and in the secret names they give). */
   attachSlug(slug: string): void {
-    for (const warning of this.#own) warning.slug = slug;
+    for (const warning of this.#own) {
+      warning.slug = slug;
+      warning.message = this.#resolve(slug, warning.message);
+    }
   }
 
   /**

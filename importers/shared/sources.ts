@@ -1,24 +1,14 @@
 // The import sources. The four values are fixed by the API; the tool names are accepted as
 // aliases so that people can type the name of the tool they are leaving.
 
-/** An import source value, as the API and the CLI name it. */
-export type ImportSource = 'configfile-monitor' | 'hosted-monitor-api' | 'selfhosted-monitor-db' | 'uptime-api-monitor';
+import { IMPORT_SOURCES, IMPORT_SOURCE_DESCRIPTIONS, type ImportSource } from '../../contract/import-sources.js';
 
-/** Every import source value, in the order the API documents them. */
-export const IMPORT_SOURCES: readonly ImportSource[] = Object.freeze([
-  'configfile-monitor',
-  'hosted-monitor-api',
-  'selfhosted-monitor-db',
-  'uptime-api-monitor',
-]);
+export { IMPORT_SOURCES, type ImportSource };
 
 /** The tool names accepted in place of a source value; responses always name the canonical value. */
-export const IMPORT_SOURCE_ALIASES: Readonly<Record<string, ImportSource>> = Object.freeze({
-  gatus: 'configfile-monitor',
-  betterstack: 'hosted-monitor-api',
-  'uptime-kuma': 'selfhosted-monitor-db',
-  uptimerobot: 'uptime-api-monitor',
-});
+export const IMPORT_SOURCE_ALIASES: Readonly<Record<string, ImportSource>> = Object.freeze(
+  Object.fromEntries(IMPORT_SOURCES.map((source) => [IMPORT_SOURCE_DESCRIPTIONS[source].tool, source])),
+);
 
 /** Whether `name` is one of the four canonical source values. */
 export function isImportSource(name: string): name is ImportSource {

@@ -9,11 +9,13 @@ function safeDecode(value: string): string {
 }
 
 /**
- * A monitored URL without credentials: a user name in it becomes the basic-auth user, a
- * password is dropped with a warning (secrets never carry over). Text that is not a URL, or a URL
+ * A monitored URL without credentials: a user name in it becomes the basic-auth user, and a
+ * password becomes a reference to the check's secret in `basicAuthPassword` (the warning says
+ * which secret to set; the password itself never carries over). With `keepPassword` false (a
+ * check without sign-in) the password is only reported. Text that is not a URL, or a URL
  * without credentials, comes back unchanged.
  */
-export function withoutUrlCredentials(raw: string | undefined, scope: ItemScope, field: string, config: Record<string, unknown>): string | undefined {
+export function withoutUrlCredentials(raw: string | undefined, scope: ItemScope, field: string, config: Record<string, unknown>, keepPassword = true): string | undefined {
   if (raw === undefined) return undefined;
   let url: URL;
   try {
@@ -22,8 +24,10 @@ export function withoutUrlCredentials(raw: string | undefined, scope: ItemScope,
     return raw;
   }
   if (url.username === '' && url.password === '') return raw;
-  if (url.password !== '') {
-    scope.warn('SECRET_DROPPED', 'the password in the URL was not imported (secrets never carry over): re-enter it', field);
+  if (url.password !== '' && keepPassword) {
+    config.basicAuthPassword = scope.secretFor('PASSWORD', 'the password in the URL', field);
+  } else if (url.password !== '') {
+    scope.warn('SECRET_DROPPED', 'the password in the URL was not imported (secrets never carry over, and this check does not sign in)', field);
   }
   const user = safeDecode(url.username);
   if (user !== '' && user.length <= 255) config.basicAuthUser = user;

@@ -8,13 +8,20 @@ function count(value: unknown): number {
 export interface DroppedFields {
   alertContacts: string;
   maintenanceWindows: string;
-  history: readonly string[];
+}
+
+/** The status-history fields of each API version (logs, response times). */
+export const HISTORY_FIELDS: Readonly<Record<2 | 3, readonly string[]>> = { 2: ['logs', 'response_times'], 3: ['logs', 'responseTimes'] };
+
+/** The status-history fields that hold entries on `monitor`. */
+export function historyFieldsOf(monitor: Record<string, unknown>, version: 2 | 3): string[] {
+  return HISTORY_FIELDS[version].filter((field) => count(monitor[field]) > 0);
 }
 
 /**
  * Warns about what a monitor carries that never comes over: its alert contacts
- * (`NOTIFICATIONS_DROPPED`), its maintenance windows and its status history
- * (`UNSUPPORTED_SETTING`). Empty lists say nothing.
+ * (`NOTIFICATIONS_DROPPED`) and its maintenance windows (`UNSUPPORTED_SETTING`). Empty lists
+ * say nothing. Status history is said once for the whole import (see the converter).
  */
 export function warnDropped(monitor: Record<string, unknown>, fields: DroppedFields, scope: ItemScope): void {
   const contacts = count(monitor[fields.alertContacts]);
@@ -27,9 +34,5 @@ export function warnDropped(monitor: Record<string, unknown>, fields: DroppedFie
   }
   if (count(monitor[fields.maintenanceWindows]) > 0) {
     scope.warn('UNSUPPORTED_SETTING', 'maintenance windows are not imported; set them up in svc', fields.maintenanceWindows);
-  }
-  const history = fields.history.filter((field) => count(monitor[field]) > 0);
-  if (history.length > 0) {
-    scope.warn('UNSUPPORTED_SETTING', `status history (${history.join(', ')}) never carries over`, history[0]);
   }
 }

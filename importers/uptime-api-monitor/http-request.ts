@@ -28,6 +28,8 @@ export interface RequestConfig {
   headers?: Record<string, string>;
   body?: string;
   basicAuthUser?: string;
+  /** A reference to the check's secret: the source's password never carries over. */
+  basicAuthPassword?: string;
 }
 
 const MAX_BODY = 65_536;
@@ -106,17 +108,17 @@ export function requestConfig(parts: RequestParts, scope: ItemScope): RequestCon
       );
     }
   }
-  if (parts.hasPassword) {
-    scope.warn(
-      'SECRET_DROPPED',
-      'the HTTP authentication password was dropped: secrets never carry over and must be re-entered in svc',
-      fields.password,
-    );
+  let basicAuthPassword: string | undefined;
+  if (parts.hasPassword && (parts.authKind === 'basic' || parts.authKind === 'none')) {
+    basicAuthPassword = scope.secretFor('PASSWORD', 'the HTTP authentication password', fields.password);
+  } else if (parts.hasPassword) {
+    scope.warn('SECRET_DROPPED', 'the HTTP authentication password was not imported (secrets never carry over, and this kind of authentication is not supported)', fields.password);
   }
   return {
     method,
     headers: Object.keys(headers).length > 0 ? headers : undefined,
     body,
     ...(basicAuthUser === undefined ? {} : { basicAuthUser }),
+    ...(basicAuthPassword === undefined ? {} : { basicAuthPassword }),
   };
 }

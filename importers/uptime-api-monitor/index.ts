@@ -4,6 +4,7 @@ import type { ConversionResult, ConvertOptions, Converter } from '../converter.j
 import { ConversionBuilder } from '../shared/conversion-builder.js';
 import { inputText, isRecord, parseJsonText } from '../shared/input-text.js';
 import { describeValue, textValue } from '../shared/values.js';
+import { historyFieldsOf } from './dropped-settings.js';
 import { EXPECTED, readListing, type ListedMonitor } from './listing.js';
 import { monitorCandidate } from './monitor-check.js';
 import { readV2Monitor } from './monitor-v2.js';
@@ -42,11 +43,24 @@ export const convertUptimeApiMonitor: Converter = (input, options?: ConvertOptio
   const listing = readListing(parseJsonText(inputText(input, EXPECTED), EXPECTED));
   const builder = new ConversionBuilder('uptime-api-monitor');
   const total = listing.monitors.length;
+  // Status history never carries over: said once for the import, not once per monitor.
+  const history = new Set<string>();
+  let withHistory = 0;
   listing.monitors.forEach((monitor, index) => {
+    if (isRecord(monitor.raw)) {
+      const fields = historyFieldsOf(monitor.raw, monitor.version);
+      if (fields.length > 0) withHistory++;
+      for (const field of fields) history.add(field);
+    }
     convertMonitor(monitor, builder);
     const done = index + 1;
     if (options?.onProgress && (done % PROGRESS_EVERY === 0 || done === total)) options.onProgress(done, total);
   });
   for (const message of listing.missingPages) builder.item('pagination').warn('INVALID_ITEM', message, 'pagination');
+  if (withHistory > 0) {
+    const fields = [...history];
+    const monitors = withHistory === 1 ? '1 monitor' : `${withHistory} monitors`;
+    builder.item('status history').warn('UNSUPPORTED_SETTING', `status history (${fields.join(', ')}) of ${monitors} never carries over`, fields[0]);
+  }
   return builder.result();
 };

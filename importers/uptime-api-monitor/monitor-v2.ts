@@ -75,7 +75,7 @@ export function readV2Monitor(monitor: Record<string, unknown>, name: string, sc
   const typeCode = integerValue(monitor.type);
   const kind = typeCode === undefined ? undefined : V2_TYPES[typeCode];
   if (!kind) return { unsupported: `monitor type ${describeValue(monitor.type)} has no equivalent check type` };
-  warnDropped(monitor, { alertContacts: 'alert_contacts', maintenanceWindows: 'mwindows', history: ['logs', 'response_times'] }, scope);
+  warnDropped(monitor, { alertContacts: 'alert_contacts', maintenanceWindows: 'mwindows' }, scope);
   const http = kind === 'http' || kind === 'keyword';
   const ssl = isRecord(monitor.ssl) ? monitor.ssl : {};
   const ignoreTls = flagValue(monitor.ignore_ssl_errors) ?? flagValue(ssl.ignore_errors);

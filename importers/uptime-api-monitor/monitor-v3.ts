@@ -111,7 +111,7 @@ export function readV3Monitor(monitor: Record<string, unknown>, name: string, sc
   if (!kind) return { unsupported: `monitor type ${describeValue(monitor.type)} has no equivalent check type` };
   warnDropped(
     monitor,
-    { alertContacts: 'assignedAlertContacts', maintenanceWindows: 'maintenanceWindows', history: ['logs', 'responseTimes'] },
+    { alertContacts: 'assignedAlertContacts', maintenanceWindows: 'maintenanceWindows' },
     scope,
   );
   const config = isRecord(monitor.config) ? monitor.config : {};

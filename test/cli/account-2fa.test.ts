@@ -6,14 +6,14 @@ import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from '../support/cli.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
+import { hasTool } from '../support/required-tool.js';
 
-/** The current code from Debian's oathtool, or from otpauth where it is not installed. */
+const hasOathtool = hasTool('/usr/bin/oathtool', 'oathtool', 'the reference TOTP codes');
+
+/** The current code from Debian's oathtool, or from otpauth where it is not installed (never under CI). */
 function currentCode(secret: string): string {
-  try {
-    return execFileSync('/usr/bin/oathtool', ['--totp', '-b', secret], { encoding: 'utf8' }).trim();
-  } catch {
-    return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
-  }
+  if (!hasOathtool) return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
+  return execFileSync('/usr/bin/oathtool', ['--totp', '-b', secret], { encoding: 'utf8' }).trim();
 }
 
 describe('svc account 2fa', () => {

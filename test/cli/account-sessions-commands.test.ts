@@ -79,16 +79,16 @@ describe('svc CLI: account sessions, admin user reset-password', () => {
     const byEmail = await runSvc(['admin', 'user', 'reset-password', '--user', 'ann@example.com'], { env });
     expect(byEmail.code, byEmail.stderr).toBe(0);
     expect(byEmail.stderr).toContain('sends no mail');
-    const url = /(\S+\/d\/reset\?token=\S+)/.exec(byEmail.stdout)?.[1];
+    const url = /(\S+\/d\/reset#token=\S+)/.exec(byEmail.stdout)?.[1];
     expect(url).toBeDefined();
     const byUid = await runSvc(['admin', 'user', 'reset-password', '--user', uid, '--json'], { env });
     expect(byUid.code, byUid.stderr).toBe(0);
     const answer = JSON.parse(byUid.stdout);
     expect(answer).toMatchObject({ userUid: uid, email: 'ann@example.com', mailed: false });
     // The newer link voids the first one.
-    const stale = new URL(url!).searchParams.get('token');
+    const stale = new URLSearchParams(new URL(url!).hash.slice(1)).get('token');
     expect((await daemon.request('POST', '/auth/password-reset/confirm', { body: { token: stale, newPassword: 'anns new password' } })).status).toBe(400);
-    const token = new URL(answer.url).searchParams.get('token');
+    const token = new URLSearchParams(new URL(answer.url).hash.slice(1)).get('token');
     expect((await daemon.request('POST', '/auth/password-reset/confirm', { body: { token, newPassword: 'anns new password' } })).status).toBe(204);
 
     const unknown = await runSvc(['admin', 'user', 'reset-password', '--user', 'nobody@example.com'], { env });
@@ -120,6 +120,6 @@ describe('svc CLI: admin user reset-password with mail', () => {
     for (let i = 0; i < 100 && !smtp.mails.some((m) => m.subject === 'Reset your password'); i++) await new Promise((r) => setTimeout(r, 50));
     const mail = smtp.mails.find((m) => m.subject === 'Reset your password');
     expect(mail?.to).toEqual(['bob@example.com']);
-    expect(mail?.text).toContain('/d/reset?token=');
+    expect(mail?.text).toContain('/d/reset#token=');
   });
 });

@@ -49,7 +49,7 @@ describe('svc CLI: checks and check types', () => {
     const bad = await runSvc(['checks', 'list', '--label', 'nokey'], { env });
     expect(bad.code).toBe(2);
     const unknownType = await runSvc(['checks', 'list', '--type', 'gopher'], { env });
-    expect(unknownType.code).toBe(1);
+    expect(unknownType.code).toBe(2);
     expect(unknownType.stderr).toContain('unknown check type');
   });
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { buildLargeDatabase } from '../fixtures/import/selfhosted-monitor-db/gen
 import { SVC_BIN } from '../support/cli.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { checkCount, gatusConfig } from '../daemon/import/helpers.js';
+import { hasTool } from '../support/required-tool.js';
 
 // util-linux `script` gives the CLI a real terminal, so the confirmation and the progress line
 // are exercised as a person sees them. Without it the suite says why and is skipped.
@@ -14,7 +15,11 @@ const SCRIPT = '/usr/bin/script';
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** Runs `svc` on a pseudo-terminal; `answer` is typed once `prompt` has appeared. */
-function runOnTerminal(args: string[], env: Record<string, string>, dialogue?: { prompt: string; answer: string }): Promise<{ code: number; output: string }> {
+function runOnTerminal(
+  args: string[],
+  env: Record<string, string>,
+  dialogue?: { prompt: string; answer: string; before?: () => Promise<unknown> },
+): Promise<{ code: number; output: string }> {
   // A pseudo-terminal made from a pipe has no size; give it one, as a real terminal has.
   const command = `stty cols 160 rows 50; ${[process.execPath, SVC_BIN, ...args].map(quote).join(' ')}`;
   const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], {
@@ -27,7 +32,8 @@ function runOnTerminal(args: string[], env: Record<string, string>, dialogue?: {
     output += chunk.toString();
     if (dialogue && !answered && output.includes(dialogue.prompt)) {
       answered = true;
-      child.stdin.write(dialogue.answer);
+      // `before` runs while the prompt waits: a change made then lands between preview and apply.
+      void Promise.resolve(dialogue.before?.()).then(() => child.stdin.write(dialogue.answer));
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -43,7 +49,7 @@ function runOnTerminal(args: string[], env: Record<string, string>, dialogue?: {
   });
 }
 
-describe.skipIf(!existsSync(SCRIPT))('svc import on a terminal', () => {
+describe.skipIf(!hasTool(SCRIPT, 'bsdutils', 'driving the CLI on a terminal'))('svc import on a terminal', () => {
   let daemon: TestDaemon;
   let env: Record<string, string>;
   let dir: string;
@@ -67,6 +73,20 @@ describe.skipIf(!existsSync(SCRIPT))('svc import on a terminal', () => {
     expect(accepted.output).toContain('imported into default: create 2, update 0, 0 unchanged, 1 skipped');
     expect(await checkCount(daemon)).toBe(2);
   }, 90_000);
+
+  it('applies what the preview showed or nothing: a change in between answers 409 and the CLI says so', async () => {
+    const file = join(dir, 'late.yaml');
+    writeFileSync(file, 'endpoints:\n  - name: Late\n    url: https://late.example.com\n    conditions: ["[STATUS] == 200"]\n');
+    const count = await checkCount(daemon);
+    const makeByHand = () =>
+      daemon.request('POST', '/orgs/default/checks', { token: env.SVC_TOKEN, body: { name: 'Late', type: 'http', target: 'https://hand.example.com' } });
+    const res = await runOnTerminal(['import', '--source', 'gatus', '--file', file], env, { prompt: 'Import into default: create 1, update 0?', answer: 'y', before: makeByHand });
+    expect(res.code, res.output).toBe(1);
+    expect(res.output).toContain('changed after the preview');
+    expect(res.output).toContain('nothing was imported');
+    expect(await checkCount(daemon)).toBe(count + 1);
+    expect((await daemon.request('GET', '/orgs/default/checks/late', { token: env.SVC_TOKEN })).body.target).toBe('https://hand.example.com');
+  }, 60_000);
 
   it('shows progress on standard error for a large input', async () => {
     const file = join(dir, 'large.db');

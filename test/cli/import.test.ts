@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,26 @@ const uptimeRobot = JSON.stringify({
     { id: 2, friendly_name: 'Mail', url: 'mail.example.com', type: 4, sub_type: 4, port: '', interval: 300, status: 2 },
   ],
 });
+
+/**
+ * A pass-through in front of the daemon that records each request (method and path with
+ * query), so a test can count the uploads the CLI makes.
+ */
+async function startRecorder(target: string): Promise<{ url: string; seen: string[]; server: Server }> {
+  const seen: string[] = [];
+  const server = createServer(async (req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([key]) => !['host', 'content-length', 'connection'].includes(key))) as Record<string, string>;
+    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+    const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body });
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+}
 
 describe('svc import', () => {
   let daemon: TestDaemon;
@@ -160,5 +182,50 @@ describe('svc import', () => {
     // With a session and several organizations, `default` is the one.
     const viaSession = await svc(['--source', 'gatus', '--file', files.clean, '--dry-run', '--json']);
     expect(JSON.parse(viaSession.stdout)).toMatchObject({ created: 0, unchanged: 1 });
+  });
+
+  it('--yes uploads once and applies; a token goes to the organization /auth/me names, without probing others', async () => {
+    const recorder = await startRecorder(daemon.url);
+    try {
+      const admin = await daemon.adminToken();
+      await daemon.request('POST', '/orgs', { token: admin, body: { slug: 'third', name: 'Third' } });
+      const minted = await daemon.request('POST', '/auth/tokens', { token: admin, body: { name: 'ci-third', org: 'third' } });
+      const file = join(dir, 'once.yaml');
+      writeFileSync(file, 'endpoints:\n  - name: Once\n    url: https://once.example.com\n    conditions: ["[STATUS] == 200"]\n');
+      const res = await svc(['--source', 'gatus', '--file', file, '--yes', '--json'], { env: { SVC_URL: recorder.url, SVC_TOKEN: minted.body.token } });
+      expect(res.code, res.stderr).toBe(0);
+      expect(JSON.parse(res.stdout)).toMatchObject({ dryRun: false, created: 1 });
+      expect(recorder.seen).toEqual(['GET /api/v1/auth/me', 'POST /api/v1/orgs/third/checks/import/convert?source=configfile-monitor']);
+    } finally {
+      recorder.server.close();
+    }
+  });
+
+  it('--take-over lets the import change a check made by hand; without it the check is reported in conflict', async () => {
+    const admin = await daemon.adminToken();
+    await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Mine', type: 'http', target: 'https://mine.example.com' } });
+    const file = join(dir, 'mine.yaml');
+    writeFileSync(file, 'endpoints:\n  - name: Mine\n    url: https://mine.example.com/imported\n    conditions: ["[STATUS] == 200"]\n');
+    const left = await svc(['--source', 'gatus', '--file', file, '--yes', '--org', 'default']);
+    expect(left.code, left.stderr).toBe(0);
+    expect(left.stdout).toContain('1 in conflict');
+    expect((await daemon.request('GET', '/orgs/default/checks/mine', { token: admin })).body.target).toBe('https://mine.example.com');
+    const taken = await svc(['--source', 'gatus', '--file', file, '--yes', '--org', 'default', '--take-over', '--json']);
+    expect(JSON.parse(taken.stdout)).toMatchObject({ updated: 1, conflicts: 0 });
+    expect((await daemon.request('GET', '/orgs/default/checks/mine', { token: admin })).body.target).toBe('https://mine.example.com/imported');
+  });
+
+  it('takes the hosted listings saved as JSON with --file, on the daemon and with --local', async () => {
+    const file = join(dir, 'hosted.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ data: [{ id: '5', type: 'monitor', attributes: { monitor_type: 'status', url: 'https://saved.example.com', pronounceable_name: 'Saved', check_frequency: 60 } }] }),
+    );
+    const preview = await svc(['--source', 'betterstack', '--file', file, '--dry-run', '--json', '--org', 'default']);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(JSON.parse(preview.stdout)).toMatchObject({ source: 'hosted-monitor-api', dryRun: true, created: 1 });
+    const local = await svc(['--source', 'betterstack', '--file', file, '--local', '--json'], { env: { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: '' } });
+    expect(local.code, local.stderr).toBe(0);
+    expect(JSON.parse(local.stdout).checks).toEqual([{ slug: 'saved', name: 'Saved', type: 'http', action: 'create' }]);
   });
 });

@@ -64,7 +64,7 @@ describe('svc CLI: help, sign-in, whoami, hashing, logout', () => {
     const shown = await runSvc(['admin', 'hashing', 'show', '--json'], { env });
     expect(JSON.parse(shown.stdout).effective.algorithm).toBe('argon2id');
     const bad = await runSvc(['admin', 'hashing', 'set', 'bcrypt.cost=9'], { env });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('bcrypt.cost');
     const set = await runSvc(['admin', 'hashing', 'set', 'argon2.time=2', 'rehashOnLogin=false', '--json'], { env });
     expect(set.code).toBe(0);
@@ -82,7 +82,8 @@ describe('svc CLI: help, sign-in, whoami, hashing, logout', () => {
   });
 
   it('signs out server-side and forgets the token', async () => {
-    const saved = JSON.parse(readFileSync(join(env.SVC_CONFIG_DIR, 'credentials.json'), 'utf8')) as { token: string };
+    const saved = (JSON.parse(readFileSync(join(env.SVC_CONFIG_DIR, 'credentials.json'), 'utf8')) as { profiles: Record<string, { token: string }> }).profiles.default;
+    expect((await daemon.request('GET', '/auth/me', { token: saved.token })).status).toBe(200);
     const res = await runSvc(['logout'], { env });
     expect(res.code).toBe(0);
     expect(existsSync(join(env.SVC_CONFIG_DIR, 'credentials.json'))).toBe(false);

@@ -25,7 +25,11 @@ describe.each(DATABASE_KINDS)('checks API [%s]', (kind) => {
     expect(types.status).toBe(200);
     expect(types.body.map((t: { type: string }) => t.type)).toEqual([...checkTypeNames]);
     const http = types.body.find((t: { type: string }) => t.type === 'http');
-    expect(http).toMatchObject({ title: expect.any(String), description: expect.any(String), schema: { type: 'object' } });
+    expect(http).toMatchObject({ title: expect.any(String), description: expect.any(String), schema: { type: 'object' }, runnable: true });
+    // Every type has an executor; one that needs a host program this machine lacks says which.
+    for (const type of types.body as Array<{ type: string; runnable: boolean; reason?: string }>) {
+      if (!type.runnable) expect(type.reason, type.type).toMatch(/is not installed/);
+    }
 
     for (const type of checkTypeNames) {
       const sample = await daemon.request('GET', `/check-types/${type}/sample`, { token: admin });
@@ -33,7 +37,7 @@ describe.each(DATABASE_KINDS)('checks API [%s]', (kind) => {
       expect(sample.body.type).toBe(type);
       const valid = await daemon.request('POST', '/orgs/default/checks/validate', { token: admin, body: sample.body });
       expect(valid.status, `${type}: ${JSON.stringify(valid.body)}`).toBe(200);
-      expect(valid.body).toEqual({ valid: true, check: sample.body });
+      expect(valid.body).toEqual({ valid: true, check: sample.body, missingSecrets: [] });
     }
     const unknown = await daemon.request('GET', '/check-types/gopher/sample', { token: admin });
     expect(unknown.status).toBe(404);

@@ -175,6 +175,8 @@ describe.each(DATABASE_KINDS)('sign-in hand-off [%s]', (kind) => {
     people += 1;
     const email = `linked${people}-${kind}@example.com`;
     const registered = await daemon.register(email, 'linked password 1');
+    // A verified address: an unverified one is taken over instead (security/account-takeover.test.ts).
+    await daemon.deps.db.kysely.updateTable('users').set({ email_verified: 1 }).where('uid', '=', registered.uid).execute();
     provider.next.user = { profile: { id: 7000 + people, login: 'lnk' }, emails: [{ email, primary: true, verified: true }] };
     const viaProvider = await exchange((await browserSignIn(daemon, 'code_host_a')).code!);
     expect(viaProvider.body.user).toMatchObject({ uid: registered.uid, hasPassword: true, emailVerified: true });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HASHING_PARAMETER } from '../../daemon/auth/boot-policy.js';
 import { writeParameter } from '../../daemon/parameters.js';
 import { createTestDatabase, DATABASE_KINDS } from '../support/databases.js';
-import { ADMIN_PASSWORD, startTestDaemon, type TestDaemon } from '../support/daemon.js';
+import { ADMIN_PASSWORD, startTestDaemon, TEST_SECRET_KEY, type TestDaemon } from '../support/daemon.js';
 
 const ARGON_FAST = { SVC_AUTH_PASSWORD_ARGON2_MEMORY: '8192', SVC_AUTH_PASSWORD_ARGON2_TIME: '1', SVC_AUTH_PASSWORD_ARGON2_THREADS: '1' };
 
@@ -183,7 +183,7 @@ describe.each(DATABASE_KINDS)('first start [%s]', (kind) => {
 function startDaemonProcess(dbUrl: string): Promise<string> {
   const bin = fileURLToPath(new URL('../../bin/svc', import.meta.url));
   const child = spawn(process.execPath, [bin, 'daemon'], {
-    env: { PATH: process.env.PATH, SVC_DB_URL: dbUrl, SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'error', ...ARGON_FAST },
+    env: { PATH: process.env.PATH, SVC_DB_URL: dbUrl, SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'error', ...(dbUrl.startsWith('sqlite:') ? {} : { SVC_SECRET_KEY: TEST_SECRET_KEY }), ...ARGON_FAST },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

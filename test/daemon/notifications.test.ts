@@ -37,9 +37,11 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
     const everything = JSON.stringify([created.body, slack.body, list.body, (await daemon.request('GET', `/orgs/default/notification-channels/${created.body.uid}`, { token: viewer })).body]);
     for (const secret of [SLACK_URL, WEBHOOK_URL, BEARER, 'abcdefghijklmnopqrstuvwx', '8f14e45fceea167a5a36dedd4bea2543']) expect(everything).not.toContain(secret);
 
-    // Kept in the database for delivery, in clear.
+    // Kept in the database for delivery, encrypted with the keyring.
     const row = await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', created.body.uid).executeTakeFirstOrThrow();
-    expect(JSON.parse(row.config)).toMatchObject({ url: WEBHOOK_URL, bearerToken: BEARER });
+    expect(row.config).toMatch(/^enc:v1:/);
+    for (const secret of [WEBHOOK_URL, BEARER, '8f14e45fceea167a5a36dedd4bea2543']) expect(row.config).not.toContain(secret);
+    expect(JSON.parse(daemon.deps.keyring.decrypt(row.config))).toMatchObject({ url: WEBHOOK_URL, bearerToken: BEARER });
   });
 
   it('merges config changes: a masked secret sent back is kept, a new one replaces it, null removes it', async () => {
@@ -51,7 +53,7 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
     expect(roundTrip.status).toBe(200);
     expect(roundTrip.body).toMatchObject({ name: 'Hook 2', config: { method: 'PUT', url: 'https://alerts.example.com/****' } });
     const stored = async () =>
-      JSON.parse((await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', body.uid).executeTakeFirstOrThrow()).config);
+      JSON.parse(daemon.deps.keyring.decrypt((await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', body.uid).executeTakeFirstOrThrow()).config));
     expect(await stored()).toEqual({ url: WEBHOOK_URL, method: 'PUT', bearerToken: BEARER });
 
     await daemon.request('PATCH', `/orgs/default/notification-channels/${body.uid}`, { token: user, body: { config: { url: 'https://other.example.net/x', bearerToken: null } } });
@@ -67,6 +69,32 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
     expect(discord.body).toMatchObject({ type: 'discord', config: { webhookUrl: 'https://discord.com/****' } });
     expect((await daemon.request('DELETE', `/orgs/default/notification-channels/${body.uid}`, { token: user })).status).toBe(204);
     expect((await daemon.request('GET', `/orgs/default/notification-channels/${body.uid}`, { token: user })).status).toBe(404);
+  });
+
+  it('does not carry a stored bearer token to a new webhook URL: the token must be sent again', async () => {
+    const { body } = await daemon.request('POST', '/orgs/default/notification-channels', {
+      token: user,
+      body: { name: 'Token hook', type: 'webhook', config: { url: WEBHOOK_URL, bearerToken: BEARER } },
+    });
+    const stored = async () =>
+      JSON.parse(daemon.deps.keyring.decrypt((await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', body.uid).executeTakeFirstOrThrow()).config));
+    const path = `/orgs/default/notification-channels/${body.uid}`;
+    for (const config of [{ url: 'https://attacker.example.net/collect' }, { url: 'https://attacker.example.net/collect', bearerToken: body.config.bearerToken }]) {
+      const moved = await daemon.request('PATCH', path, { token: user, body: { config } });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(400);
+      expect(moved.body.error.code).toBe('VALIDATION_FAILED');
+      expect(moved.body.error.details.issues).toEqual([{ path: 'config.bearerToken', message: expect.stringMatching(/send bearerToken again.*url changes/) }]);
+      expect(JSON.stringify(moved.body)).not.toContain(BEARER);
+    }
+    expect(await stored()).toEqual({ url: WEBHOOK_URL, method: 'POST', bearerToken: BEARER });
+
+    // The same URL sent in clear, or masked, is no change of destination.
+    expect((await daemon.request('PATCH', path, { token: user, body: { config: { url: WEBHOOK_URL, method: 'PUT' } } })).status).toBe(200);
+    expect((await daemon.request('PATCH', path, { token: user, body: { config: { url: body.config.url, method: 'POST' } } })).status).toBe(200);
+    // A new URL with a new token is accepted.
+    const renewed = await daemon.request('PATCH', path, { token: user, body: { config: { url: 'https://alerts2.example.com/h', bearerToken: 'tok_new_token_value_1234' } } });
+    expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
+    expect(await stored()).toEqual({ url: 'https://alerts2.example.com/h', method: 'POST', bearerToken: 'tok_new_token_value_1234' });
   });
 
   it('validates each type of config, naming the field and never echoing a secret', async () => {

@@ -64,6 +64,10 @@ describe('external sign-in configuration', () => {
     ['/%0d%0aSet-Cookie:x', '/%0d%0aSet-Cookie:x'],
     ['/\nx', '/'],
     ['https://x.example/', '/'],
+    ['/..//evil.example', '/'],
+    ['/a/../..//evil.example/x', '/'],
+    ['/%2e%2e//evil.example', '/'],
+    ['/a/./b/../c', '/a/c'],
   ])('returnTo %j is kept as %j', (input, expected) => {
     expect(safeReturnTo(input)).toBe(expected);
   });

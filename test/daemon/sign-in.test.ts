@@ -50,6 +50,20 @@ describe.each(DATABASE_KINDS)('sign-in [%s]', (kind) => {
     expect(after.body.error.code).toBe('UNAUTHORIZED');
   });
 
+  it('answers a public route alike with or without a stale bearer: public routes never authenticate', async () => {
+    await daemon.request('POST', '/auth/register', { body: { email: 'stale@example.com', password: 'stale bearer ok' } });
+    const first = await daemon.request('POST', '/auth/login', { body: { email: 'stale@example.com', password: 'stale bearer ok' } });
+    const stale = first.body.accessToken;
+    expect((await daemon.request('POST', '/auth/logout', { token: stale })).status).toBe(204);
+    expect((await daemon.request('GET', '/auth/me', { token: stale })).status).toBe(401);
+    for (const token of [stale, 'svc_pat_not-a-token', 'garbage']) {
+      const login = await daemon.request('POST', '/auth/login', { token, body: { email: 'stale@example.com', password: 'stale bearer ok' } });
+      expect(login.status).toBe(200);
+      expect(login.body.user).toMatchObject({ email: 'stale@example.com' });
+      expect((await daemon.request('GET', '/health', { token })).status).toBe(200);
+    }
+  });
+
   it('validates bodies and lists every problem', async () => {
     const res = await daemon.request('POST', '/auth/register', { body: { email: 'not-an-email', password: 'short' } });
     expect(res.status).toBe(400);
@@ -103,6 +117,23 @@ describe.each(DATABASE_KINDS)('sign-in [%s]', (kind) => {
     }
     expect((await daemon.request('GET', '/auth/me')).status).toBe(401);
     expect((await daemon.request('GET', '/auth/me', { headers: { authorization: 'Basic abc' } })).status).toBe(401);
+  });
+
+  it('accepts a session signature only in its canonical base64url form', async () => {
+    const token = await daemon.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    expect((await daemon.request('GET', '/auth/me', { token })).status).toBe(200);
+    const [header, payload, signature] = token.split('.');
+    const bytes = Buffer.from(signature, 'base64url');
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The last of 43 characters carries two unused bits: setting one decodes to the same bytes.
+    const last = alphabet.indexOf(signature.at(-1)!);
+    const strayBits = signature.slice(0, -1) + alphabet[last ^ 1];
+    expect(Buffer.from(strayBits, 'base64url').equals(bytes)).toBe(true);
+    for (const variant of [`${signature}=`, bytes.toString('base64'), strayBits]) {
+      if (variant === signature) continue;
+      const res = await daemon.request('GET', '/auth/me', { token: `${header}.${payload}.${variant}` });
+      expect(res.status, variant).toBe(401);
+    }
   });
 
   it('never writes a password or token to the log', async () => {

@@ -1,19 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../daemon/clock.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
+import { hasTool } from '../support/required-tool.js';
 
 const OATHTOOL = '/usr/bin/oathtool';
 
 /** A code from otpauth, an implementation independent of the daemon's. */
 const otpauthCode = (secret: string, at: Date) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: at.getTime() });
 
-/** A code from Debian's oathtool (the reference C implementation), or otpauth when it is missing. */
+const hasOathtool = hasTool(OATHTOOL, 'oathtool', 'the reference TOTP codes');
+
+/** A code from Debian's oathtool (the reference C implementation), or otpauth when it is missing (never under CI). */
 function oathtoolCode(secret: string, at: Date): string {
-  if (!existsSync(OATHTOOL)) return otpauthCode(secret, at);
+  if (!hasOathtool) return otpauthCode(secret, at);
   return execFileSync(OATHTOOL, ['--totp', '-b', secret, '--now', `@${Math.floor(at.getTime() / 1000)}`], { encoding: 'utf8' }).trim();
 }
 

@@ -188,4 +188,18 @@ describe.each(DATABASE_KINDS)('team-chat workspace auto-join [%s]', (kind) => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('FORBIDDEN');
   });
+
+  it('an install whose starter lost the right to change the organization meanwhile links nothing', async () => {
+    const org = await linkedOrg('demoted-installer', 'TDEMOTEPLACE', { withOwner: true });
+    await db().deleteFrom('workspace_links').where('organization_uid', '=', org.uid).execute();
+    install.next.user = { install: { team: { id: 'TDEMOTED', name: 'Demoted' }, authed_user: { id: 'UDEM' } }, profile: {} };
+    const start = await daemon.request('POST', '/orgs/demoted-installer/team-chat-workspace/install', { token: org.ownerToken, body: {} });
+    expect(start.status).toBe(200);
+    await db().updateTable('members').set({ role: 'user' }).where('organization_uid', '=', org.uid).execute();
+    const browser = new TestBrowser();
+    browser.setCookie(base, 'svc_oauth_state', new URL(start.body.url).searchParams.get('state')!, '/api/v1/auth/');
+    const landed = new URL(await browser.follow(start.body.url, (url) => url.startsWith(`${base}/d/auth/complete`)));
+    expect(landed.searchParams.get('error')).toBe('install_failed');
+    expect((await daemon.request('GET', '/orgs/demoted-installer/team-chat-workspace', { token: org.ownerToken })).body).toEqual({ linked: false });
+  });
 });

@@ -23,8 +23,9 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard checks [%s]', (kind) => {
   it('creates a check from the form generated from the type schema, showing server errors next to fields', async () => {
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/');
-    // The start page is the first organization's checks.
-    await page.waitForURL(/\/orgs\/default\/checks$/);
+    // The start page is the first organization's overview.
+    await page.waitForURL(/\/orgs\/default\/overview$/);
+    await page.getByRole('link', { name: 'Checks', exact: true }).click();
     await page.getByText('No checks yet.').waitFor();
     await page.getByRole('link', { name: 'New check' }).click();
     await page.getByRole('heading', { name: 'New check' }).waitFor();

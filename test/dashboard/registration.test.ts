@@ -66,7 +66,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard registration, organization
     await waitSignedIn(page);
     // After a client-side navigation focus moves to the new page's heading, as a page load would.
     await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Checks');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Overview');
     // The skip link is the first stop on every signed-in page.
     await page.reload();
     await waitSignedIn(page);
@@ -81,7 +81,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard registration, organization
     expect(issued.status).toBe(201);
     const link = new URL(issued.body.url);
     const page = await browser.newPage();
-    await page.goto(`${daemon.url}${link.pathname}${link.search}`);
+    await page.goto(`${daemon.url}${link.pathname}${link.hash}`);
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
     expect(page.url()).toBe(`${daemon.url}/d/reset`);
     await page.getByLabel('New password', { exact: true }).fill('a-new-password');

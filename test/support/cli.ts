@@ -1,7 +1,36 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The CLI tests run `bin/svc`, which runs `dist/`: a build older than the sources would test
+ * yesterday's CLI and pass. Throws naming the first source whose compiled file is missing or older.
+ */
+export function assertFreshBuild(dirs: readonly string[] = ['cli', 'contract', 'importers']): void {
+  for (const dir of dirs) {
+    for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;
+      const source = join(entry.parentPath, entry.name);
+      const compiled = join(ROOT, 'dist', relative(ROOT, source)).replace(/\.ts$/, '.js');
+      let builtAt: number;
+      try {
+        builtAt = statSync(compiled).mtimeMs;
+      } catch {
+        throw new Error(`${relative(ROOT, compiled)} is missing: run npm run build before the CLI tests`);
+      }
+      if (builtAt < statSync(source).mtimeMs) {
+        throw new Error(`${relative(ROOT, compiled)} is older than ${relative(ROOT, source)}: run npm run build before the CLI tests`);
+      }
+    }
+  }
+}
+
+assertFreshBuild();
 
 export interface CliResult {
   code: number;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../daemon/config/config.js';
 import type { Clock } from '../../daemon/clock.js';
+import type { EgressPolicy } from '../../probes/egress.js';
 import { createLogger } from '../../daemon/log.js';
 import { startDaemon, type RunningDaemon } from '../../daemon/server.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
@@ -14,6 +15,9 @@ export const FAST_HASHING = {
   SVC_AUTH_PASSWORD_ARGON2_TIME: '1',
   SVC_AUTH_PASSWORD_ARGON2_THREADS: '1',
 };
+
+/** The secret key test daemons on PostgreSQL use (SQLite daemons generate theirs beside the file). */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export const ADMIN_EMAIL = 'admin@svc.local';
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -40,7 +44,7 @@ export interface TestDaemon extends RunningDaemon {
 }
 
 /** Starts a daemon on loopback (port 0) on a fresh database of the given kind. */
-export async function startTestDaemon(kind: DatabaseKind, options: { env?: Record<string, string>; clock?: Clock; database?: TestDatabase } = {}): Promise<TestDaemon> {
+export async function startTestDaemon(kind: DatabaseKind, options: { env?: Record<string, string>; clock?: Clock; database?: TestDatabase; egress?: EgressPolicy } = {}): Promise<TestDaemon> {
   const database = options.database ?? (await createTestDatabase(kind));
   const cwd = mkdtempSync(join(tmpdir(), 'svc-cwd-'));
   const config = loadConfig(
@@ -50,6 +54,13 @@ export async function startTestDaemon(kind: DatabaseKind, options: { env?: Recor
       SVC_LOG_LEVEL: 'info',
       SVC_AUTH_JWT_SECRET: 'test-secret-test-secret-test-secret!',
       SVC_AUTH_PASSWORD_HASH_CONCURRENCY: '2',
+      // Suites register and start sign-ins from one loopback client far more often than people do.
+      SVC_AUTH_REGISTER_RATE_LIMIT: '100000',
+      SVC_AUTH_EXTERNAL_SIGN_IN_RATE_LIMIT: '100000',
+      // PostgreSQL needs the key given; SQLite generates one beside its file on first start.
+      ...(database.kind === 'postgres' ? { SVC_SECRET_KEY: TEST_SECRET_KEY } : {}),
+      // Suites that are about the monitoring engine ask for a runner (SVC_NODE_ROLE=all).
+      SVC_NODE_ROLE: 'api',
       ...FAST_HASHING,
       ...options.env,
     },
@@ -62,7 +73,7 @@ export async function startTestDaemon(kind: DatabaseKind, options: { env?: Recor
       done();
     },
   });
-  const daemon = await startDaemon(config, { clock: options.clock, logger: createLogger('info', sink) });
+  const daemon = await startDaemon(config, { clock: options.clock, logger: createLogger('info', sink), egress: options.egress });
 
   const request: TestDaemon['request'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };

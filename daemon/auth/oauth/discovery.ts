@@ -11,13 +11,18 @@ export interface DiscoveredProvider extends ProviderEndpoints {
 }
 
 const CACHE_MS = 60 * 60 * 1000;
-const cache = new Map<string, { at: number; value: DiscoveredProvider }>();
+
+/** Discovery documents read, per issuer, with when (held by AppDeps.caches). */
+export type DiscoveryCache = Map<string, { at: number; value: DiscoveredProvider }>;
+
+export const createDiscoveryCache = (): DiscoveryCache => new Map();
 
 /**
  * Reads `{issuer}/.well-known/openid-configuration` (cached for an hour) and checks that it
  * names the same issuer, so a document served elsewhere cannot stand in for it.
  */
-export async function discover(deps: Pick<AppDeps, 'fetch' | 'clock'>, issuer: string): Promise<DiscoveredProvider> {
+export async function discover(deps: Pick<AppDeps, 'fetch' | 'clock' | 'caches'>, issuer: string): Promise<DiscoveredProvider> {
+  const cache = deps.caches.discovery;
   const now = deps.clock.now().getTime();
   const hit = cache.get(issuer);
   if (hit && now - hit.at < CACHE_MS) return hit.value;

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../errors.js';
 import { joinByEmailPattern } from '../../orgs/email-pattern.js';
 import { issueHandoffCode } from '../handoff.js';
+import { RateLimiter } from '../rate-limit.js';
 import { randomToken } from '../secrets.js';
 import { resolveExternalAccount } from './accounts.js';
 import { bindStateToBrowser, browserStartedState } from './browser-binding.js';
@@ -11,7 +12,8 @@ import { readProfile } from './profile.js';
 import { SignInError } from './provider-error.js';
 import { callbackUrl, findProvider, type SignInProvider } from './registry.js';
 import { safeReturnTo } from './return-to.js';
-import { consumeState, createState } from './states.js';
+import { samlRequiredOrganizations } from '../saml/saml-required.js';
+import { consumeState, createState, STATE_TTL_SECONDS } from './states.js';
 import { exchangeCode } from './token-exchange.js';
 import { joinLinkedWorkspaces } from './workspace-join.js';
 
@@ -35,6 +37,7 @@ export async function providerOf(deps: AppDeps, name: string): Promise<SignInPro
 /**
  * Builds the provider's authorization URL for a new sign-in, with state (stored, single use,
  * bound to this browser), PKCE where the provider takes it and a nonce for OpenID Connect.
+ * Limited per client address (429 RATE_LIMITED past it).
  */
 export async function authorizationUrl(
   deps: AppDeps,
@@ -42,6 +45,8 @@ export async function authorizationUrl(
   provider: SignInProvider,
   options: { purpose: 'login' | 'install'; returnTo: string; authorizeUrl?: string; scopes?: string[]; userUid?: string; organizationUid?: string },
 ): Promise<string> {
+  // Each start stores a row: a client may start only so many (SVC_AUTH_EXTERNAL_SIGN_IN_RATE_LIMIT).
+  await new RateLimiter(deps, deps.config.auth.externalSignInRateLimit, STATE_TTL_SECONDS).reserve(`oauth-start:ip:${ctx.ip}`);
   const codeVerifier = provider.pkce ? generateCodeVerifier() : null;
   const nonce = provider.protocol === 'oidc' && options.purpose === 'login' ? randomToken(16) : null;
   const state = await createState(deps, {
@@ -84,6 +89,7 @@ export async function completeLogin(deps: AppDeps, ctx: Context, name: string, q
     });
     const profile = await readProfile(deps, provider, tokens, pending.nonce);
     const { user, created } = await resolveExternalAccount(deps, provider.key, profile);
+    if ((await samlRequiredOrganizations(deps, user)).length > 0) throw new SignInError('saml_required', `${provider.key} sign-in of a member of an organization that requires SAML`);
     // The provider verified the address, so organizations whose e-mail pattern matches admit at once.
     if (created) await joinByEmailPattern(deps, user);
     if (provider.key === 'team_chat' && profile.workspaceId) await joinLinkedWorkspaces(deps, user, profile.workspaceId);
@@ -114,6 +120,10 @@ export function failurePage(deps: AppDeps, provider: string, error: unknown): st
     return completePage(deps, { error: error.reason });
   }
   if ((error as { code?: string })?.code === 'NOT_FOUND') throw error;
+  if ((error as { code?: string })?.code === 'RATE_LIMITED') {
+    deps.logger.warn({ provider }, 'external sign-in refused: too many started from this client');
+    return completePage(deps, { error: 'rate_limited' });
+  }
   deps.logger.error({ provider, err: { message: (error as Error)?.message } }, 'external sign-in failed unexpectedly');
   return completePage(deps, { error: 'provider_error' });
 }

@@ -19,4 +19,9 @@ export type SignInFailure =
   | 'provider_error'
   | 'email_not_verified'
   | 'registration_closed'
-  | 'install_failed';
+  | 'install_failed'
+  | 'rate_limited'
+  | 'account_exists'
+  | 'account_unverified'
+  | 'saml_required'
+  | 'saml_refused';

@@ -34,7 +34,7 @@ export interface ProviderListing {
   displayName: string;
 }
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'fetch' | 'logger'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'fetch' | 'logger' | 'caches'>;
 
 // Read once per process: a stored tenant takes effect at the next restart, like hashing overrides.
 const tenants = new WeakMap<object, Promise<string>>();

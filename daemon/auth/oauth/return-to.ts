@@ -1,6 +1,8 @@
 /**
  * Where the dashboard continues after sign-in: only a same-origin relative path is accepted
- * (`/checks?x=1`); anything else, including `//host` and `/\host`, becomes `/`.
+ * (`/checks?x=1`); anything else, including `//host`, `/\host` and what dot segments turn into
+ * one (`/..//host`), becomes `/`. The check applies to the normalised path, which is what a
+ * browser would follow.
  */
 export function safeReturnTo(value: string | null | undefined): string {
   if (!value || value.length > 2000) return '/';
@@ -15,5 +17,8 @@ export function safeReturnTo(value: string | null | undefined): string {
     return '/';
   }
   if (url.origin !== base) return '/';
-  return `${url.pathname}${url.search}${url.hash}`;
+  // Checked again after normalising: `/..//host` resolves to `//host`, another origin to a browser.
+  const normalised = `${url.pathname}${url.search}${url.hash}`;
+  if (normalised.startsWith('//') || normalised.startsWith('/\\')) return '/';
+  return normalised;
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { User } from '../../db/schema.js';
+import { can } from '../../access/permissions.js';
 import type { AppDeps } from '../../deps.js';
 import { issueHandoffCode } from '../handoff.js';
 import { findUser } from '../users.js';
@@ -55,6 +56,10 @@ export async function completeInstall(deps: AppDeps, ctx: Context, query: URLSea
     if (!workspaceId) throw new SignInError('install_failed', 'the install answer names no workspace');
     const workspaceName = typeof team?.name === 'string' ? team.name : null;
     if (pending.organizationUid) {
+      // The role may have changed since the install started: it must still allow linking now.
+      if (!(await mayLinkWorkspace(deps, pending.organizationUid, user.uid))) {
+        throw new SignInError('install_failed', 'the account that started the install may no longer change the settings of the organization');
+      }
       await linkWorkspace(deps, { organizationUid: pending.organizationUid, workspaceId, workspaceName, actorUid: user.uid });
     } else if ((await activeWorkspaceLinks(deps, workspaceId)).length === 0) {
       await createWorkspaceOrganization(deps, { workspaceId, workspaceName, actorUid: user.uid });
@@ -66,4 +71,10 @@ export async function completeInstall(deps: AppDeps, ctx: Context, query: URLSea
   } catch (error) {
     return failurePage(deps, 'team_chat', error instanceof SignInError && error.reason !== 'invalid_state' && error.reason !== 'access_denied' ? new SignInError('install_failed', error.message) : error);
   }
+}
+
+/** Whether the user's current role in the organization allows linking a workspace to it. */
+async function mayLinkWorkspace(deps: Pick<AppDeps, 'db'>, organizationUid: string, userUid: string): Promise<boolean> {
+  const member = await deps.db.kysely.selectFrom('members').select('role').where('organization_uid', '=', organizationUid).where('user_uid', '=', userUid).executeTakeFirst();
+  return member !== undefined && can(member.role, 'organization:settings');
 }

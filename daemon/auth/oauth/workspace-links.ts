@@ -1,6 +1,7 @@
 import { recordAudit } from '../../audit/audit-log.js';
 import type { AppDeps } from '../../deps.js';
 import { newId } from '../../db/ids.js';
+import { withoutControlCharacters } from '../../plain-text.js';
 
 /** Links are per provider; only the team-chat platform has workspaces. */
 const PROVIDER = 'team_chat';
@@ -75,7 +76,7 @@ export async function unlinkWorkspace(deps: Deps, input: { organizationUid: stri
  * and becomes admin); the slug comes from the workspace name, made unique with a suffix.
  */
 export async function createWorkspaceOrganization(deps: Deps, input: { workspaceId: string; workspaceName: string | null; actorUid: string }): Promise<{ uid: string; slug: string }> {
-  const name = input.workspaceName?.trim().slice(0, 200) || `Workspace ${input.workspaceId}`;
+  const name = withoutControlCharacters(input.workspaceName ?? '').trim().slice(0, 200) || `Workspace ${input.workspaceId}`;
   const base = slugify(name) || slugify(input.workspaceId);
   const stem = base.length >= 2 ? base : `workspace-${base || 'x'}`.replace(/-+$/, '');
   for (let attempt = 0; attempt < 20; attempt++) {

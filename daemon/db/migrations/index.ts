@@ -5,6 +5,11 @@ import * as accessControl from './003-access-control.js';
 import * as monitoring from './004-monitoring.js';
 import * as externalSignIn from './005-external-sign-in.js';
 import * as passwordReset from './006-password-reset.js';
+import * as organizationHardening from './008-organization-hardening.js';
+import * as runner from './009-runner.js';
+import * as secrets from './010-secrets.js';
+import * as notificationOutbox from './013-notification-outbox.js';
+import * as enterpriseSignIn from './014-enterprise-sign-in.js';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -14,4 +19,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '004-monitoring': monitoring,
   '005-external-sign-in': externalSignIn,
   '006-password-reset': passwordReset,
+  '008-organization-hardening': organizationHardening,
+  '009-runner': runner,
+  '010-secrets': secrets,
+  '013-notification-outbox': notificationOutbox,
+  '014-enterprise-sign-in': enterpriseSignIn,
 };

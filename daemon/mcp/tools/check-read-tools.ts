@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { checkTypeNames } from '../../../importers/catalog/index.js';
 import { CHECK_PAGE, parseCheckListQuery } from '../../checks/check-list-query.js';
-import { checkView } from '../../checks/check-rows.js';
+import { checkViewsWithRuntime } from '../../runner/check-runtime.js';
 import { requireCommittedCheck } from '../../checks/check-commands.js';
 import { listChecks } from '../../checks/check-store.js';
+import { CHECK_STATES } from '../../runner/state-machine.js';
 import { checkResult, cursorArgument, slugArgument } from '../schemas.js';
 import { defineTool, orgUidOf } from '../tool.js';
 
@@ -24,6 +25,7 @@ export const listChecksTool = defineTool({
       .optional()
       .describe('A label filter "key=value", or a list of them (a check must carry every one).'),
     type: z.string().optional().describe(`Only checks of this type: ${checkTypeNames.join(', ')}.`),
+    state: z.enum(CHECK_STATES as unknown as [string, ...string[]]).optional().describe('Only checks in this state (paused means disabled).'),
     limit: z.int().min(1).max(CHECK_PAGE.maxLimit).optional().describe(`At most this many checks (1-${CHECK_PAGE.maxLimit}).`),
     cursor: cursorArgument.optional(),
   }),
@@ -33,15 +35,16 @@ export const listChecksTool = defineTool({
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(call) {
-    const { label, type, limit, cursor } = call.args;
+    const { label, type, state, limit, cursor } = call.args;
     // The REST query parser, so both surfaces accept and refuse the same filters with the same words.
     const query = new URLSearchParams();
     for (const filter of label === undefined ? [] : [label].flat()) query.append('label', filter);
     if (type !== undefined) query.set('type', type);
+    if (state !== undefined) query.set('state', state);
     if (limit !== undefined) query.set('limit', String(limit));
     if (cursor !== undefined) query.set('cursor', cursor);
     const page = await listChecks(call.deps.db.kysely, orgUidOf(call), parseCheckListQuery(query));
-    const items = page.items.map(checkView);
+    const items = await checkViewsWithRuntime(call.deps, page.items);
     const more = page.nextCursor ? '; more with the cursor in nextCursor' : '';
     return { structured: { items, nextCursor: page.nextCursor }, summary: `${items.length} checks${more}.` };
   },
@@ -52,7 +55,7 @@ export const getCheckTool = defineTool({
   name: 'get_check',
   title: 'Get a check',
   description:
-    'Returns one check of the organization in full: its type, target, config, thresholds, labels and timestamps. Use it before ' +
+    'Returns one check of the organization in full: its type, target, config, thresholds, labels, timestamps, state and last result. Use it before ' +
     'update_check to see the current values. Example: {"slug": "api-health"}.',
   access: 'read',
   permission: 'checks:read',
@@ -60,7 +63,7 @@ export const getCheckTool = defineTool({
   output: z.object({ check: checkResult }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(call) {
-    const check = checkView(await requireCommittedCheck(call.deps.db, orgUidOf(call), call.args.slug));
+    const [check] = await checkViewsWithRuntime(call.deps, [await requireCommittedCheck(call.deps.db, orgUidOf(call), call.args.slug)]);
     return { structured: { check }, summary: `Check "${check.slug}" (${check.type}, ${check.enabled ? 'enabled' : 'disabled'}).` };
   },
 });

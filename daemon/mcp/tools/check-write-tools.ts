@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { changeCheck, createValidCheck, removeCheck } from '../../checks/check-commands.js';
-import { checkView } from '../../checks/check-rows.js';
+import { checkViewsWithRuntime } from '../../runner/check-runtime.js';
 import { CHECK_INPUT_JSON_SCHEMA, checkArgument, checkResult, slugArgument } from '../schemas.js';
 import { defineTool, orgUidOf } from '../tool.js';
 
@@ -24,7 +24,7 @@ export const createCheckTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(call) {
     const stored = await createValidCheck(call.deps.db.kysely, orgUidOf(call), call.args.check, call.deps.clock.now());
-    return { structured: { check: checkView(stored) }, summary: `Created check "${stored.slug}".` };
+    return { structured: { check: (await checkViewsWithRuntime(call.deps, [stored]))[0] }, summary: `Created check "${stored.slug}".` };
   },
 });
 
@@ -48,7 +48,7 @@ export const updateCheckTool = defineTool({
   async run(call) {
     const { slug, changes } = call.args;
     const updated = await changeCheck(call.deps.db.kysely, orgUidOf(call), slug, changes, call.deps.clock.now());
-    return { structured: { check: checkView(updated) }, summary: `Changed check "${updated.slug}".` };
+    return { structured: { check: (await checkViewsWithRuntime(call.deps, [updated]))[0] }, summary: `Changed check "${updated.slug}".` };
   },
 });
 

@@ -10,34 +10,50 @@ interface NavItem {
   label: string;
 }
 
-function navItems(account: Account, org: string | undefined): NavItem[] {
-  const items: NavItem[] = [];
+/** A labelled part of the navigation: the organization's pages, the server's, the account. */
+interface NavGroup {
+  label: string;
+  items: NavItem[];
+}
+
+function navGroups(account: Account, org: string | undefined): NavGroup[] {
+  const groups: NavGroup[] = [];
   if (org) {
     const role = roleIn(account, org);
     const base = `/orgs/${encodeURIComponent(org)}`;
     if (role) {
-      items.push({ href: `${base}/checks`, label: 'Checks' });
+      const items: NavItem[] = [{ href: `${base}/overview`, label: 'Overview' }, { href: `${base}/checks`, label: 'Checks' }];
       if (canWrite(role)) items.push({ href: `${base}/checks/-/import`, label: 'Import' });
       items.push({ href: `${base}/incidents`, label: 'Incidents' });
+      items.push({ href: `${base}/status-pages`, label: 'Status pages' });
+      items.push({ href: `${base}/channels`, label: 'Channels' });
       items.push({ href: `${base}/members`, label: 'Members' });
       if (isAdmin(role)) items.push({ href: `${base}/audit-log`, label: 'Audit log' });
+      if (isAdmin(role)) items.push({ href: `${base}/secrets`, label: 'Secrets' });
       items.push({ href: `${base}/settings`, label: 'Settings' });
+      groups.push({ label: 'Organization', items });
     }
     if (account.superAdmin) {
-      items.push({ href: `${base}/server/hashing`, label: 'Password hashing' });
-      items.push({ href: `${base}/server/authentication`, label: 'Authentication' });
-      items.push({ href: `${base}/server/users`, label: 'Users' });
+      groups.push({
+        label: 'Server',
+        items: [
+          { href: `${base}/server/hashing`, label: 'Password hashing' },
+          { href: `${base}/server/authentication`, label: 'Authentication' },
+          { href: `${base}/server/users`, label: 'Users' },
+        ],
+      });
     }
   }
-  items.push({ href: '/d/account', label: 'Account' });
-  return items;
+  groups.push({ label: 'You', items: [{ href: '/d/account', label: 'Account' }] });
+  return groups;
 }
 
 /** The page frame: skip link, organization switcher, navigation, sign-out, and the page. */
 export function Shell({ account, org, path, children }: { account: Account; org?: string; path: string; children: ComponentChildren }) {
   const current = org ?? account.organizations[0]?.slug;
   // Pages outside an organization (the account) keep the first organization's navigation.
-  const items = navItems(account, current);
+  const groups = navGroups(account, current);
+  const items = groups.flatMap((group) => group.items);
   // The longest matching entry is the current one (Import lives under Checks).
   const active = items
     .filter((item) => path === item.href || path.startsWith(`${item.href}/`))
@@ -56,7 +72,7 @@ export function Shell({ account, org, path, children }: { account: Account; org?
             <label for="org-select" class="visually-hidden">
               Organization
             </label>
-            <select id="org-select" value={current} onChange={(event) => navigate(`/orgs/${encodeURIComponent((event.currentTarget as HTMLSelectElement).value)}/checks`)}>
+            <select id="org-select" value={current} onChange={(event) => navigate(`/orgs/${encodeURIComponent((event.currentTarget as HTMLSelectElement).value)}/overview`)}>
               {org && !account.organizations.some((o) => o.slug === org) ? <option value={org}>{org}</option> : null}
               {account.organizations.map((o) => (
                 <option key={o.slug} value={o.slug}>
@@ -74,15 +90,22 @@ export function Shell({ account, org, path, children }: { account: Account; org?
         </button>
       </header>
       <nav class="mainnav" aria-label="Main">
-        <ul>
-          {items.map((item) => (
-            <li key={item.href}>
-              <Link href={item.href} aria-current={item.href === active ? 'page' : undefined}>
-                {item.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        {groups.map((group) => (
+          <div class="nav-group" key={group.label}>
+            <span class="nav-group-label" id={`nav-${group.label}`}>
+              {group.label}
+            </span>
+            <ul aria-labelledby={`nav-${group.label}`}>
+              {group.items.map((item) => (
+                <li key={item.href}>
+                  <Link href={item.href} aria-current={item.href === active ? 'page' : undefined}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
       </nav>
       {children}
     </div>

@@ -1,4 +1,4 @@
-import { AUDIT_KINDS } from '../../../daemon/audit/audit-kinds';
+import { AUDIT_KINDS } from '../../../contract/audit-kinds';
 import { get } from '../api/client';
 import type { AuditEntry, Page } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';

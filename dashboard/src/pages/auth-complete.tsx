@@ -15,6 +15,10 @@ const FAILURES: Record<string, string> = {
   email_not_verified: 'The identity provider has not verified your e-mail address. Verify it there, then sign in again.',
   registration_closed: 'This server does not accept new accounts from your e-mail address. Ask an administrator for an invitation.',
   install_failed: 'The app could not be installed in your workspace. Please try again.',
+  rate_limited: 'Too many sign-ins were started from your network. Please wait a few minutes and try again.',
+  saml_refused: 'Your organization’s identity provider sent an answer that could not be accepted. Please start the sign-in again.',
+  account_exists: 'An account already uses your e-mail address. Sign in the way you usually do.',
+  saml_required: 'Your organization requires single sign-on. Sign in through your organization’s identity provider.',
 };
 
 /**

@@ -1,5 +1,8 @@
+import { Breakable } from '../components/breakable';
 import { del, get } from '../api/client';
-import type { Check, Role } from '../api/types';
+import type { MonitoredCheck, Role } from '../api/types';
+import { CheckChannels } from '../components/check-channels';
+import { CheckMonitoring } from '../components/check-monitoring';
 import { ErrorBanner } from '../components/error-banner';
 import { Link } from '../components/link';
 import { formatDate } from '../lib/format';
@@ -8,12 +11,14 @@ import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
 import { useAction } from '../lib/use-action';
 import { useAsync } from '../lib/use-async';
+import { usePolling } from '../lib/use-polling';
 
-/** One check: its whole definition; edit and delete for those who may write. */
+/** One check: its state, uptime, results and incidents, then its whole definition; edit and delete for those who may write. */
 export function CheckDetailPage({ org, slug, role }: { org: string; slug: string; role?: Role }) {
   const base = `/orgs/${encodeURIComponent(org)}/checks`;
-  const check = useAsync(() => get<Check>(`${base}/${encodeURIComponent(slug)}`), [org, slug]);
+  const check = useAsync(() => get<MonitoredCheck>(`${base}/${encodeURIComponent(slug)}`), [org, slug]);
   usePageTitle(check.data?.name ?? slug);
+  usePolling(check.reload, [check.reload]);
   const { busy, error, run } = useAction();
 
   const remove = async () => {
@@ -62,11 +67,13 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
       </div>
       <ErrorBanner error={error} title="Not deleted" />
       {c.description ? <p class="lead">{c.description}</p> : null}
+      <CheckMonitoring org={org} check={c} canRun={canWrite(role)} onRan={check.reload} />
+      <h2>Definition</h2>
       <table class="kv">
         <tbody>
           <Row k="Slug" v={<code>{c.slug}</code>} />
           <Row k="Type" v={c.type} />
-          <Row k="Target" v={<code>{c.target}</code>} />
+          <Row k="Target" v={<code><Breakable text={c.target} /></code>} />
           <Row k="Enabled" v={c.enabled ? 'yes' : 'no (paused)'} />
           <Row k="Interval" v={`${c.intervalSeconds} seconds`} />
           <Row k="Timeout" v={`${c.thresholds.timeoutMs} ms`} />
@@ -93,6 +100,7 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
       <pre class="card mono" aria-label="Type-specific settings as JSON">
         {JSON.stringify(c.config, null, 2)}
       </pre>
+      <CheckChannels org={org} slug={c.slug} writer={canWrite(role)} />
     </main>
   );
 }

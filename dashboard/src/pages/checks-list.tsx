@@ -1,6 +1,7 @@
-import { useState } from 'preact/hooks';
+import { Breakable } from '../components/breakable';
+import { useRef, useState } from 'preact/hooks';
 import { get } from '../api/client';
-import type { Check, CheckType, Page, Role } from '../api/types';
+import type { CheckState, CheckType, MonitoredCheck, Page, Role } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { FieldShell, TextField } from '../components/fields';
 import { Link } from '../components/link';
@@ -8,25 +9,45 @@ import { navigate } from '../lib/router';
 import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
-import { usePagedList } from '../lib/use-paged-list';
+import { useLiveList } from '../lib/use-live-list';
+import { usePolling } from '../lib/use-polling';
+import { StateBadge } from '../components/state-badge';
+import { Sparkline } from '../components/sparkline';
+import { formatUptime, timeAgo } from '../lib/uptime-format';
 
-/** Filters live in the address (?type=&label=k=v), so a filtered list can be linked and reloaded. */
+const STATES: CheckState[] = ['up', 'degraded', 'down', 'pending', 'paused'];
+/** How many response times each row's sparkline keeps (one per refresh that saw a new run). */
+const SPARK_POINTS = 20;
+
+/**
+ * Checks with their state, 24-hour uptime, last response time and last run, read again every few
+ * seconds. Filters live in the address (?state=&type=&label=k=v), so a filtered list can be
+ * linked and reloaded.
+ */
 export function ChecksListPage({ org, role, search }: { org: string; role?: Role; search: URLSearchParams }) {
   usePageTitle('Checks');
   const base = `/orgs/${encodeURIComponent(org)}/checks`;
+  const state = search.get('state') ?? '';
   const type = search.get('type') ?? '';
   const labels = search.getAll('label');
   const types = useAsync(() => get<CheckType[]>('/check-types'), []);
-  const { first, items, nextCursor, loadMore, moreError } = usePagedList(
-    (cursor) => get<Page<Check>>(`/orgs/${encodeURIComponent(org)}/checks`, { query: { type: type || undefined, label: labels, limit: '50', cursor } }),
-    [org, type, labels.join('\n')],
+  const { items, loading, error, nextCursor, loadMore, refresh } = useLiveList(
+    (cursor) =>
+      get<Page<MonitoredCheck>>(`/orgs/${encodeURIComponent(org)}/checks`, {
+        query: { state: state || undefined, type: type || undefined, label: labels, include: 'uptime24h', limit: '50', cursor },
+      }),
+    [org, state, type, labels.join('\n')],
   );
+  usePolling(() => void refresh(), [refresh]);
+  const latencies = useLatencyHistory(items);
+  const [stateInput, setStateInput] = useState(state);
   const [typeInput, setTypeInput] = useState(type);
   const [labelInput, setLabelInput] = useState(labels.join(', '));
 
   const applyFilters = (event: Event) => {
     event.preventDefault();
     const params = new URLSearchParams();
+    if (stateInput) params.set('state', stateInput);
     if (typeInput) params.set('type', typeInput);
     for (const label of labelInput.split(',').map((l) => l.trim()).filter(Boolean)) params.append('label', label);
     const qs = params.toString();
@@ -51,6 +72,16 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
         ) : null}
       </div>
       <form class="toolbar" onSubmit={applyFilters} aria-label="Filter checks">
+        <FieldShell id="filter-state" label="State">
+          <select id="filter-state" value={stateInput} onChange={(e) => setStateInput((e.currentTarget as HTMLSelectElement).value)}>
+            <option value="">All states</option>
+            {STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </FieldShell>
         <FieldShell id="filter-type" label="Type">
           <select id="filter-type" value={typeInput} onChange={(e) => setTypeInput((e.currentTarget as HTMLSelectElement).value)}>
             <option value="">All types</option>
@@ -63,10 +94,11 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
         </FieldShell>
         <TextField id="filter-label" label="Labels" placeholder="team=platform, env=prod" value={labelInput} onValue={setLabelInput} />
         <button type="submit">Filter</button>
-        {type || labels.length ? (
+        {state || type || labels.length ? (
           <Link
             href={base}
             onClick={() => {
+              setStateInput('');
               setTypeInput('');
               setLabelInput('');
             }}
@@ -75,33 +107,44 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
           </Link>
         ) : null}
       </form>
-      <ErrorBanner error={first.error ?? moreError} />
-      {first.loading && !first.data ? <p aria-busy="true">Loading…</p> : null}
-      {first.data && items.length === 0 ? <p>{type || labels.length ? 'No check matches these filters.' : 'No checks yet.'}</p> : null}
+      <ErrorBanner error={error} />
+      {loading && items.length === 0 ? <p aria-busy="true">Loading…</p> : null}
+      {!loading && items.length === 0 ? <p>{state || type || labels.length ? 'No check matches these filters.' : 'No checks yet.'}</p> : null}
       {items.length ? (
         <div class="table-wrap">
           <table>
             <caption class="visually-hidden">Checks of {org}</caption>
             <thead>
               <tr>
+                <th scope="col">State</th>
                 <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Target</th>
-                <th scope="col">Every</th>
-                <th scope="col">Labels</th>
+                <th scope="col">Uptime 24 h</th>
+                <th scope="col">Response</th>
+                <th scope="col">Last run</th>
+                <th scope="col" class="wide-only">Type</th>
+                <th scope="col" class="wide-only">Target</th>
+                <th scope="col" class="wide-only">Labels</th>
               </tr>
             </thead>
             <tbody>
               {items.map((check) => (
-                <tr key={check.slug} data-slug={check.slug}>
+                <tr key={check.slug} data-slug={check.slug} data-state={check.state}>
+                  <td>
+                    <StateBadge state={check.state} />
+                  </td>
                   <td>
                     <Link href={`${base}/${encodeURIComponent(check.slug)}`}>{check.name}</Link>
-                    {check.enabled ? null : <span class="badge">paused</span>}
                   </td>
-                  <td>{titleOf(check.type)}</td>
-                  <td class="mono">{check.target}</td>
-                  <td>{check.intervalSeconds} s</td>
-                  <td>
+                  <td class="num">{formatUptime(check.uptime24h)}</td>
+                  <td class="num">
+                    {check.lastResult ? `${check.lastResult.latencyMs} ms` : '—'} <Sparkline values={latencies.get(check.slug) ?? []} />
+                  </td>
+                  <td title={check.lastResult?.at}>{timeAgo(check.lastResult?.at)}</td>
+                  <td class="wide-only">{titleOf(check.type)}</td>
+                  <td class="mono wide-only">
+                    <Breakable text={check.target} />
+                  </td>
+                  <td class="wide-only">
                     {Object.entries(check.labels).map(([k, v]) => (
                       <span class="badge" key={k}>
                         {k}={v}
@@ -121,4 +164,20 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
       ) : null}
     </main>
   );
+}
+
+/** The response times each check reported across refreshes, oldest first, a few per check. */
+function useLatencyHistory(items: readonly MonitoredCheck[]): Map<string, number[]> {
+  const history = useRef(new Map<string, { at: string; values: number[] }>());
+  for (const check of items) {
+    const last = check.lastResult;
+    if (!last) continue;
+    const entry = history.current.get(check.slug);
+    if (!entry) history.current.set(check.slug, { at: last.at, values: [last.latencyMs] });
+    else if (entry.at !== last.at) {
+      entry.at = last.at;
+      entry.values = [...entry.values, last.latencyMs].slice(-SPARK_POINTS);
+    }
+  }
+  return new Map([...history.current].map(([slug, entry]) => [slug, entry.values]));
 }

@@ -57,7 +57,8 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
     setError(undefined);
     try {
       const answer = await request<ImportResult>('POST', `/orgs/${encodeURIComponent(org)}/checks/import/convert`, {
-        query: { source, ...(dryRun ? { dryRun: 'true' } : {}) },
+        // The confirmed apply is held to the preview: if it would now do something else, 409 and nothing is written.
+        query: { source, ...(dryRun ? { dryRun: 'true' } : preview?.digest ? { expect: preview.digest } : {}) },
         raw: input.raw,
         contentType: input.contentType,
       });

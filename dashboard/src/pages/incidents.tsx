@@ -4,6 +4,7 @@ import { asApiError, type ApiError } from '../api/errors';
 import type { Incident, Page, Role } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { FieldShell, issuesByPath, TextField } from '../components/fields';
+import { IncidentTimeline } from '../components/incident-timeline';
 import { Link } from '../components/link';
 import { formatDate } from '../lib/format';
 import { navigate } from '../lib/router';
@@ -70,12 +71,7 @@ export function IncidentsPage({ org, role, search }: { org: string; role?: Role;
                   </>
                 ) : null}
               </p>
-              <p class="hint">
-                Opened {formatDate(incident.createdAt)}
-                {incident.openedBy ? ` by ${incident.openedBy.email}` : ''}
-                {incident.acknowledgedAt ? `; acknowledged ${formatDate(incident.acknowledgedAt)}${incident.acknowledgedBy ? ` by ${incident.acknowledgedBy.email}` : ''}` : ''}
-                {incident.resolvedAt ? `; resolved ${formatDate(incident.resolvedAt)}${incident.resolvedBy ? ` by ${incident.resolvedBy.email}` : ''}` : ''}.
-              </p>
+              <IncidentTimeline incident={incident} />
               {writer && incident.status !== 'resolved' ? (
                 <div class="button-row">
                   {incident.status === 'open' ? (

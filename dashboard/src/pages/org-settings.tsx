@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { del, get, patch } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
 import type { Organization, Role } from '../api/types';
@@ -10,26 +10,13 @@ import { refreshAccount } from '../lib/session';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
 import { WorkspaceSection } from './org-workspace';
+import { SingleSignOnSection } from './org-single-sign-on';
 
 /** The organization's settings: member limit and sign-up pattern (admins), name and deletion (owners). */
 export function OrgSettingsPage({ org, role }: { org: string; role?: Role }) {
   usePageTitle('Organization settings');
   const path = `/orgs/${encodeURIComponent(org)}`;
   const loaded = useAsync(() => get<Organization>(path), [org]);
-  const [name, setName] = useState('');
-  const [limit, setLimit] = useState('');
-  const [pattern, setPattern] = useState('');
-  const [error, setError] = useState<ApiError>();
-  const [saved, setSaved] = useState(false);
-  const owner = role === 'owner';
-
-  useEffect(() => {
-    if (!loaded.data) return;
-    setName(loaded.data.name);
-    setLimit(loaded.data.memberLimit == null ? '' : String(loaded.data.memberLimit));
-    setPattern(loaded.data.registrationEmailPattern ?? '');
-  }, [loaded.data]);
-
   if (loaded.error || !loaded.data) {
     return (
       <main id="main">
@@ -38,7 +25,18 @@ export function OrgSettingsPage({ org, role }: { org: string; role?: Role }) {
       </main>
     );
   }
-  const o = loaded.data;
+  return <OrgSettingsEditor org={org} role={role} stored={loaded.data} onSaved={loaded.setData} />;
+}
+
+/** The settings form, starting from the stored organization: its first paint already shows them. */
+function OrgSettingsEditor({ org, role, stored: o, onSaved }: { org: string; role?: Role; stored: Organization; onSaved(org: Organization): void }) {
+  const path = `/orgs/${encodeURIComponent(org)}`;
+  const [name, setName] = useState(o.name);
+  const [limit, setLimit] = useState(o.memberLimit == null ? '' : String(o.memberLimit));
+  const [pattern, setPattern] = useState(o.registrationEmailPattern ?? '');
+  const [error, setError] = useState<ApiError>();
+  const [saved, setSaved] = useState(false);
+  const owner = role === 'owner';
   const issues = issuesByPath(error?.issues ?? []);
   const admin = isAdmin(role);
 
@@ -52,7 +50,7 @@ export function OrgSettingsPage({ org, role }: { org: string; role?: Role }) {
     };
     if (owner && name !== o.name) body.name = name;
     try {
-      loaded.setData(await patch<Organization>(path, body));
+      onSaved(await patch<Organization>(path, body));
       await refreshAccount();
       setSaved(true);
     } catch (caught) {
@@ -112,6 +110,7 @@ export function OrgSettingsPage({ org, role }: { org: string; role?: Role }) {
         </table>
       )}
       <WorkspaceSection org={org} admin={admin} />
+      {admin ? <SingleSignOnSection org={org} /> : null}
       {owner ? (
         <section aria-labelledby="danger-title">
           <h2 id="danger-title">Delete the organization</h2>

@@ -17,7 +17,8 @@ export function ForgotPasswordPage() {
   const submit = async (event: Event) => {
     event.preventDefault();
     await run(async () => {
-      const answer = await post<{ message: string }>('/auth/password-reset', { email }, { anonymous: true });
+      // The server words the answer: a mail is on its way, or (without mail) an administrator can issue a link.
+      const answer = await post<{ message: string; mailed?: boolean }>('/auth/password-reset', { email }, { anonymous: true });
       setSent(answer.message);
     });
   };
@@ -28,6 +29,7 @@ export function ForgotPasswordPage() {
         <Notice>{sent}</Notice>
       ) : (
         <form class="card" onSubmit={submit}>
+          <p class="aside">We send a link to reset your password to this address. If this server does not send mail, an administrator can issue the link instead.</p>
           <ErrorBanner error={error} />
           <TextField id="email" label="E-mail" type="email" autoComplete="email" required value={email} onValue={setEmail} errors={issuesByPath(error?.issues ?? []).get('email')} />
           <button type="submit" class="primary" disabled={busy}>

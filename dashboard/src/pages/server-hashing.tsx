@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { get, put } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
 import type { HashingView, PasswordPolicy, PolicyOverrides } from '../api/types';
@@ -68,15 +68,6 @@ function presetLabel(name: string, preset: PolicyOverrides): string {
 export function ServerHashingPage() {
   usePageTitle('Password hashing');
   const state = useAsync(() => get<HashingView>('/system/hashing'), []);
-  const [values, setValues] = useState<FormValues>();
-  const [error, setError] = useState<ApiError>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (state.data && !values) setValues(fromOverrides(state.data.overrides));
-  }, [state.data]);
-
   if (state.error) {
     return (
       <main id="main">
@@ -85,7 +76,7 @@ export function ServerHashingPage() {
       </main>
     );
   }
-  if (!state.data || !values) {
+  if (!state.data) {
     return (
       <main id="main" aria-busy="true">
         <h1 tabIndex={-1}>Password hashing</h1>
@@ -93,7 +84,16 @@ export function ServerHashingPage() {
       </main>
     );
   }
-  const view = state.data;
+  return <HashingEditor stored={state.data} />;
+}
+
+/** The settings form, starting from the stored overrides: its first paint already shows them. */
+function HashingEditor({ stored }: { stored: HashingView }) {
+  const [view, setView] = useState(stored);
+  const [values, setValues] = useState<FormValues>(() => fromOverrides(stored.overrides));
+  const [error, setError] = useState<ApiError>();
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
   const issues = issuesByPath(error?.issues ?? []);
   const set = (patch: Partial<FormValues>) => {
     setValues({ ...values, ...patch });
@@ -114,7 +114,7 @@ export function ServerHashingPage() {
     setSaved(false);
     try {
       const next = await put<HashingView>('/system/hashing', toOverrides(values));
-      state.setData(next);
+      setView(next);
       setValues(fromOverrides(next.overrides));
       setSaved(true);
     } catch (caught) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheckType } from '../check-type.js';
-import { headerName, ignoreTlsErrors, invert, keyword, useTls } from '../fields.js';
+import { headerMap, headerName, ignoreTlsErrors, invert, keyword, useTls } from '../fields.js';
 import { hostPortTarget } from '../targets.js';
 
 // gRPC metadata keys are lowercase (HTTP/2 header names); "-bin" keys carry binary values,
@@ -23,13 +23,9 @@ export const grpcCheck = defineCheckType({
       .describe('The service name sent in the health request; empty asks about the whole server.'),
     useTls,
     ignoreTlsErrors,
-    metadata: z
-      .record(
-        headerName(METADATA_KEY, 'metadata keys are lowercase letters, digits, "_", "." and "-"'),
-        z.string().max(8192),
-      )
+    metadata: headerMap(headerName(METADATA_KEY, 'metadata keys are lowercase letters, digits, "_", "." and "-"'), 50)
       .default({})
-      .describe('Request metadata. Authorization metadata is refused: credentials never live in a check.'),
+      .describe('Request metadata. Authorization metadata must refer to a secret, e.g. "Bearer {{secrets.API_TOKEN}}".'),
     keyword: keyword.optional(),
     invert,
   }),

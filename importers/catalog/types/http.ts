@@ -8,6 +8,7 @@ import {
   invert,
   jsonQueries,
   keyword,
+  secretField,
   username,
 } from '../fields.js';
 import { urlTarget } from '../targets.js';
@@ -25,12 +26,13 @@ export const httpCheck = defineCheckType({
   target: urlTarget(['http', 'https'], 'The URL to request.', 'https://example.com/health'),
   config: z.strictObject({
     method: z.enum(HTTP_METHODS).default('GET'),
-    headers: headers('Request headers. Authorization headers are refused: credentials never live in a check.'),
+    headers: headers('Request headers. An Authorization header must refer to a secret, e.g. "Bearer {{secrets.API_TOKEN}}"; a literal credential is refused.'),
     body: z.string().max(65_536).optional().describe('The request body, sent as is.'),
     expectedStatusCodes,
     keyword: keyword.optional(),
     jsonQueries,
-    basicAuthUser: username.describe('User name for HTTP basic authentication; the password is never stored in a check.'),
+    basicAuthUser: username.describe('User name for HTTP basic authentication.'),
+    basicAuthPassword: secretField('Password for HTTP basic authentication (with basicAuthUser).'),
     followRedirects: z.boolean().default(true),
     maxRedirects: z.int().min(0).max(30).default(10).describe('Redirects followed before giving up.'),
     ignoreTlsErrors,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheckType } from '../check-type.js';
-import { hostPort, ignoreTlsErrors, invert, useTls, username } from '../fields.js';
+import { hostPort, ignoreTlsErrors, invert, password, useTls, username } from '../fields.js';
 import { hostPortTarget } from '../targets.js';
 
 /** A Kafka cluster that accepts a produced message. */
@@ -25,9 +25,10 @@ export const kafkaCheck = defineCheckType({
       .strictObject({
         mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512', 'aws']),
         username,
+        password,
       })
       .optional()
-      .describe('SASL authentication; the password is never stored in a check.'),
+      .describe('SASL authentication; the password is a secret reference.'),
     allowAutoTopicCreation: z.boolean().default(false),
     invert,
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheckType } from '../check-type.js';
-import { ignoreTlsErrors, invert, useTls, username } from '../fields.js';
+import { ignoreTlsErrors, invert, password, useTls, username } from '../fields.js';
 import { hostPortTarget } from '../targets.js';
 
 /** A MongoDB server or cluster. */
@@ -17,6 +17,7 @@ export const mongodbCheck = defineCheckType({
     srv: z.boolean().default(false).describe('Discover the servers through the DNS SRV record of the target (mongodb+srv).'),
     database: z.string().min(1).max(64).optional().describe('The database the command runs against (admin when absent).'),
     username,
+    password,
     command: z
       .record(z.string(), z.unknown())
       .optional()

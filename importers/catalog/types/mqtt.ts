@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheckType } from '../check-type.js';
-import { ignoreTlsErrors, invert, jsonQueries, keyword, useTls, username } from '../fields.js';
+import { ignoreTlsErrors, invert, jsonQueries, keyword, password, useTls, username } from '../fields.js';
 import { hostPortTarget } from '../targets.js';
 
 /** An MQTT broker and a message on one of its topics. */
@@ -14,6 +14,7 @@ export const mqttCheck = defineCheckType({
   config: z.strictObject({
     topic: z.string().min(1).max(1024).describe('The topic to subscribe to; wildcards + and # are allowed.'),
     username,
+    password,
     useTls,
     ignoreTlsErrors,
     websocketPath: z

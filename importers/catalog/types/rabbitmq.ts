@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheckType } from '../check-type.js';
-import { ignoreTlsErrors, invert, url, username } from '../fields.js';
+import { ignoreTlsErrors, invert, password, url, username } from '../fields.js';
 import { urlTarget } from '../targets.js';
 
 const MANAGEMENT_SCHEMES = ['http', 'https'] as const;
@@ -20,6 +20,7 @@ export const rabbitmqCheck = defineCheckType({
       .default([])
       .describe('Management URLs of other nodes, tried when the target does not answer.'),
     username,
+    password,
     ignoreTlsErrors,
     invert,
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheckType } from '../check-type.js';
-import { ignoreTlsErrors, invert, useTls, username } from '../fields.js';
+import { ignoreTlsErrors, invert, useTls, secretField, username } from '../fields.js';
 import { hostPortTarget } from '../targets.js';
 
 /** A Redis (or Valkey) server. */
@@ -11,7 +11,8 @@ export const redisCheck = defineCheckType({
   target: hostPortTarget('The server (port 6379 by default).', 'cache.example.com:6379', 6379),
   config: z.strictObject({
     database: z.int().min(0).max(255).default(0).describe('The logical database number.'),
-    username: username.describe('The ACL user name (Redis 6+); the password is never stored in a check.'),
+    username: username.describe('The ACL user name (Redis 6+).'),
+    password: secretField('The password (requirepass, or the ACL user\'s).'),
     useTls,
     ignoreTlsErrors,
     invert,

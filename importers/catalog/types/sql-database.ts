@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheckType } from '../check-type.js';
-import { ignoreTlsErrors, invert, useTls, username } from '../fields.js';
+import { ignoreTlsErrors, invert, password, useTls, username } from '../fields.js';
 import { hostPortTarget } from '../targets.js';
 
 interface SqlEngine<Name extends string> {
@@ -14,8 +14,8 @@ interface SqlEngine<Name extends string> {
 
 /**
  * Declares a SQL database check. Connection strings are split by the importers into the
- * target (host and port) and these fields, and their password is dropped: the runner gets
- * credentials from elsewhere, never from a check.
+ * target (host and port) and these fields; the password is a secret reference, whose value
+ * the runner puts in at run time.
  */
 export function sqlDatabaseCheckType<const Name extends string>(engine: SqlEngine<Name>) {
   const { sample } = engine;
@@ -31,6 +31,7 @@ export function sqlDatabaseCheckType<const Name extends string>(engine: SqlEngin
     config: z.strictObject({
       database: z.string().min(1).max(128).optional().describe(engine.databaseMeans),
       username,
+      password,
       query: z
         .string()
         .min(1)

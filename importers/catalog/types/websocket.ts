@@ -11,7 +11,7 @@ export const websocketCheck = defineCheckType({
     'Opens a WebSocket connection; optionally sends a message and looks for a keyword in the first reply.',
   target: urlTarget(['ws', 'wss'], 'The WebSocket URL.', 'wss://example.com/socket'),
   config: z.strictObject({
-    headers: headers('Headers of the upgrade request. Authorization headers are refused.'),
+    headers: headers('Headers of the upgrade request. An Authorization header must refer to a secret.'),
     subprotocols: z
       .array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'expected a subprotocol token'))
       .max(10)

@@ -25,8 +25,11 @@ const LOWEST_ROLE: Record<OrgPermission, Role> = {
   'notification-channels:read': 'viewer',
   'notification-channels:write': 'user',
   'audit-log:read': 'admin',
+  'secrets:read': 'admin',
+  'secrets:write': 'admin',
   'own-notification-settings:write': 'viewer',
   'own-tokens:write': 'viewer',
+  'own-membership:leave': 'viewer',
 };
 
 const ORDER: Role[] = ['viewer', 'user', 'admin', 'owner'];
@@ -53,7 +56,7 @@ describe('can(role, permission)', () => {
 
   it('gives a viewer no write except its own notification settings and tokens', () => {
     const viewerWrites = PERMISSIONS.filter((p) => can('viewer', p) && !p.endsWith(':read'));
-    expect(viewerWrites.sort()).toEqual(['own-notification-settings:write', 'own-tokens:write']);
+    expect(viewerWrites.sort()).toEqual(['own-membership:leave', 'own-notification-settings:write', 'own-tokens:write']);
   });
 
   it('refuses unknown roles and permissions', () => {

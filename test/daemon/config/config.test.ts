@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../daemon/config/config.js';
 import { ConfigError } from '../../../daemon/config/config-error.js';
 import { renderSettingsTable, SETTINGS_END, SETTINGS_START } from '../../support/config-docs.js';
+import { updateSwitch } from '../../support/required-tool.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'svc-config-'));
 const withFile = (yaml: string) => {
@@ -138,7 +139,7 @@ describe('docs/configuration.md', () => {
     expect(start).toBeGreaterThan(0);
     const expected = `${SETTINGS_START}\n${renderSettingsTable()}\n${SETTINGS_END}`;
     const actual = docs.slice(start, end + SETTINGS_END.length);
-    if (process.env.UPDATE_DOCS && actual !== expected) writeFileSync(path, docs.replace(actual, expected));
+    if (updateSwitch('UPDATE_DOCS') && actual !== expected) writeFileSync(path, docs.replace(actual, expected));
     else expect(actual, 'docs/configuration.md is out of date: run UPDATE_DOCS=1 npx vitest run test/daemon/config').toBe(expected);
   });
 });

@@ -25,7 +25,7 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
     expect(preview.body.checks).toEqual([
       { slug: 'api-health', name: 'API health', type: 'http', action: 'create' },
       { slug: 'database', name: 'Database', type: 'tcp', action: 'create' },
-      { name: 'Queue', action: 'skip', reason: 'UNSUPPORTED_TYPE' },
+      { name: 'Queue', action: 'skip', reason: 'UNSUPPORTED_TYPE', message: expect.stringContaining('sctp') },
     ]);
     expect(preview.body.warnings.map((w: { code: string }) => w.code).sort()).toEqual(['SECRET_DROPPED', 'UNSUPPORTED_TYPE']);
     expect(preview.body.warnings.find((w: { code: string }) => w.code === 'SECRET_DROPPED')).toMatchObject({ item: 'API health', slug: 'api-health', field: 'client.oauth2' });
@@ -68,16 +68,6 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
     expect(slower.body).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
     const core = await daemon.request('GET', '/orgs/default/checks?label=group=core', { token: admin });
     expect(core.body.items.map((c: { slug: string; intervalSeconds: number }) => [c.slug, c.intervalSeconds])).toEqual([['api-health', 45]]);
-  });
-
-  it('takes over a check of the same slug made by hand, and marks it as managed', async () => {
-    const made = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Handmade', type: 'http', target: 'https://hand.example.com' } });
-    expect(made.status).toBe(201);
-    const yaml = 'endpoints:\n  - name: Handmade\n    url: https://hand.example.com/v2\n    conditions: ["[STATUS] == 200"]\n';
-    const res = await convert('source=configfile-monitor', yaml);
-    expect(res.body).toMatchObject({ created: 0, updated: 1 });
-    const after = await daemon.request('GET', '/orgs/default/checks/handmade', { token: admin });
-    expect(after.body).toMatchObject({ target: 'https://hand.example.com/v2', labels: { 'svc-managed': 'configfile-monitor' }, createdAt: made.body.createdAt });
   });
 
   it('needs checks:write: a viewer gets 403 and nothing is written', async () => {

@@ -113,8 +113,32 @@ describe.each(DATABASE_KINDS)('import from the hosted monitoring API [%s]', (kin
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('INVALID_IMPORT_INPUT');
       expect(res.body.error.message).toMatch(/expected an API token/);
+      // The answer names both inputs the source takes, and how the CLI passes a token.
+      expect(res.body.error.message).toMatch(/--token-env/);
+      expect(res.body.error.message).toMatch(/monitors and heartbeats listings saved to a file/);
     }
     expect(api.seen.length).toBe(calls);
+  });
+
+  it('previews and applies the listings saved as JSON without calling the API', async () => {
+    const calls = api.seen.length;
+    const saved = JSON.stringify([
+      JSON.parse(page([monitor('11', { monitor_type: 'status', url: 'https://blog.example.com/', pronounceable_name: 'Blog', check_frequency: 60 })])),
+      JSON.parse(page([{ id: '21', type: 'heartbeat', attributes: { name: 'Nightly backup', period: 86400, grace: 3600 } }])),
+    ]);
+    const before = await checksSnapshot(daemon);
+    const preview = await convert('source=hosted-monitor-api&dryRun=true', saved);
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body).toMatchObject({ dryRun: true, created: 2, skipped: 0 });
+    expect(preview.body.checks.map((c: { slug: string; type: string }) => [c.slug, c.type])).toEqual([
+      ['blog', 'http'],
+      ['nightly-backup', 'heartbeat'],
+    ]);
+    expect(await checksSnapshot(daemon)).toBe(before);
+    const applied = await convert('source=hosted-monitor-api', saved);
+    expect(applied.body).toMatchObject({ dryRun: false, created: 2 });
+    expect((await daemon.request('GET', '/orgs/default/checks/nightly-backup', { token: admin })).body.labels).toMatchObject({ 'svc-managed': 'hosted-monitor-api' });
+    expect(api.seen.length, 'the saved listings need no network').toBe(calls);
   });
 
   it('answers 502 saying the API cannot be reached', async () => {

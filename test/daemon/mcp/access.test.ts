@@ -13,6 +13,7 @@ const WRITE_ARGS: Record<string, Record<string, unknown>> = {
   create_check: { check: candidate },
   update_check: { slug: 'existing', changes: { intervalSeconds: 30 } },
   delete_check: { slug: 'existing' },
+  run_check: { slug: 'existing' },
 };
 
 const READ_ARGS: Record<string, Record<string, unknown>> = {
@@ -22,6 +23,7 @@ const READ_ARGS: Record<string, Record<string, unknown>> = {
   list_checks: {},
   get_check: { slug: 'existing' },
   list_incidents: {},
+  get_check_results: { slug: 'existing' },
 };
 
 /** Every row of the organization's checks, to prove a refused call wrote nothing at all. */

@@ -45,8 +45,8 @@ export async function checkCount(daemon: TestDaemon, orgSlug = 'default'): Promi
   return Number(row.n);
 }
 
-export const READ_TOOLS = ['list_check_types', 'get_check_type_sample', 'validate_check', 'list_checks', 'get_check', 'list_incidents'];
-export const WRITE_TOOLS = ['create_check', 'update_check', 'delete_check'];
+export const READ_TOOLS = ['list_check_types', 'get_check_type_sample', 'validate_check', 'list_checks', 'get_check', 'list_incidents', 'get_check_results'];
+export const WRITE_TOOLS = ['create_check', 'update_check', 'delete_check', 'run_check'];
 export const ALL_TOOLS = [
   'list_check_types',
   'get_check_type_sample',
@@ -57,4 +57,6 @@ export const ALL_TOOLS = [
   'update_check',
   'delete_check',
   'list_incidents',
+  'get_check_results',
+  'run_check',
 ];

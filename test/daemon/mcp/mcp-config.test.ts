@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../cli/main.js';
+import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 import { mintToken, READ_TOOLS } from './mcp-client.js';
 
@@ -24,10 +25,10 @@ async function svc(args: string[]): Promise<{ code: number; stdout: string; stde
   }
 }
 
-describe('svc mcp config', () => {
+describe.each(DATABASE_KINDS)('svc mcp config [%s]', (kind) => {
   let daemon: TestDaemon;
   beforeAll(async () => {
-    daemon = await startTestDaemon('sqlite');
+    daemon = await startTestDaemon(kind);
   });
   afterAll(() => daemon.stop());
   beforeEach(() => {
@@ -58,15 +59,29 @@ describe('svc mcp config', () => {
     }
   });
 
-  it('takes the token from SVC_TOKEN, names the server, and advises on session tokens and a missing token', async () => {
-    vi.stubEnv('SVC_TOKEN', 'eyJ.session.jwt');
-    const session = await svc(['--url', 'https://mon.example.com', 'mcp', 'config', '--name', 'monitoring']);
-    expect(JSON.parse(session.stdout).mcpServers.monitoring).toEqual({
-      type: 'http',
-      url: 'https://mon.example.com/api/v1/mcp',
-      headers: { Authorization: 'Bearer eyJ.session.jwt' },
-    });
-    expect(session.stderr).toContain('this is a session token');
+  it('signed in with a session, mints a personal access token with the mcp scope named after the client, and says how to revoke it', async () => {
+    const session = await daemon.adminToken();
+    vi.stubEnv('SVC_TOKEN', session);
+    const result = await svc(['--url', daemon.url, 'mcp', 'config', '--name', 'monitoring', '--client', 'claude-desktop', '--org', 'default']);
+    expect(result.code, result.stderr).toBe(0);
+    const entry = JSON.parse(result.stdout).mcpServers.monitoring;
+    expect(entry).toMatchObject({ type: 'http', url: `${daemon.url}/api/v1/mcp` });
+    const minted = entry.headers.Authorization.replace(/^Bearer /, '');
+    expect(minted).not.toBe(session);
+    expect(minted.startsWith('svc_pat_')).toBe(true);
+    const listed = (await daemon.request('GET', '/auth/tokens', { token: session })).body.items;
+    const token = listed.find((item: { name: string }) => item.name === 'claude-desktop');
+    expect(token).toMatchObject({ org: 'default', scopes: ['mcp'], expiresAt: null });
+    expect(result.stderr).toContain(`svc token revoke ${token.uid}`);
+    // The minted token works on the MCP endpoint.
+    const client = new Client({ name: 'configured-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
+    await client.close();
+
+    const readOnly = await svc(['--url', daemon.url, 'mcp', 'config', '--client', 'reader', '--read-only', '--org', 'default']);
+    expect(readOnly.code, readOnly.stderr).toBe(0);
+    const reader = (await daemon.request('GET', '/auth/tokens', { token: session })).body.items.find((item: { name: string }) => item.name === 'reader');
+    expect(reader.scopes).toEqual(['mcp:read']);
 
     vi.stubEnv('SVC_TOKEN', '');
     const none = await svc(['--url', 'https://mon.example.com', 'mcp', 'config']);

@@ -9,6 +9,7 @@ import {
   validateCheck,
   type CheckTypeName,
 } from '../../../importers/catalog/index.js';
+import { WHOLE_REFERENCE } from '../../../importers/catalog/secret-references.js';
 import { schemaErrors } from './json-schema-subset.js';
 
 // One wrong config per type, laid over the type's sample config, and the one path it must be
@@ -157,8 +158,22 @@ describe.each(checkTypeNames.map((type) => [type]))('check type %s', (type) => {
     expect(schemaErrors(schema, { ...declaration.sample.config, misspelt: true })).not.toEqual([]);
   });
 
-  test('never has a field for a secret', () => {
-    const names = JSON.stringify(configJsonSchema(type)).match(/"[A-Za-z0-9]+":/g) ?? [];
-    expect(names.filter((name) => /password|secret|token|apiKey|privateKey/i.test(name))).toEqual([]);
+  test('takes a secret only as a reference, never as a literal', () => {
+    const secretFields: [string, { pattern?: string }][] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (/password|secret|token|apiKey|privateKey/i.test(key) && key !== 'properties') secretFields.push([key, value as { pattern?: string }]);
+          walk(value);
+        }
+      }
+    };
+    walk(configJsonSchema(type));
+    for (const [key, schema] of secretFields) {
+      expect(schema.pattern, key).toBe(WHOLE_REFERENCE.source);
+      expect(new RegExp(schema.pattern!).test('{{secrets.DB_PASSWORD}}'), key).toBe(true);
+      expect(new RegExp(schema.pattern!).test('hunter2'), key).toBe(false);
+    }
   });
 });

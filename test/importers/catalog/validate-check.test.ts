@@ -156,13 +156,24 @@ describe('validateCheck: problems', () => {
     ]);
   });
 
-  test('flags unknown fields that look like secrets', () => {
+  test('flags unknown fields that look like secrets, and literal credentials in credential fields', () => {
     const issues = issuesOf(
       validateCheck({ ...minimal, config: { basicAuthUser: 'ops', basicAuthPassword: 'x', apiToken: 'y' } }),
     );
     expect(issues).toEqual([
-      { path: 'config.basicAuthPassword', message: 'unknown field: secrets are never stored in a check' },
+      { path: 'config.basicAuthPassword', message: expect.stringContaining('must be a secret reference such as {{secrets.DB_PASSWORD}}') },
       { path: 'config.apiToken', message: 'unknown field: secrets are never stored in a check' },
+    ]);
+  });
+
+  test('accepts secret references where credentials go', () => {
+    const check = validateCheck({
+      ...minimal,
+      config: { basicAuthUser: 'ops', basicAuthPassword: '{{secrets.OPS_PASSWORD}}', headers: { Authorization: 'Bearer {{secrets.API_TOKEN}}', 'X-Api-Key': '{{ secrets.API_KEY }}' } },
+    });
+    expect(check.ok).toBe(true);
+    expect(issuesOf(validateCheck({ ...minimal, config: { basicAuthPassword: '{{secrets.lower}}' } }))).toEqual([
+      { path: 'config.basicAuthPassword', message: expect.stringContaining('must be a secret reference') },
     ]);
   });
 

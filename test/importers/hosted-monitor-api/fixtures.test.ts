@@ -60,11 +60,22 @@ describe('input that is not the fetched data', () => {
   test.each([
     ['empty text', ''],
     ['truncated JSON', '{"monitors": [{"id": "1", '],
-    ['a list', '[]'],
+    ['a list of pages without data', '[{"errors": [{"status": "401"}]}]'],
     ['an object without the lists', '{"errors": [{"status": "401"}]}'],
     ['monitors that are not a list', '{"monitors": {"id": "1"}}'],
   ])('%s is an ImportInputError', (_, input) => {
     expect(() => convertHostedMonitorApi(input)).toThrow(ImportInputError);
+  });
+
+  test('the listings saved page by page (a list of pages, resources sorted by their type) convert as the fetched data', () => {
+    const data = JSON.parse(readFileSync(fixture('account.json'), 'utf8')) as Record<string, unknown[]>;
+    const page = (items: unknown[] = []) => ({ data: items, pagination: { next: null } });
+    const pages = [page(data.monitors), page(data.heartbeats), page(data.monitorGroups), page(data.heartbeatGroups)];
+    expect(convertHostedMonitorApi(JSON.stringify(pages))).toEqual(convertHostedMonitorApi(data as unknown as HostedMonitorData));
+    // The heartbeats listing alone is read as heartbeats, not as monitors.
+    const heartbeats = convertHostedMonitorApi(JSON.stringify(page(data.heartbeats)));
+    expect(heartbeats.checks.length).toBeGreaterThan(0);
+    expect(heartbeats.checks.every((check) => check.type === 'heartbeat')).toBe(true);
   });
 
   test('empty lists convert to nothing', () => {

@@ -36,7 +36,7 @@ const SECRETS = [
   'abc.def', 'hunter2', 'client-secret-value', 's3cr', 'Pa55', 'app:pw', 'cachepass', 'oraclepass', 'mqttpass',
   'kafkapass', 'rabbitpass', 't0ken', 'public', 'radiuspass', 'sharedsecret', 'deploy:pw', 'Xk2pQ9', 'proxypass',
   'eyJhbGciOi', 'k-123', 'BEGIN PRIVATE KEY', 'ntlmpass', 'password=pw', 'shop-pass', 'session=abc123', 'a1B2c3D4e5',
-  'An4lytics', 'mqtt-pass', 'radius-pass', 'Fin4nce', 'hooks.slack', 'mailpass', '123:abc',
+  'An4lytics', 'mqtt-pass', 'radius-pass', 'Fin4nce', 'hooks.slack', 'mailpass', '123:abc', 'shoppass',
 ];
 
 beforeAll(async () => {

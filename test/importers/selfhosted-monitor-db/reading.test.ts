@@ -168,7 +168,10 @@ describe('scale', () => {
   test('a generated database of 2,000 rows converts every monitor', async () => {
     const result = convertSelfhostedMonitorDb(await buildLargeDatabase(2_000));
     expect(result.checks).toHaveLength(1_980);
-    expect(result.skipped).toEqual([]);
+    // Every group is named in the answer with what it became.
+    expect(result.skipped).toHaveLength(20);
+    expect(result.skipped.every((item) => item.reason === 'BECAME_LABEL')).toBe(true);
+    expect(result.skipped[0]).toMatchObject({ item: 'Group 1', message: expect.stringMatching(/^became the label group=Group 1 on its \d+ monitors$/) });
     expect(new Set(result.checks.map((check) => check.slug)).size).toBe(1_980);
     expect(result.checks[0]).toMatchObject({ slug: 'monitor-2', labels: { group: 'Group 1', env: 'production' } });
   });

@@ -89,7 +89,7 @@ describe('ConversionBuilder', () => {
         message: expect.stringMatching(/^the converted check is not valid \(target: .+\); the item was skipped$/),
       },
     ]);
-    expect(result.skipped).toEqual([{ item: 'Broken', reason: 'INVALID_ITEM' }]);
+    expect(result.skipped).toEqual([{ item: 'Broken', reason: 'INVALID_ITEM', message: expect.stringContaining('not valid') }]);
   });
 
   test('a source label cannot override the managed label', () => {
@@ -159,14 +159,15 @@ describe('labels and headers', () => {
     expect(scope.warnings).toHaveLength(1);
   });
 
-  test('credential headers are dropped as secrets, invalid ones as unsupported', () => {
-    const scope = new ConversionBuilder('configfile-monitor').item('x');
+  test('credential headers refer to secrets instead of keeping their value, invalid ones are unsupported', () => {
+    const builder = new ConversionBuilder('configfile-monitor');
+    const scope = builder.item('x');
     const headers = importHeaders(
       [
         ['Accept', 'text/html'],
         ['authorization', 'Basic abc'],
         ['X-API-Key', 'k'],
-        ['X-Auth-Token', 't'],
+        ['X-Auth-Token', '${AUTH_TOKEN}'],
         ['Bad Name', 'x'],
         ['X-Count', 3],
         ['X-Object', { a: 1 }],
@@ -175,7 +176,18 @@ describe('labels and headers', () => {
       scope,
       'headers',
     );
-    expect(headers).toEqual({ Accept: 'text/html', 'X-Count': '3' });
+    const check = builder.emit(scope, { name: 'Shop front', type: 'http', target: 'https://shop.example.com/', config: { headers } });
+    expect(check?.config).toMatchObject({
+      headers: {
+        Accept: 'text/html',
+        authorization: 'Basic {{secrets.SHOP_FRONT_AUTHORIZATION}}',
+        'X-API-Key': '{{secrets.SHOP_FRONT_X_API_KEY}}',
+        'X-Auth-Token': '{{secrets.AUTH_TOKEN}}',
+        'X-Count': '3',
+      },
+    });
+    expect(JSON.stringify(check)).not.toMatch(/abc|"k"/);
+    expect(scope.warnings.find((w) => w.field === 'headers.authorization')?.message).toContain('set secret SHOP_FRONT_AUTHORIZATION (svc secrets set SHOP_FRONT_AUTHORIZATION)');
     expect(scope.warnings.map((w) => [w.code, w.field])).toEqual([
       ['SECRET_DROPPED', 'headers.authorization'],
       ['SECRET_DROPPED', 'headers.X-API-Key'],

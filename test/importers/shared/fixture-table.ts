@@ -9,6 +9,7 @@ import {
   type Converter,
   type ImportSource,
 } from '../../../importers/converter.js';
+import { updateSwitch } from '../../support/required-tool.js';
 
 /** One fixture: an input file and the result expected from converting it. */
 export interface Fixture {
@@ -44,7 +45,7 @@ export function loadFixtures(source: ImportSource, extension: string): Fixture[]
  * items. With UPDATE_IMPORT_FIXTURES=1 the expected file is rewritten instead; review the diff.
  */
 export function expectFixture(fixture: Pick<Fixture, 'expected' | 'expectedPath'>, result: ConversionResult): void {
-  if (process.env.UPDATE_IMPORT_FIXTURES === '1') {
+  if (updateSwitch('UPDATE_IMPORT_FIXTURES')) {
     writeFileSync(fixture.expectedPath, `${JSON.stringify(result, null, 2)}\n`);
     return;
   }

@@ -90,11 +90,12 @@ describe('v2 code encodings', () => {
     expect(check.type).toBe(checkType);
   });
 
-  test('HTTP basic credentials: user kept, password dropped and named', () => {
+  test('HTTP basic credentials: user kept, password a reference to the secret the warning names', () => {
     const result = convertOne({ type: 1, url: 'https://example.com', http_username: 'u', http_password: 'p', http_auth_type: '1' });
-    expect(result.checks[0].config).toMatchObject({ basicAuthUser: 'u' });
+    const name = `${result.checks[0].slug.toUpperCase().replace(/-/g, '_')}_PASSWORD`;
+    expect(result.checks[0].config).toMatchObject({ basicAuthUser: 'u', basicAuthPassword: `{{secrets.${name}}}` });
     expect(result.warnings).toEqual([
-      expect.objectContaining({ code: 'SECRET_DROPPED', field: 'http_password', message: expect.stringMatching(/re-entered/) }),
+      expect.objectContaining({ code: 'SECRET_DROPPED', field: 'http_password', message: expect.stringContaining(`set secret ${name} (svc secrets set ${name})`) }),
     ]);
     expect(JSON.stringify(result)).not.toContain('"p"');
   });

@@ -1,0 +1,77 @@
+// The architecture's rules, checked by dependency-cruiser on every `npm test`
+// (test/architecture/dependency-rules.test.ts). Paths are relative to the project root.
+// Each rule says why; docs/architecture.md describes the layout they protect.
+
+/** Core modules that open network connections. */
+const NETWORK_CORE = '^(node:)?(http|https|http2|net|tls|dgram|dns)$';
+/** Packages that open network connections. */
+const NETWORK_PACKAGES = 'node_modules/(undici|pg|nodemailer|ws|node-fetch|axios|got)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'contract-is-the-ground-floor',
+      comment: 'The API contract is read by daemon, CLI and dashboard alike, so it depends on none of them.',
+      severity: 'error',
+      from: { path: '^contract/' },
+      to: { path: '^(daemon|cli|dashboard|importers|probes|bench)/' },
+    },
+    {
+      name: 'contract-has-no-runtime-dependencies',
+      comment: 'The dashboard bundles the contract: no package or Node module in it (only the version reader, which the dashboard never imports).',
+      severity: 'error',
+      from: { path: '^contract/', pathNot: '^contract/version\\.ts$' },
+      to: { dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'importers-stay-pure',
+      comment: 'Converters are pure functions from an export to checks: nothing of the daemon, the CLI, the dashboard or the probes.',
+      severity: 'error',
+      from: { path: '^importers/' },
+      to: { path: '^(daemon|cli|dashboard|probes|bench)/' },
+    },
+    {
+      name: 'importers-do-not-touch-the-network',
+      comment: 'Only the hosted adapter fetches (with the token the caller gave); every converter works offline.',
+      severity: 'error',
+      from: { path: '^importers/', pathNot: '^importers/hosted-monitor-api/fetch-monitors\\.ts$' },
+      to: { path: [NETWORK_CORE, NETWORK_PACKAGES] },
+    },
+    {
+      name: 'probes-stand-alone',
+      comment: 'Check executors are the engine\'s leaves: the daemon and the CLI call them, never the other way round.',
+      severity: 'error',
+      from: { path: '^probes/' },
+      to: { path: '^(daemon|cli|dashboard)/' },
+    },
+    {
+      name: 'cli-uses-no-daemon-internals',
+      comment: 'The CLI talks to the daemon over HTTP; it shares only the contract and the importers. `svc daemon` starts the daemon through its entry point.',
+      severity: 'error',
+      from: { path: '^cli/' },
+      to: { path: '^(daemon|dashboard|probes|bench)/', pathNot: '^daemon/main\\.ts$' },
+    },
+    {
+      name: 'dashboard-imports-only-types-from-outside',
+      comment: 'The dashboard is a browser bundle: from outside itself it takes types, and values only from the contract.',
+      severity: 'error',
+      from: { path: '^dashboard/' },
+      to: { pathNot: '^(dashboard/|node_modules/|contract/)', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'dashboard-does-not-bundle-node',
+      comment: 'The version reader uses Node\'s module loader, which a browser does not have.',
+      severity: 'error',
+      from: { path: '^dashboard/' },
+      to: { path: '^contract/version\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};

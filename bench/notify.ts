@@ -1,0 +1,107 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { openIncident } from '../daemon/incidents/incident-store.js';
+import { postgresProblem, startBenchDaemon, type BenchDatabaseKind } from './import-setup.js';
+import { printTable } from './table.js';
+
+const INCIDENTS = 1000;
+
+/** A local webhook receiver that answers 204 and counts distinct deliveries. */
+async function startReceiver(): Promise<{ url: string; received: Set<string>; requests: () => number; close(): Promise<void> }> {
+  const received = new Set<string>();
+  let requests = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      requests++;
+      received.add(req.headers['x-svc-delivery'] as string);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    requests: () => requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+async function measure(kind: BenchDatabaseKind) {
+  const receiver = await startReceiver();
+  const bench = await startBenchDaemon(kind);
+  try {
+    const { daemon, token, orgUid } = bench;
+    const admin = await daemon.deps.db.kysely.selectFrom('users').select('uid').where('email', '=', 'admin@svc.local').executeTakeFirstOrThrow();
+    const create = await fetch(`${daemon.url}/api/v1/orgs/default/notification-channels`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'bench', type: 'webhook', config: { url: receiver.url, signingSecret: 'bench-signing-secret-0123456789' }, default: true }),
+    });
+    if (create.status !== 201) throw new Error(`channel creation answered ${create.status}`);
+
+    const sample = async () => {
+      const t0 = performance.now();
+      const res = await request(`${daemon.url}/api/v1/orgs/default/incidents?limit=20`, { headers: { authorization: `Bearer ${token}` } });
+      await res.body.dump();
+      return performance.now() - t0;
+    };
+    const idle: number[] = [];
+    for (let i = 0; i < 50; i++) idle.push(await sample());
+
+    // 1,000 incidents opened in one transaction, as an engine that finds many checks down at once would.
+    const t0 = performance.now();
+    await daemon.deps.db.kysely.transaction().execute(async (trx) => {
+      for (let i = 0; i < INCIDENTS; i++) await openIncident(trx, orgUid, { title: `Bench incident ${i}`, openedBy: admin.uid }, new Date());
+    });
+    const enqueueMs = performance.now() - t0;
+    const busy: number[] = [];
+    while (receiver.received.size < INCIDENTS) {
+      busy.push(await sample());
+      if (performance.now() - t0 > 300_000) throw new Error(`only ${receiver.received.size} of ${INCIDENTS} delivered in 5 minutes`);
+    }
+    const drainMs = performance.now() - t0;
+    idle.sort((a, b) => a - b);
+    busy.sort((a, b) => a - b);
+    return {
+      kind,
+      enqueueMs: Math.round(enqueueMs),
+      drainMs: Math.round(drainMs),
+      perSecond: Math.round(INCIDENTS / (drainMs / 1000)),
+      duplicates: receiver.requests() - receiver.received.size,
+      idleP50Ms: +percentile(idle, 0.5).toFixed(1),
+      busyP50Ms: +percentile(busy, 0.5).toFixed(1),
+      busyP95Ms: +percentile(busy, 0.95).toFixed(1),
+      busyMaxMs: +busy[busy.length - 1].toFixed(1),
+      samples: busy.length,
+    };
+  } finally {
+    await bench.stop();
+    await receiver.close();
+  }
+}
+
+/** 1,000 incidents opened at once, delivered to a local webhook: time to drain, and API latency meanwhile. */
+export async function run(): Promise<Record<string, unknown>> {
+  const kinds: BenchDatabaseKind[] = ['sqlite'];
+  const problem = await postgresProblem();
+  if (problem) process.stdout.write(`postgres skipped: ${problem}\n`);
+  else kinds.push('postgres');
+  const figures: Record<string, unknown> = {};
+  for (const kind of kinds) {
+    const result = await measure(kind);
+    figures[kind] = result;
+    printTable([
+      [`${kind}: 1,000 incidents written with their messages (one transaction)`, `${result.enqueueMs} ms`, ''],
+      [`${kind}: time until all 1,000 delivered`, `${result.drainMs} ms (${result.perSecond}/s)`, ''],
+      [`${kind}: deliveries sent twice`, String(result.duplicates), '0'],
+      [`${kind}: GET incidents p50 idle`, `${result.idleP50Ms} ms`, ''],
+      [`${kind}: GET incidents p50 / p95 / max while draining`, `${result.busyP50Ms} / ${result.busyP95Ms} / ${result.busyMaxMs} ms`, ''],
+    ]);
+  }
+  return figures;
+}

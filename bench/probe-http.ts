@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { validateCheck, type CheckDefinition } from '../importers/catalog/index.js';
+import { createEgressPolicy } from '../probes/egress.js';
+import { runProbe } from '../probes/run-probe.js';
+import type { Benchmark } from './main.js';
+
+// CPU per HTTP check: runs of the http probe (through runProbe, as the runner calls it) against
+// a cheap target in another process, so that the CPU counted here is the probe's alone.
+
+const TARGET = `
+  const server = require('node:http').createServer((request, response) => response.end('{"status":"ok"}'));
+  server.keepAliveTimeout = 5000;
+  server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
+`;
+
+async function startTarget(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['-e', TARGET], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  return { child, url: `http://127.0.0.1:${port}/health` };
+}
+
+interface Figure {
+  runs: number;
+  cpuMicrosPerRun: number;
+  runsPerSecond: number;
+}
+
+/** Runs `once` `runs` times, `concurrency` at a time, and measures this process's CPU. */
+async function measure(runs: number, concurrency: number, once: () => Promise<unknown>): Promise<Figure> {
+  let next = 0;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < runs) await once();
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { runs, cpuMicrosPerRun: Math.round((used.user + used.system) / runs), runsPerSecond: Math.round(runs / seconds) };
+}
+
+function check(url: string, config: Record<string, unknown>): CheckDefinition {
+  const validation = validateCheck({ name: 'bench', type: 'http', target: url, config });
+  if (!validation.ok) throw new Error(JSON.stringify(validation.issues));
+  return validation.check;
+}
+
+export const run: Benchmark = async () => {
+  const { child, url } = await startTarget();
+  const egress = createEgressPolicy({ denyPrivate: false });
+  const plain = check(url, {});
+  const withAssertions = check(url, { keyword: { value: 'ok' }, jsonQueries: [{ expression: 'status', expected: 'ok' }] });
+  const probe = (definition: CheckDefinition) => async () => {
+    const result = await runProbe(definition, { egress });
+    if (result.status !== 'up') throw new Error(`probe failed: ${result.message}`);
+  };
+  const kept = new Agent({ pipelining: 1 });
+  const keptAlive = async () => (await request(url, { dispatcher: kept })).body.dump();
+  const fresh = async () => {
+    const agent = new Agent({ pipelining: 1 });
+    await (await request(url, { dispatcher: agent })).body.dump();
+    await agent.destroy();
+  };
+  try {
+    await measure(2_000, 10, probe(plain)); // warm-up: JIT, module loading
+    const figures = {
+      probeSequential: await measure(3_000, 1, probe(plain)),
+      probeConcurrent100: await measure(5_000, 100, probe(plain)),
+      probeWithKeywordAndJson: await measure(3_000, 1, probe(withAssertions)),
+      baselineUndiciKeepAlive: await measure(3_000, 1, keptAlive),
+      baselineUndiciNewConnection: await measure(3_000, 1, fresh),
+    };
+    process.stdout.write('case                          runs   CPU µs/run   runs/s\n');
+    for (const [name, figure] of Object.entries(figures)) {
+      process.stdout.write(`${name.padEnd(30)}${String(figure.runs).padStart(4)}   ${String(figure.cpuMicrosPerRun).padStart(10)}   ${String(figure.runsPerSecond).padStart(6)}\n`);
+    }
+    return figures;
+  } finally {
+    await kept.destroy();
+    child.kill();
+  }
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  run().then(
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(`${(error as Error).stack}\n`);
+      process.exit(1);
+    },
+  );
+}

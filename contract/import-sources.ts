@@ -1,0 +1,26 @@
+// No imports: the contract is the ground floor that daemon, CLI and dashboard all read.
+
+/** Every import source value, in the order the API documents them. */
+export const IMPORT_SOURCES = ['configfile-monitor', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor'] as const;
+
+/** An import source value, as the API and the CLI name it. */
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+
+/** What one source is: the tool it comes from (accepted as an alias) and what its input is. */
+export interface ImportSourceDescription {
+  /** The real tool's name, accepted in place of the source value. */
+  readonly tool: string;
+  /** What the request body (or the CLI's input) is, for help and error messages. */
+  readonly input: string;
+}
+
+/** The tool name and input of every import source. */
+export const IMPORT_SOURCE_DESCRIPTIONS: Readonly<Record<ImportSource, ImportSourceDescription>> = Object.freeze({
+  'configfile-monitor': { tool: 'gatus', input: 'the YAML configuration file of the endpoint monitor' },
+  'hosted-monitor-api': { tool: 'betterstack', input: 'an API token of the hosted monitoring service, or the JSON of its monitors and heartbeats listings saved to a file' },
+  'selfhosted-monitor-db': {
+    tool: 'uptime-kuma',
+    input: 'the 2.x database file (raw bytes) or the 1.x backup JSON of the self-hosted monitor',
+  },
+  'uptime-api-monitor': { tool: 'uptimerobot', input: 'the monitors-listing JSON of version 2 of the hosted monitor API (getMonitors)' },
+});

@@ -1,0 +1,5 @@
+// The API contract: what daemon, CLI and dashboard agree on. It imports nothing from any of them.
+export * from './access.js';
+export * from './audit-kinds.js';
+export * from './import-sources.js';
+export type * from './responses.js';

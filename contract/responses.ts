@@ -1,0 +1,354 @@
+// The shapes of the API's answers (docs/api.md): the daemon's view functions produce them, the
+// CLI and the dashboard read them. Types only, and no imports outside the contract.
+import type { Role, Scope } from './access.js';
+import type { ImportSource } from './import-sources.js';
+
+export interface Account {
+  uid: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  hasPassword: boolean;
+  twoFactorEnabled: boolean;
+  superAdmin: boolean;
+  mustChangePassword: boolean;
+  organizations: { slug: string; name: string; role: Role }[];
+  /** Called with a personal access token: the slug of the one organization the token reaches. */
+  tokenOrganization?: string;
+}
+
+export interface Session {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresAt: string;
+  user: Account;
+}
+
+/** `POST /auth/login` answers a session, or asks for the second factor. */
+export type LoginAnswer = Session | { mfaRequired: true; mfaToken: string };
+
+export interface HandoffAnswer extends Session {
+  returnTo?: string | null;
+}
+
+export interface Provider {
+  key: string;
+  kind: string;
+  displayName: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export type PasswordAlgorithm = 'argon2id' | 'bcrypt';
+
+export interface Argon2Costs {
+  memory: number;
+  time: number;
+  threads: number;
+  keyLength: number;
+  saltLength: number;
+}
+
+export interface PasswordPolicy {
+  algorithm: PasswordAlgorithm;
+  argon2: Argon2Costs;
+  bcrypt: { cost: number };
+  rehashOnLogin: boolean;
+}
+
+export interface PolicyOverrides {
+  algorithm?: PasswordAlgorithm | null;
+  argon2?: Partial<Record<keyof Argon2Costs, number | null>> | null;
+  bcrypt?: { cost?: number | null } | null;
+  rehashOnLogin?: boolean | null;
+}
+
+export interface HashingView {
+  effective: PasswordPolicy;
+  overrides: PolicyOverrides;
+  presets: Record<string, PolicyOverrides>;
+  pendingRestart: boolean;
+}
+
+export interface TokenView {
+  uid: string;
+  name: string;
+  org: string;
+  scopes: Scope[];
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export interface MintedToken extends TokenView {
+  token: string;
+}
+
+export interface TwoFactorSetup {
+  secret: string;
+  otpauthUri: string;
+  qrSvg: string;
+}
+
+/** A JSON Schema node, as far as the generated forms read it. */
+export interface JsonSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  const?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+}
+
+export interface CheckType {
+  type: string;
+  title: string;
+  description: string;
+  target: { kind: string; description: string; example?: string; schemes?: string[] };
+  schema: JsonSchema;
+}
+
+export interface Thresholds {
+  timeoutMs: number;
+  degradedResponseMs?: number;
+  failuresBeforeDown: number;
+  successesBeforeUp: number;
+}
+
+export interface Check {
+  slug: string;
+  name: string;
+  type: string;
+  enabled: boolean;
+  intervalSeconds: number;
+  target: string;
+  config: Record<string, unknown>;
+  thresholds: Thresholds;
+  labels: Record<string, string>;
+  description?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  /** What the engine adds (list and one check): the state, since when, and the last result. */
+  state?: CheckState;
+  stateSince?: string;
+  lastResult?: CheckResult | null;
+  /** Heartbeat checks only: where the monitored job pings. */
+  pingUrl?: string;
+  /** Create, change, validate: secrets the check refers to that the organization has not set. */
+  missingSecrets?: string[];
+}
+
+/** A check's state: `pending` until its first result, `paused` when disabled. */
+export type CheckState = 'pending' | 'up' | 'degraded' | 'down' | 'paused';
+
+/** One run of a check. */
+export interface CheckResult {
+  at: string;
+  status: 'up' | 'degraded' | 'down';
+  latencyMs: number;
+  message: string;
+}
+
+/** A check as the API lists it: the definition plus its state and last result. */
+export interface MonitoredCheck extends Check {
+  state: CheckState;
+  stateSince: string;
+  lastResult: CheckResult | null;
+  /** With `?include=uptime24h`. */
+  uptime24h?: number | null;
+}
+
+/** Uptime of a check over a window. */
+export interface Uptime {
+  window: '24h' | '7d' | '30d' | '90d';
+  uptimePercent: number | null;
+  runs: number;
+  downRuns: number;
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+  buckets?: Array<{ start: string; uptimePercent: number | null; runs: number }>;
+}
+
+/** An organization secret as listed: never its value. */
+export interface SecretSummary {
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Slugs of the checks that refer to it as {{secrets.NAME}}. */
+  usedBy: string[];
+}
+
+export interface ImportWarning {
+  /** The item as the source names it (a monitor's name, or its position when it has none). */
+  item: string;
+  /** The slug of the check the item became; absent when the item was skipped. */
+  slug?: string;
+  code: string;
+  /** The source's field the warning is about, in the source's own spelling. */
+  field?: string;
+  message: string;
+}
+
+/** What an import does (or, in a preview, would do) with one item. */
+/** `conflict`: a check of that slug belongs to another source or was made by hand, and is left alone. */
+export type ImportAction = 'create' | 'update' | 'unchanged' | 'conflict' | 'skip';
+
+/** One entry of an import's `checks`: a converted check, or an item that was skipped. */
+export interface ImportCheckEntry {
+  /** Absent for a skipped item, which has no check. */
+  slug?: string;
+  /** The check's name; for a skipped item, the item as the source names it. */
+  name: string;
+  /** Absent for a skipped item. */
+  type?: string;
+  action: ImportAction;
+  /** For a skipped item: the warning code that explains it. */
+  reason?: string;
+  /** For a skipped item: that warning's sentence. */
+  message?: string;
+}
+
+export interface ImportResult {
+  source: ImportSource;
+  dryRun: boolean;
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** Checks left alone because another source (or a person) owns their slug. */
+  conflicts: number;
+  skipped: number;
+  warnings: ImportWarning[];
+  /** The converted checks in input order with their action, then the skipped items. */
+  checks: ImportCheckEntry[];
+  /** What the import does, as one value: an apply with `?expect=<digest>` writes only when it would do exactly that. */
+  digest?: string;
+}
+
+export interface Member {
+  uid: string;
+  email: string;
+  name: string;
+  role: Role;
+  joinedAt: string;
+}
+
+export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
+
+export interface Invitation {
+  uid: string;
+  email: string;
+  role: Role;
+  status: InvitationStatus;
+  invitedBy: string | null;
+  expiresAt: string;
+  acceptedAt: string | null;
+  createdAt: string;
+}
+
+export interface CreatedInvitation extends Invitation {
+  token: string;
+  url: string;
+}
+
+export type MembershipRequestStatus = 'pending' | 'approved' | 'rejected' | 'withdrawn';
+
+export interface MembershipRequest {
+  uid: string;
+  user: { uid: string; email: string; name: string };
+  message: string | null;
+  via: string;
+  status: MembershipRequestStatus;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  createdAt: string;
+}
+
+export interface AuditEntry {
+  uid: string;
+  kind: string;
+  actor: { uid: string; email: string | null } | null;
+  target: { uid: string; email: string | null } | null;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface SessionView {
+  id: string;
+  method: string;
+  clientAddress: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  current: boolean;
+}
+
+export interface SystemUser {
+  uid: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  hasPassword: boolean;
+  superAdmin: boolean;
+  createdAt: string;
+}
+
+export interface NotificationSettings {
+  org: string;
+  email: boolean;
+  events: string[];
+  quietHours: { start: string; end: string; timeZone: string } | null;
+  updatedAt: string | null;
+}
+
+export interface Organization {
+  uid: string;
+  slug: string;
+  name: string;
+  role: Role;
+  memberCount: number;
+  memberLimit: number | null;
+  registrationEmailPattern: string | null;
+  createdAt: string;
+}
+
+export type IncidentStatus = 'open' | 'acknowledged' | 'resolved';
+
+/** Who did something, as an incident shows it. */
+export interface IncidentActor {
+  uid: string;
+  email: string;
+  name: string;
+}
+
+export interface Incident {
+  uid: string;
+  title: string;
+  status: IncidentStatus;
+  checkSlug: string | null;
+  openedBy: IncidentActor | null;
+  createdAt: string;
+  acknowledgedAt: string | null;
+  acknowledgedBy: IncidentActor | null;
+  resolvedAt: string | null;
+  resolvedBy: IncidentActor | null;
+  /** True when the check came back up and the system resolved the incident. */
+  resolvedBySystem: boolean;
+  updatedAt: string;
+}

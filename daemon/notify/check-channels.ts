@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/in-transaction.js';
+import { validationFailed } from '../errors.js';
+
+/** The channels a check chose, in uid order (empty: the organization's default channels apply). */
+export async function readCheckChannels(db: Kysely<Database>, checkUid: string): Promise<string[]> {
+  const rows = await db.selectFrom('check_channels').select('channel_uid').where('check_uid', '=', checkUid).orderBy('channel_uid').execute();
+  return rows.map((row) => row.channel_uid);
+}
+
+/**
+ * Replaces the channels a check chose. Every uid must name a channel of the check's
+ * organization (400 lists each one that does not); nothing changes unless all do.
+ */
+export async function writeCheckChannels(db: Kysely<Database>, orgUid: string, checkUid: string, channelUids: string[]): Promise<string[]> {
+  const wanted = [...new Set(channelUids)];
+  return inTransaction(db, async (trx) => {
+    const known = wanted.length
+      ? new Set((await trx.selectFrom('notification_channels').select('uid').where('organization_uid', '=', orgUid).where('uid', 'in', wanted).execute()).map((r) => r.uid))
+      : new Set<string>();
+    const issues = channelUids.flatMap((uid, i) => (known.has(uid) ? [] : [{ path: `channels.${i}`, message: `no notification channel "${uid}" in this organization` }]));
+    if (issues.length > 0) throw validationFailed(issues, 'The channel choice is not valid.');
+    await trx.deleteFrom('check_channels').where('check_uid', '=', checkUid).execute();
+    if (wanted.length) await trx.insertInto('check_channels').values(wanted.map((uid) => ({ check_uid: checkUid, channel_uid: uid, organization_uid: orgUid }))).execute();
+    return wanted.sort();
+  });
+}

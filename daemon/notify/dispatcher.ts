@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/connect.js';
+import type { Logger } from '../log.js';
+import type { Keyring } from '../secrets/keyring.js';
+import { getStoredChannel, type StoredChannel } from '../notifications/channel-store.js';
+import type { ChannelType } from '../notifications/channel-types.js';
+import type { NotificationFacts } from './message.js';
+import type { Notifier } from './notifier.js';
+import { leaseDue, markFailed, markSent, pruneDeliveries, type OutboxRow } from './outbox.js';
+
+/** Messages leased and sent at once by one daemon. */
+const BATCH = 25;
+/** How often a daemon deletes old entries of the delivery log. */
+const PRUNE_EVERY_MS = 3600_000;
+
+/** The running delivery loop of one daemon. */
+export interface Dispatcher {
+  /** The lease owner name of this daemon (unique per process start). */
+  readonly owner: string;
+  /** Stops leasing and waits for the deliveries under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the loop that leases due messages from the outbox and delivers them: a full batch is
+ * followed at once by the next, otherwise the loop sleeps SVC_NOTIFY_POLL_INTERVAL. "Now" is the
+ * injected clock, so tests skip back-off waits by moving it.
+ */
+export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; logger: Logger; notifier: Notifier; keyring: Keyring }): Dispatcher {
+  const owner = randomUUID();
+  const { db, clock, config, logger, notifier, keyring } = deps;
+  let stopped = false;
+  let wake: (() => void) | undefined;
+
+  const deliverOne = async (row: OutboxRow, channels: Map<string, Promise<StoredChannel | undefined>>) => {
+    let type: ChannelType;
+    let channelConfig: Record<string, unknown>;
+    if (row.channel_uid) {
+      // One read per channel and batch: a burst of incidents to one channel reads it once.
+      const key = `${row.organization_uid}/${row.channel_uid}`;
+      if (!channels.has(key)) channels.set(key, getStoredChannel(db.kysely, keyring, row.organization_uid, row.channel_uid));
+      const channel = await channels.get(key);
+      if (!channel) return; // deleted since: its messages went with it
+      type = channel.type;
+      channelConfig = channel.config;
+    } else {
+      type = 'email';
+      channelConfig = { addresses: [row.recipient] };
+    }
+    const facts = JSON.parse(row.payload) as NotificationFacts;
+    const result = await notifier.deliver({ uid: row.uid, type, config: channelConfig, facts, now: clock.now() });
+    if (result.ok) await markSent(db, row, owner, result.responseCode, clock.now());
+    else {
+      const retried = await markFailed(db, row, owner, result.error, clock.now(), config.notify.retryForSeconds);
+      logger.warn({ delivery: row.uid, channel: row.channel_uid, type, attempt: row.attempts, retried, err: result.error.message }, 'notification delivery failed');
+    }
+  };
+
+  const round = async (): Promise<number> => {
+    const rows = await leaseDue(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
+    const channels = new Map<string, Promise<StoredChannel | undefined>>();
+    await Promise.all(
+      rows.map((row) =>
+        deliverOne(row, channels).catch((error: Error) => logger.error({ delivery: row.uid, err: error.message }, 'notification delivery could not be recorded')),
+      ),
+    );
+    return rows.length;
+  };
+
+  let prunedAt = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      let leased = 0;
+      try {
+        if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+          prunedAt = Date.now();
+          await pruneDeliveries(db, clock.now());
+        }
+        leased = await round();
+      } catch (error) {
+        if (!stopped) logger.warn({ err: (error as Error).message }, 'notification outbox could not be read');
+      }
+      if (leased < BATCH && !stopped) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, config.notify.pollIntervalSeconds * 1000);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = undefined;
+      }
+    }
+  })();
+
+  return {
+    owner,
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { Transporter } from 'nodemailer';
+import { DeliveryError } from './delivery-error.js';
+
+/** Sends one notification e-mail, or throws a DeliveryError (unlike the notice mailer, which only logs). */
+export interface MailSender {
+  send(mail: { to: string[]; subject: string; text: string }): Promise<{ responseCode: number | null }>;
+  close(): void;
+}
+
+/** A MailSender over `SVC_SMTP_URL`; nodemailer is loaded on first use. Without SMTP every send fails permanently. */
+export function createMailSender(smtpUrl: string | undefined, from: string): MailSender {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    async send(mail) {
+      if (!smtpUrl) throw new DeliveryError('no SMTP server is configured (SVC_SMTP_URL)', null, true);
+      transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(smtpUrl));
+      try {
+        const info = await (await transport).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+        const code = /^(\d{3})/.exec(String(info.response ?? ''));
+        return { responseCode: code ? Number(code[1]) : null };
+      } catch (error) {
+        const { responseCode, code } = error as { responseCode?: number; code?: string };
+        const permanent = responseCode !== undefined && responseCode >= 500;
+        throw new DeliveryError(`SMTP delivery failed: ${responseCode ?? code ?? 'error'}`, responseCode ?? null, permanent);
+      }
+    },
+    close() {
+      void transport?.then((t) => t.close()).catch(() => {});
+    },
+  };
+}

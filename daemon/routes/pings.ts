@@ -1,0 +1,40 @@
+import { RateLimiter } from '../auth/rate-limit.js';
+import type { AppDeps } from '../deps.js';
+import { notFound } from '../errors.js';
+import { recordPing } from '../runner/heartbeat.js';
+import { route, type PublicCall, type RouteSpec } from './route.js';
+
+/** Unknown ping tokens allowed per client address per minute before 429. */
+const UNKNOWN_TOKENS_PER_MINUTE = 30;
+
+const limiters = new WeakMap<AppDeps, RateLimiter>();
+const limiterOf = (deps: AppDeps): RateLimiter => {
+  let limiter = limiters.get(deps);
+  if (!limiter) limiters.set(deps, (limiter = new RateLimiter(deps, UNKNOWN_TOKENS_PER_MINUTE, 60)));
+  return limiter;
+};
+
+/** Records a ping; unknown tokens are 404 and counted per client, so tokens cannot be guessed at speed. */
+async function ping({ ctx, deps, params }: PublicCall<unknown>, kind: 'up' | 'fail'): Promise<unknown> {
+  const key = `ping:ip:${ctx.ip}`;
+  const limiter = limiterOf(deps);
+  await limiter.check(key);
+  const outcome = await recordPing(deps.db, params.token, kind, deps.clock.now().getTime());
+  if (!outcome) {
+    // Counted only when the token is unknown: a job pinging its own URL never uses up the limit.
+    await limiter.attempt(key);
+    throw notFound('No heartbeat check has this ping URL.');
+  }
+  return { ok: true, recorded: outcome === 'recorded' };
+}
+
+const pingRoute = (method: 'GET' | 'POST', path: string, kind: 'up' | 'fail', summary: string): RouteSpec =>
+  route({ method, path, permission: 'public', summary, handler: (call) => ping(call, kind) });
+
+/** The heartbeat ping URLs: the monitored job calls them, with no other credential than the token. */
+export const pingRoutes: RouteSpec[] = [
+  pingRoute('GET', '/ping/:token', 'up', 'Heartbeat ping (GET or HEAD): records an up result for the check of this token.'),
+  pingRoute('POST', '/ping/:token', 'up', 'Heartbeat ping: records an up result for the check of this token.'),
+  pingRoute('GET', '/ping/:token/fail', 'fail', 'Heartbeat failure report: records a down result for the check of this token.'),
+  pingRoute('POST', '/ping/:token/fail', 'fail', 'Heartbeat failure report: records a down result for the check of this token.'),
+];

@@ -1,0 +1,94 @@
+import type { Executor } from '../checks/check-store.js';
+import { newId } from '../db/ids.js';
+import { enqueueIncidentNotifications } from '../notify/enqueue.js';
+import type { CheckState } from './state-machine.js';
+
+/** The check a state change is about. */
+export interface ChangedCheck {
+  uid: string;
+  organizationUid: string;
+  slug: string;
+  name: string;
+}
+
+/**
+ * Records a state change with its incident: going down opens an incident about the check (or
+ * joins the one already unresolved: one open incident per check at a time); coming back up or
+ * degraded resolves it, recorded as resolved by the system. Answers the incident the check is
+ * down under afterwards (null when it is not down). Runs inside the result writer's transaction,
+ * which holds the check's state row, so two writers never open two incidents for one check.
+ */
+export async function recordStateChange(
+  db: Executor,
+  change: { check: ChangedCheck; from: CheckState; to: CheckState; message: string | null; incidentUid: string | null; at: Date },
+): Promise<string | null> {
+  const at = change.at.toISOString();
+  let incidentUid = change.incidentUid;
+  if (change.to === 'down') {
+    incidentUid = await unresolvedIncident(db, change.check.uid, incidentUid);
+    if (!incidentUid) {
+      incidentUid = newId(change.at.getTime());
+      await db
+        .insertInto('incidents')
+        .values({
+          uid: incidentUid,
+          organization_uid: change.check.organizationUid,
+          title: `${change.check.name} is down`,
+          status: 'open',
+          check_uid: change.check.uid,
+          check_slug: change.check.slug,
+          opened_by: null,
+          acknowledged_at: null,
+          acknowledged_by: null,
+          resolved_at: null,
+          resolved_by: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await enqueueIncidentNotifications(db, { organizationUid: change.check.organizationUid, uid: incidentUid }, 'incident.opened', change.at, change.message);
+    }
+  } else if ((change.to === 'up' || change.to === 'degraded') && incidentUid) {
+    const resolved = await db
+      .updateTable('incidents')
+      .set({ status: 'resolved', resolved_at: at, resolved_by: null, resolved_by_system: 1, updated_at: at })
+      .where('uid', '=', incidentUid)
+      .where('status', '!=', 'resolved')
+      .executeTakeFirst();
+    if (Number(resolved.numUpdatedRows) > 0) {
+      await enqueueIncidentNotifications(db, { organizationUid: change.check.organizationUid, uid: incidentUid }, 'incident.resolved', change.at, change.message);
+    }
+  }
+  await db
+    .insertInto('check_state_changes')
+    .values({
+      uid: newId(change.at.getTime()),
+      organization_uid: change.check.organizationUid,
+      check_uid: change.check.uid,
+      check_slug: change.check.slug,
+      from_state: change.from,
+      to_state: change.to,
+      message: change.message,
+      incident_uid: incidentUid,
+      at,
+    })
+    .execute();
+  return change.to === 'down' || change.to === 'paused' ? incidentUid : null;
+}
+
+/** The unresolved incident about the check: the one it is known to be under, or any other. */
+async function unresolvedIncident(db: Executor, checkUid: string, known: string | null): Promise<string | null> {
+  const row = await db
+    .selectFrom('incidents')
+    .select('uid')
+    .where('check_uid', '=', checkUid)
+    .where('status', '!=', 'resolved')
+    .orderBy('uid', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (known && row?.uid !== known) {
+    const still = await db.selectFrom('incidents').select('uid').where('uid', '=', known).where('status', '!=', 'resolved').executeTakeFirst();
+    if (still) return known;
+  }
+  return row?.uid ?? null;
+}

@@ -1,0 +1,74 @@
+import type { Selectable } from 'kysely';
+import { checkView, type StoredCheck } from '../checks/check-rows.js';
+import type { AppDeps } from '../deps.js';
+import type { Executor } from '../checks/check-store.js';
+import type { CheckStatesTable } from '../db/schema.js';
+import { ensureStates } from './check-states.js';
+import { resultView, type ResultView } from './result-codes.js';
+import type { CheckState } from './state-machine.js';
+
+/** What the engine adds to a check in the API: its state, since when, and its last result. */
+export interface CheckRuntime {
+  state: CheckState;
+  stateSince: string;
+  lastResult: ResultView | null;
+  /** Heartbeat checks only: where the monitored job pings. */
+  pingUrl?: string;
+}
+
+type StateRow = Selectable<CheckStatesTable>;
+
+/** A disabled check is paused whatever it last was; one re-enabled starts over as pending. */
+export function viewState(enabled: boolean, stored: CheckState | undefined): CheckState {
+  if (!enabled) return 'paused';
+  return !stored || stored === 'paused' ? 'pending' : stored;
+}
+
+/** The ping URL of a heartbeat token. */
+export const pingUrl = (baseUrl: string, token: string): string => `${baseUrl}/api/v1/ping/${token}`;
+
+function runtimeOf(check: StoredCheck, row: StateRow, baseUrl: string): CheckRuntime {
+  const lastResult =
+    row.last_at === null || row.last_status === null
+      ? null
+      : resultView({ at: row.last_at, status: row.last_status, latency_ms: row.last_latency_ms ?? 0, message: row.last_message });
+  return {
+    state: viewState(check.enabled, row.state),
+    stateSince: row.state_since,
+    lastResult,
+    ...(check.type === 'heartbeat' ? { pingUrl: pingUrl(baseUrl, row.ping_token) } : {}),
+  };
+}
+
+/** The state rows of some checks, making the missing ones (a check no runner has seen yet). */
+export async function statesOf(db: Executor, checkUids: readonly string[], nowMs: number): Promise<Map<string, StateRow>> {
+  const read = async () => (checkUids.length === 0 ? [] : db.selectFrom('check_states').selectAll().where('check_uid', 'in', checkUids).execute());
+  let rows = await read();
+  if (rows.length < checkUids.length) {
+    const have = new Set(rows.map((row) => row.check_uid));
+    await ensureStates(db, nowMs, checkUids.filter((uid) => !have.has(uid)));
+    rows = await read();
+  }
+  return new Map(rows.map((row) => [row.check_uid, row]));
+}
+
+/** Each check with its runtime fields, in the order given. */
+export async function withRuntime<T extends object>(
+  db: Executor,
+  checks: readonly StoredCheck[],
+  view: (check: StoredCheck) => T,
+  options: { baseUrl: string; nowMs: number },
+): Promise<Array<T & CheckRuntime>> {
+  const states = await statesOf(db, checks.map((check) => check.uid), options.nowMs);
+  return checks.map((check) => {
+    const row = states.get(check.uid);
+    const runtime: CheckRuntime = row
+      ? runtimeOf(check, row, options.baseUrl)
+      : { state: viewState(check.enabled, undefined), stateSince: check.createdAt, lastResult: null };
+    return { ...view(check), ...runtime };
+  });
+}
+
+/** Checks as the API and the MCP tools show them: the definition plus state, last result and ping URL. */
+export const checkViewsWithRuntime = (deps: Pick<AppDeps, 'db' | 'config' | 'clock'>, checks: StoredCheck[]) =>
+  withRuntime(deps.db.kysely, checks, checkView, { baseUrl: deps.config.baseUrl, nowMs: deps.clock.now().getTime() });

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import type { Executor } from '../checks/check-store.js';
+import { nextSlot } from './schedule.js';
+
+// Every check has one check_states row (its schedule, lease, state and ping token). Rows are
+// made here, for checks that lack one: by the runner as it looks for new checks, and by the API
+// when it shows a check that no runner has seen yet. Checks are written by several modules
+// (REST, import, MCP), so the row follows the check rather than being made by each writer.
+
+/** A new heartbeat ping token: 128 random bits, URL-safe. */
+export const newPingToken = (): string => randomBytes(16).toString('base64url');
+
+const BATCH = 500;
+
+/**
+ * Creates the missing state rows of `checkUids` (or of every check when absent), each first due
+ * at its next slot. Safe to run on several replicas at once: a row made meanwhile is kept.
+ * Answers how many were made.
+ */
+export async function ensureStates(db: Executor, nowMs: number, checkUids?: readonly string[]): Promise<number> {
+  let made = 0;
+  for (;;) {
+    let query = db
+      .selectFrom('checks as c')
+      .leftJoin('check_states as s', 's.check_uid', 'c.uid')
+      .select(['c.uid', 'c.interval_seconds'])
+      .where('s.check_uid', 'is', null);
+    if (checkUids) {
+      if (checkUids.length === 0) return made;
+      query = query.where('c.uid', 'in', checkUids);
+    }
+    const missing = await query.limit(BATCH).execute();
+    if (missing.length === 0) return made;
+    const at = new Date(nowMs).toISOString();
+    const inserted = await db
+      .insertInto('check_states')
+      .values(
+        missing.map((row) => ({
+          check_uid: row.uid,
+          next_run_at: nextSlot(row.uid, Number(row.interval_seconds), nowMs),
+          lease_owner: null,
+          state: 'pending' as const,
+          state_since: at,
+          fail_streak: 0,
+          success_streak: 0,
+          last_at: null,
+          last_status: null,
+          last_latency_ms: null,
+          last_message: null,
+          incident_uid: null,
+          ping_token: newPingToken(),
+          last_ping_at: null,
+          armed_at: nowMs,
+        })),
+      )
+      .onConflict((oc) => oc.column('check_uid').doNothing())
+      .executeTakeFirst();
+    made += Number(inserted.numInsertedOrUpdatedRows ?? 0);
+    if (checkUids || missing.length < BATCH) return made;
+  }
+}

@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { StoredCheck } from '../checks/check-rows.js';
+import { rowToCheck } from '../checks/check-rows.js';
+import type { Db } from '../db/connect.js';
+
+/** A run this runner has claimed: the check as it is now, and when the run is due. */
+export interface ClaimedRun {
+  series: number;
+  /** Epoch ms the run was due (the lag is measured from it). */
+  dueAt: number;
+  organizationUid: string;
+  check: StoredCheck;
+  /** Heartbeat: the last ping (epoch ms), and since when its deadline runs without one. */
+  lastPingAt: number | null;
+  armedAt: number;
+}
+
+/**
+ * Claims up to `limit` runs due by `horizonMs`, for `owner`. The claim moves each run's due time
+ * to the end of its lease (its timeout plus `leaseMs`): if this runner dies, the run is simply
+ * due again then and another runner takes it. On PostgreSQL the rows are locked with
+ * `FOR UPDATE SKIP LOCKED`, so replicas claiming at once each get different runs; on SQLite the
+ * transaction holds the single write lock.
+ */
+export async function claimDue(db: Db, owner: string, options: { nowMs: number; horizonMs: number; limit: number; leaseMs: number }): Promise<ClaimedRun[]> {
+  if (options.limit <= 0) return [];
+  return db.kysely.transaction().execute(async (trx) => {
+    let query = trx
+      .selectFrom('check_states as s')
+      .innerJoin('checks as c', 'c.uid', 's.check_uid')
+      .selectAll('c')
+      .select(['s.series', 's.next_run_at', 's.last_ping_at', 's.armed_at'])
+      .where('s.next_run_at', '<=', options.horizonMs)
+      .orderBy('s.next_run_at')
+      .limit(options.limit);
+    if (db.kind === 'postgres') query = query.forUpdate('s').skipLocked();
+    const rows = await query.execute();
+    if (rows.length === 0) return [];
+    const runs = rows.map((row): ClaimedRun => ({
+      series: Number(row.series),
+      dueAt: Number(row.next_run_at),
+      organizationUid: row.organization_uid,
+      check: rowToCheck(row),
+      lastPingAt: row.last_ping_at === null ? null : Number(row.last_ping_at),
+      armedAt: Number(row.armed_at),
+    }));
+    const leaseEnds = runs.map((run) => Math.max(run.dueAt, options.nowMs) + run.check.thresholds.timeoutMs + options.leaseMs);
+    await setDue(trx, runs.map((run, i) => [run.series, leaseEnds[i]]), owner);
+    return runs;
+  });
+}
+
+/** Sets each series' due time and lease owner in one statement. */
+async function setDue(db: Db['kysely'], due: Array<[series: number, at: number]>, owner: string | null, onlyOwner?: string): Promise<void> {
+  if (due.length === 0) return;
+  const cases = sql.join(due.map(([series, at]) => sql`when ${series} then cast(${at} as bigint)`), sql` `);
+  const series = due.map(([s]) => s);
+  const ownerFilter = onlyOwner === undefined ? sql`` : sql` and lease_owner = ${onlyOwner}`;
+  await sql`update check_states set next_run_at = case series ${cases} end, lease_owner = ${owner}
+    where series in (${sql.join(series)})${ownerFilter}`.execute(db);
+}
+
+/**
+ * Gives claimed runs that never started back (a draining runner): each is due again when it was
+ * due, for any runner. Runs another runner has taken over meanwhile are left alone.
+ */
+export async function releaseClaims(db: Db, owner: string, runs: ReadonlyArray<{ series: number; dueAt: number }>): Promise<void> {
+  for (let i = 0; i < runs.length; i += 500) {
+    await setDue(db.kysely, runs.slice(i, i + 500).map((run) => [run.series, run.dueAt]), null, owner);
+  }
+}

@@ -1,0 +1,171 @@
+import { sql, type Selectable } from 'kysely';
+import type { ProbeResult } from '../../probes/probe.js';
+import type { Db } from '../db/connect.js';
+import type { CheckStatesTable } from '../db/schema.js';
+import { recordStateChange, type ChangedCheck } from './check-incidents.js';
+import { BUCKET_COLUMNS, bucketOf } from './latency-histogram.js';
+import { STATUS_CODE, storedMessage } from './result-codes.js';
+import { nextState, type StateThresholds } from './state-machine.js';
+
+/** One thing to record about a check: a result, a ping, a pause, and the release of a claim. */
+export interface RunRecord {
+  series: number;
+  check: ChangedCheck & { thresholds: StateThresholds };
+  /** Epoch ms the run started (or the ping arrived). */
+  at: number;
+  /** Null when the run had nothing to report (a heartbeat whose deadline has not passed). */
+  result: ProbeResult | null;
+  /** A scheduled run: the claim it ran under, released with the next due time. */
+  claim?: { owner: string; nextRunAt: number };
+  /** A heartbeat ping: moves the deadline. */
+  ping?: boolean;
+  /** The check was disabled when its run came: it is paused. */
+  paused?: boolean;
+}
+
+type StateRow = Selectable<CheckStatesTable>;
+
+const RESULT_BATCH = 500;
+const AGGREGATE_BATCH = 200;
+
+/**
+ * Writes a batch of records in one transaction: the raw results, the hourly and daily aggregates, each
+ * check's new state (through the thresholds), the incidents and state changes that follow, and
+ * the release of the claims with their next due times. A scheduled run whose claim another
+ * runner has taken over meanwhile is dropped, so a run is never counted twice. Answers the
+ * records that were written.
+ */
+export async function writeRecords(db: Db, records: readonly RunRecord[]): Promise<RunRecord[]> {
+  if (records.length === 0) return [];
+  return db.kysely.transaction().execute(async (trx) => {
+    const series = [...new Set(records.map((record) => record.series))].sort((a, b) => a - b);
+    let query = trx.selectFrom('check_states').selectAll().where('series', 'in', series).orderBy('series');
+    if (db.kind === 'postgres') query = query.forUpdate();
+    const rows = new Map((await query.execute()).map((row) => [Number(row.series), { ...row, series: Number(row.series) }]));
+    const dirty = new Set<StateRow>();
+    const written: RunRecord[] = [];
+    for (const record of records) {
+      const row = rows.get(record.series);
+      // The check was deleted, or another runner took this run over.
+      if (!row || (record.claim && row.lease_owner !== record.claim.owner)) continue;
+      // Results of one check are kept in time order with distinct times (the primary key): one
+      // that finished after a later-started one, or in the same millisecond, is placed just after it.
+      const stamped = record.result && row.last_at !== null && record.at <= Number(row.last_at) ? { ...record, at: Number(row.last_at) + 1 } : record;
+      written.push(stamped);
+      dirty.add(row);
+      const from = row.state;
+      let to = from;
+      const message = record.result ? record.result.message : null;
+      if (record.paused) {
+        to = 'paused';
+        row.fail_streak = 0;
+        row.success_streak = 0;
+        // A heartbeat's deadline starts again when it is enabled again.
+        row.armed_at = record.at;
+      } else if (record.result) {
+        const next = nextState({ state: from, failStreak: row.fail_streak, successStreak: row.success_streak }, record.result.status, record.check.thresholds);
+        to = next.state;
+        row.fail_streak = next.failStreak;
+        row.success_streak = next.successStreak;
+        row.last_at = stamped.at;
+        row.last_status = STATUS_CODE[record.result.status];
+        row.last_latency_ms = record.result.latencyMs;
+        row.last_message = storedMessage(record.result.message);
+      }
+      if (record.claim) {
+        row.next_run_at = record.claim.nextRunAt;
+        row.lease_owner = null;
+      }
+      if (record.ping) row.last_ping_at = record.at;
+      if (to !== from) {
+        row.incident_uid = await recordStateChange(trx, { check: record.check, from, to, message, incidentUid: row.incident_uid, at: new Date(record.at) });
+        row.state = to;
+        row.state_since = new Date(record.at).toISOString();
+      }
+    }
+    const results = written.filter((record) => record.result !== null);
+    for (let i = 0; i < results.length; i += RESULT_BATCH) {
+      await trx
+        .insertInto('check_results')
+        .values(
+          results.slice(i, i + RESULT_BATCH).map(({ series, at, result }) => ({
+            series,
+            at,
+            status: STATUS_CODE[result!.status],
+            latency_ms: result!.latencyMs,
+            message: storedMessage(result!.message),
+          })),
+        )
+        .onConflict((oc) => oc.columns(['series', 'at']).doNothing())
+        .execute();
+    }
+    await addToAggregates(trx, results);
+    for (const row of dirty) {
+      await trx
+        .updateTable('check_states')
+        .set({
+          next_run_at: row.next_run_at,
+          lease_owner: row.lease_owner,
+          state: row.state,
+          state_since: row.state_since,
+          fail_streak: row.fail_streak,
+          success_streak: row.success_streak,
+          last_at: row.last_at,
+          last_status: row.last_status,
+          last_latency_ms: row.last_latency_ms,
+          last_message: row.last_message,
+          incident_uid: row.incident_uid,
+          last_ping_at: row.last_ping_at,
+          armed_at: row.armed_at,
+        })
+        .where('series', '=', row.series)
+        .execute();
+    }
+    return written;
+  });
+}
+
+/** The aggregate tables: by hour (the 24-hour window and hourly buckets) and by day (long windows). */
+const AGGREGATES = [
+  { table: 'check_hourly', column: 'hour', spanMs: 3_600_000 },
+  { table: 'check_daily', column: 'day', spanMs: 86_400_000 },
+] as const;
+
+/** Adds the results to their hours' and days' counts and latency histograms. */
+async function addToAggregates(db: Db['kysely'], records: readonly RunRecord[]): Promise<void> {
+  for (const { table, column, spanMs } of AGGREGATES) {
+    const spans = new Map<string, { series: number; span: number; runs: number; down_runs: number; degraded_runs: number; h: number[] }>();
+    for (const { series, at, result } of records) {
+      const span = Math.floor(at / spanMs);
+      const key = `${series}:${span}`;
+      let entry = spans.get(key);
+      if (!entry) spans.set(key, (entry = { series, span, runs: 0, down_runs: 0, degraded_runs: 0, h: new Array(BUCKET_COLUMNS.length).fill(0) }));
+      entry.runs++;
+      if (result!.status === 'down') entry.down_runs++;
+      else {
+        if (result!.status === 'degraded') entry.degraded_runs++;
+        // Latency percentiles describe the runs that got an answer.
+        entry.h[bucketOf(result!.latencyMs)]++;
+      }
+    }
+    const all = [...spans.values()];
+    for (let i = 0; i < all.length; i += AGGREGATE_BATCH) {
+      const values = all.slice(i, i + AGGREGATE_BATCH).map(({ h, span, ...counts }) => ({
+        ...counts,
+        [column]: span,
+        ...Object.fromEntries(BUCKET_COLUMNS.map((bucket, b) => [bucket, h[b]])),
+      }));
+      await db
+        .insertInto(table)
+        .values(values as any)
+        .onConflict((oc) =>
+          oc.columns(['series', column] as any).doUpdateSet(
+            Object.fromEntries(
+              (['runs', 'down_runs', 'degraded_runs', ...BUCKET_COLUMNS] as const).map((name) => [name, sql`${sql.table(table)}.${sql.ref(name)} + excluded.${sql.ref(name)}`]),
+            ) as any,
+          ),
+        )
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { EgressPolicy } from '../../probes/egress.js';
+import { failureMessage, runProbe } from '../../probes/run-probe.js';
+import type { ProbeResult } from '../../probes/probe.js';
+import type { CheckDefinition } from '../../importers/catalog/index.js';
+import type { Clock } from '../clock.js';
+import type { RunnerConfig } from '../config/config.js';
+import type { Db } from '../db/connect.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { Keyring } from '../secrets/keyring.js';
+import { prepareCheck } from '../secrets/substitute.js';
+import { ensureStates } from './check-states.js';
+import { claimDue, releaseClaims, type ClaimedRun } from './claim.js';
+import { heartbeatVerdict } from './heartbeat.js';
+import { pruneOnce } from './pruner.js';
+import { ResultQueue } from './result-queue.js';
+import type { RunRecord } from './result-writer.js';
+import { nextSlot } from './schedule.js';
+
+/** What a runner needs. */
+export interface RunnerDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  config: RunnerConfig;
+  egress: EgressPolicy;
+  /** Decrypts the organization secrets a check refers to, just before it runs. */
+  keyring: Keyring;
+  metrics: Metrics;
+}
+
+/** Claims are made this far ahead, so a run starts on its second rather than at the next poll. */
+const LOOKAHEAD_MS = 1000;
+/** How often the runner looks for due runs when it found none. */
+const POLL_MS = 200;
+/** How often new checks get their state rows. */
+const SYNC_MS = 5000;
+/** How often old results are pruned. */
+const PRUNE_MS = 10 * 60_000;
+/** At most this many runs per claim statement. */
+const CLAIM_BATCH = 500;
+/** Lag samples kept for `stats()`. */
+const LAG_SAMPLES = 200_000;
+
+/** What a runner has done, for the benchmark and the logs. */
+export interface RunnerStats {
+  started: number;
+  /** Start minus due time of recent runs, in ms. */
+  lagMs: number[];
+}
+
+/**
+ * The monitoring engine of one daemon: scheduler (claims due runs through the database) ->
+ * executor (`runProbe`, or the heartbeat deadline) -> batched result writer (results, state,
+ * incidents). Any number of runners share one database; the claims keep each run to one of them.
+ */
+export class Runner {
+  /** This runner's name in leases: unique per process. */
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly queue: ResultQueue;
+  private readonly waiting = new Map<number, { run: ClaimedRun; timer: NodeJS.Timeout }>();
+  private readonly inflight = new Set<Promise<void>>();
+  /** Series waiting or running here: a run this runner is so late with that its own lease ran out is not claimed twice. */
+  private readonly active = new Set<number>();
+  private stopping = false;
+  private loopDone: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private lastSync = 0;
+  private lastPrune = 0;
+  private readonly lag: number[] = [];
+  private started = 0;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.queue = new ResultQueue(deps.db, deps.logger);
+  }
+
+  /** Starts claiming and running checks until `stop()`. */
+  start(): void {
+    if (this.loopDone) return;
+    this.lastPrune = this.now() - PRUNE_MS + 60_000;
+    this.loopDone = this.loop();
+  }
+
+  /**
+   * Runs everything due now and waits until it is written: the same stages as the running
+   * loop, one step at a time, for tests that move an injected clock.
+   */
+  async tick(): Promise<void> {
+    const nowMs = this.now();
+    await ensureStates(this.deps.db.kysely, nowMs);
+    for (;;) {
+      const runs = await claimDue(this.deps.db, this.owner, { nowMs, horizonMs: nowMs, limit: CLAIM_BATCH, leaseMs: this.leaseMs });
+      await Promise.all(runs.map((run) => this.execute(run).then((record) => this.queue.push(record))));
+      if (runs.length < CLAIM_BATCH) break;
+    }
+    await this.queue.flush();
+  }
+
+  /** Copies of the figures so far. */
+  stats(): RunnerStats {
+    return { started: this.started, lagMs: [...this.lag] };
+  }
+
+  /**
+   * Drains: claims nothing more, gives the claimed runs that have not started back to the
+   * database (due again at once for any runner), waits for the runs in flight and writes them.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loopDone;
+    const unstarted = [...this.waiting.values()];
+    for (const { timer } of unstarted) clearTimeout(timer);
+    this.waiting.clear();
+    await releaseClaims(this.deps.db, this.owner, unstarted.map(({ run }) => run)).catch((error) =>
+      this.deps.logger.warn({ err: (error as Error).message }, 'runner: could not release claims; they are taken over when their leases end'),
+    );
+    await Promise.allSettled([...this.inflight]);
+    await this.queue.flush();
+  }
+
+  private get leaseMs(): number {
+    return this.deps.config.leaseSeconds * 1000;
+  }
+
+  private now(): number {
+    return this.deps.clock.now().getTime();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let claimedFull = false;
+      try {
+        const nowMs = this.now();
+        if (nowMs - this.lastSync >= SYNC_MS) {
+          this.lastSync = nowMs;
+          await ensureStates(this.deps.db.kysely, nowMs);
+        }
+        if (nowMs - this.lastPrune >= PRUNE_MS) {
+          this.lastPrune = nowMs;
+          void pruneOnce(this.deps.db, nowMs, this.deps.config.resultsRetentionSeconds).catch((error) =>
+            this.deps.logger.warn({ err: (error as Error).message }, 'runner: pruning old results failed'),
+          );
+        }
+        const room = this.deps.config.concurrency - this.inflight.size - this.waiting.size;
+        const limit = Math.min(room, CLAIM_BATCH);
+        if (limit > 0) {
+          const runs = await claimDue(this.deps.db, this.owner, { nowMs, horizonMs: nowMs + LOOKAHEAD_MS, limit, leaseMs: this.leaseMs });
+          for (const run of runs) this.schedule(run);
+          if (runs.length > 0 && this.deps.logger.isLevelEnabled('debug')) {
+            this.deps.logger.debug({ claimed: runs.map((run) => `${run.series}@${run.dueAt}`), at: nowMs }, 'runner: claimed');
+          }
+          claimedFull = runs.length === limit;
+        }
+      } catch (error) {
+        this.deps.logger.error({ err: (error as Error).message }, 'runner: claiming due runs failed');
+      }
+      if (!claimedFull && !this.stopping) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, POLL_MS);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    }
+  }
+
+  private schedule(run: ClaimedRun): void {
+    if (this.active.has(run.series)) return;
+    this.active.add(run.series);
+    const delay = Math.max(0, run.dueAt - this.now());
+    const timer = setTimeout(() => {
+      this.waiting.delete(run.series);
+      const running = this.execute(run)
+        .then((record) => this.queue.push(record))
+        .finally(() => {
+          this.inflight.delete(running);
+          this.active.delete(run.series);
+        });
+      this.inflight.add(running);
+    }, delay);
+    this.waiting.set(run.series, { run, timer });
+  }
+
+  /** Runs one claimed run and answers what to record. Never throws. */
+  private async execute(run: ClaimedRun): Promise<RunRecord> {
+    const startedMs = this.now();
+    this.started++;
+    if (this.lag.length >= LAG_SAMPLES) this.lag.splice(0, LAG_SAMPLES / 2);
+    this.lag.push(startedMs - run.dueAt);
+    this.deps.metrics.runnerLagSeconds.observe(Math.max(0, startedMs - run.dueAt) / 1000);
+    const { check } = run;
+    const record: RunRecord = {
+      series: run.series,
+      check: { uid: check.uid, organizationUid: run.organizationUid, slug: check.slug, name: check.name, thresholds: check.thresholds },
+      at: startedMs,
+      result: null,
+      // After the due time even when a timer fired a millisecond early, so the slot just run is
+      // never handed out again.
+      claim: { owner: this.owner, nextRunAt: nextSlot(check.uid, check.intervalSeconds, Math.max(startedMs, run.dueAt)) },
+    };
+    if (!check.enabled) return { ...record, paused: true };
+    const result = await this.probe(run, startedMs);
+    if (result) this.deps.metrics.checkRuns.inc({ type: check.type, status: result.status });
+    return { ...record, result };
+  }
+
+  private async probe(run: ClaimedRun, startedMs: number): Promise<ProbeResult | null> {
+    const check = run.check as CheckDefinition;
+    try {
+      if (check.type === 'heartbeat') return heartbeatVerdict(run, check.config, startedMs);
+      const prepared = await prepareCheck(this.deps, run.organizationUid, check);
+      return await runProbe(prepared.check, { egress: this.deps.egress, secretValues: prepared.secretValues });
+    } catch (error) {
+      return { status: 'down', latencyMs: 0, message: failureMessage(error) };
+    }
+  }
+}

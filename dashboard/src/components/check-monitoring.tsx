@@ -1,0 +1,219 @@
+import { useState } from 'preact/hooks';
+import { get, post } from '../api/client';
+import { asApiError, type ApiError } from '../api/errors';
+import type { CheckResult, Incident, MonitoredCheck, Page, Uptime } from '../api/types';
+import { formatDate } from '../lib/format';
+import { formatUptime, timeAgo } from '../lib/uptime-format';
+import { useAsync } from '../lib/use-async';
+import { useLiveList } from '../lib/use-live-list';
+import { usePolling } from '../lib/use-polling';
+import { ErrorBanner } from './error-banner';
+import { Link } from './link';
+import { ResponseChart } from './response-chart';
+import { StateBadge } from './state-badge';
+import { UptimeBar } from './uptime-bar';
+
+const WINDOWS = ['24h', '7d', '30d', '90d'] as const;
+const RESULTS_PER_PAGE = 20;
+
+/** A status change read from consecutive results: when the check went from one status to another. */
+interface StatusChange {
+  at: string;
+  from: CheckResult['status'];
+  to: CheckResult['status'];
+}
+
+/** The status changes within results given newest first, newest first. */
+function statusChanges(results: readonly CheckResult[]): StatusChange[] {
+  const changes: StatusChange[] = [];
+  for (let at = 0; at + 1 < results.length; at++) {
+    if (results[at].status !== results[at + 1].status) changes.push({ at: results[at].at, from: results[at + 1].status, to: results[at].status });
+  }
+  return changes;
+}
+
+/**
+ * What the engine knows of one check: state, run now, uptime per window, the 90-day bar, the
+ * response-time chart, results with paging, status changes, incidents and (heartbeat) the ping
+ * URL. Reads again every few seconds.
+ */
+export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; check: MonitoredCheck; canRun: boolean; onRan(): void }) {
+  const path = `/orgs/${encodeURIComponent(org)}/checks/${encodeURIComponent(check.slug)}`;
+  const uptimes = useAsync(
+    () => Promise.all(WINDOWS.map((window) => get<Uptime>(`${path}/uptime`, { query: { window, ...(window === '90d' ? { bucket: 'day' } : {}) } }))),
+    [path],
+  );
+  const recent = useAsync(() => get<Page<CheckResult>>(`${path}/results`, { query: { limit: '500' } }), [path]);
+  const results = useLiveList((cursor) => get<Page<CheckResult>>(`${path}/results`, { query: { limit: String(RESULTS_PER_PAGE), cursor } }), [path]);
+  const incidents = useAsync(() => get<Page<Incident>>(`/orgs/${encodeURIComponent(org)}/incidents`, { query: { limit: '200' } }), [org]);
+  const refreshAll = () => {
+    uptimes.reload();
+    recent.reload();
+    void results.refresh();
+    incidents.reload();
+  };
+  usePolling(refreshAll, [path, results.refresh]);
+  const [running, setRunning] = useState(false);
+  const [runError, setRunError] = useState<ApiError>();
+  const [ran, setRan] = useState<CheckResult>();
+
+  const runNow = async () => {
+    setRunning(true);
+    setRunError(undefined);
+    try {
+      setRan(await post<CheckResult>(`${path}/run`));
+      onRan();
+      refreshAll();
+    } catch (caught) {
+      setRunError(asApiError(caught));
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const own = (incidents.data?.items ?? []).filter((incident) => incident.checkSlug === check.slug);
+  const changes = statusChanges(recent.data?.items ?? []);
+  const ninety = uptimes.data?.[3];
+  return (
+    <section class="monitoring" aria-label="Monitoring">
+      <div class="page-head">
+        <p class="lead">
+          <StateBadge state={check.state} /> since {formatDate(check.stateSince)}; last run {timeAgo(check.lastResult?.at)}
+          {check.lastResult ? ` (${check.lastResult.latencyMs} ms, ${check.lastResult.message})` : ''}
+        </p>
+        {canRun ? (
+          <button type="button" onClick={() => void runNow()} disabled={running}>
+            {running ? 'Running…' : 'Run now'}
+          </button>
+        ) : null}
+      </div>
+      <ErrorBanner error={runError} title="Not run" />
+      {ran ? (
+        <p role="status" class="run-result">
+          Ran at {formatDate(ran.at)}: {ran.status}, {ran.latencyMs} ms, {ran.message}
+        </p>
+      ) : null}
+      {check.pingUrl ? <PingUrl url={check.pingUrl} /> : null}
+
+      <h2>Uptime</h2>
+      <ErrorBanner error={uptimes.error} />
+      {uptimes.data ? (
+        <dl class="uptime-windows">
+          {uptimes.data.map((uptime) => (
+            <div key={uptime.window} data-window={uptime.window}>
+              <dt>{uptime.window.replace('h', ' h').replace('d', ' days')}</dt>
+              <dd>
+                {formatUptime(uptime.uptimePercent)}
+                <span class="hint">
+                  {' '}
+                  {uptime.runs} runs{uptime.latencyP95Ms !== null ? `, p95 ${uptime.latencyP95Ms} ms` : ''}
+                </span>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      {ninety ? <UptimeBar uptime={ninety} /> : null}
+
+      <h2>Response time</h2>
+      <ErrorBanner error={recent.error} />
+      {recent.data ? <ResponseChart results={recent.data.items} /> : null}
+
+      <h2>Results</h2>
+      <ErrorBanner error={results.error} />
+      {results.items.length ? (
+        <div class="table-wrap">
+          <table class="results">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Status</th>
+                <th scope="col">Response</th>
+                <th scope="col">Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {results.items.map((result) => (
+                <tr key={result.at + result.status} data-status={result.status}>
+                  <td>{formatDate(result.at)}</td>
+                  <td>
+                    <StateBadge state={result.status} />
+                  </td>
+                  <td class="num">{result.latencyMs} ms</td>
+                  <td class="mono">{result.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : !results.loading ? (
+        <p>No results yet.</p>
+      ) : null}
+      {results.nextCursor ? (
+        <button type="button" onClick={() => void results.loadMore()}>
+          Older results
+        </button>
+      ) : null}
+
+      <h2>Status changes</h2>
+      {changes.length ? (
+        <ol class="plain-list timeline" aria-label="Status changes in the latest results">
+          {changes.map((change) => (
+            <li key={change.at}>
+              {formatDate(change.at)}: <StateBadge state={change.from} /> → <StateBadge state={change.to} />
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p>No change in the latest {recent.data?.items.length ?? 0} results.</p>
+      )}
+
+      <h2>Incidents of this check</h2>
+      <ErrorBanner error={incidents.error} />
+      {own.length ? (
+        <ul class="plain-list">
+          {own.map((incident) => (
+            <li key={incident.uid}>
+              <Link href={`/orgs/${encodeURIComponent(org)}/incidents?status=${incident.status}`}>{incident.title}</Link> <span class="badge">{incident.status}</span>{' '}
+              opened {formatDate(incident.createdAt)}
+              {incident.resolvedAt ? `, resolved ${formatDate(incident.resolvedAt)}` : ''}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>No incidents.</p>
+      )}
+    </section>
+  );
+}
+
+/** The ping URL of a heartbeat check, with a copy button and a curl line to paste into a job. */
+function PingUrl({ url }: { url: string }) {
+  const [copied, setCopied] = useState<string>();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied('Copied.');
+    } catch {
+      setCopied('Copying was refused; select the address and copy it.');
+    }
+  };
+  return (
+    <div class="card ping-url">
+      <h2>Ping URL</h2>
+      <p>
+        <code class="breakable" data-ping-url>
+          {url}
+        </code>{' '}
+        <button type="button" onClick={() => void copy()}>
+          Copy
+        </button>{' '}
+        <span role="status">{copied}</span>
+      </p>
+      <p>At the end of the job:</p>
+      <pre class="mono">{`curl -fsS -m 10 --retry 3 ${url}`}</pre>
+      <p>To report a failure:</p>
+      <pre class="mono">{`curl -fsS -m 10 --retry 3 ${url}/fail`}</pre>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import type { Uptime } from '../api/types';
+import { formatUptime } from '../lib/uptime-format';
+
+const DAY_MS = 86_400_000;
+
+/** The class of a day's cell: its worst band, so a colour always pairs with the title's words. */
+function band(percent: number | null | undefined): string {
+  if (percent === null || percent === undefined) return 'none';
+  if (percent >= 99.9) return 'good';
+  if (percent >= 95) return 'fair';
+  return 'bad';
+}
+
+/** Ninety days of uptime, one cell per day (oldest left), each titled with its date and figure. */
+export function UptimeBar({ uptime, nowMs = Date.now() }: { uptime: Uptime; nowMs?: number }) {
+  const byDay = new Map((uptime.buckets ?? []).map((bucket) => [bucket.start.slice(0, 10), bucket]));
+  const today = Math.floor(nowMs / DAY_MS);
+  const days = Array.from({ length: 90 }, (_, at) => new Date((today - 89 + at) * DAY_MS).toISOString().slice(0, 10));
+  return (
+    <div class="uptime-bar" role="list" aria-label="Uptime per day over 90 days">
+      {days.map((day) => {
+        const bucket = byDay.get(day);
+        const words = `${day}: ${bucket ? formatUptime(bucket.uptimePercent) : 'no runs'}`;
+        return <span key={day} role="listitem" class={`day day-${band(bucket?.uptimePercent)}`} title={words} aria-label={words} />;
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import type { CheckDefinition } from '../importers/catalog/index.js';
+import type { EgressPolicy } from './egress.js';
+import { ProbeFailure, type Probe, type ProbeResult } from './probe.js';
+import { loadProbe } from './registry.js';
+
+/** What the runner (or the CLI, or a test) hands `runProbe` besides the check. */
+export interface RunProbeOptions {
+  egress: EgressPolicy;
+  /** Secret values substituted into the check: redacted from any message. */
+  secretValues?: readonly string[];
+  now?: () => number;
+}
+
+const MAX_MESSAGE = 200;
+
+/**
+ * Runs one check once with its type's probe: enforces `thresholds.timeoutMs` (the probe's
+ * signal aborts and its connections are torn down), applies `degradedResponseMs` and `invert`,
+ * and turns any failure into a short message with no credential in it.
+ */
+export async function runProbe(check: CheckDefinition, options: RunProbeOptions): Promise<ProbeResult> {
+  const now = options.now ?? Date.now;
+  const { timeoutMs, degradedResponseMs } = check.thresholds;
+  // The first run of a type loads its module: that time is not the target's, so the clock
+  // and the deadline start once the probe is loaded.
+  let probe: Probe;
+  try {
+    probe = await loadProbe(check.type);
+  } catch (error) {
+    return { status: 'down', latencyMs: 0, message: redact(failureMessage(error), options.secretValues ?? []) };
+  }
+  const started = now();
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ProbeFailure(`timeout after ${timeoutMs} ms`);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  // The race may already be settled when the deadline passes: nobody else awaits it.
+  deadline.catch(() => {});
+  let ok: boolean;
+  let message: string;
+  let latencyMs: number | undefined;
+  try {
+    const success = await Promise.race([
+      probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now }),
+      deadline,
+    ]);
+    ok = true;
+    message = success.message ?? 'ok';
+    latencyMs = success.latencyMs;
+  } catch (error) {
+    ok = false;
+    message = failureMessage(error);
+  } finally {
+    clearTimeout(timer);
+    if (!controller.signal.aborted) controller.abort(new ProbeFailure('probe finished'));
+  }
+  const elapsed = Math.max(0, Math.round(latencyMs ?? now() - started));
+  const invert = (check.config as { invert?: boolean }).invert === true;
+  if (invert) {
+    message = ok ? `upside-down: ${message}` : `upside-down: ${message} (counts as up)`;
+    ok = !ok;
+  }
+  const status = !ok ? 'down' : degradedResponseMs !== undefined && elapsed > degradedResponseMs ? 'degraded' : 'up';
+  if (status === 'degraded') message = `slow: ${elapsed} ms, above ${degradedResponseMs} ms`;
+  return { status, latencyMs: elapsed, message: redact(message, options.secretValues ?? []) };
+}
+
+/** A short, safe message for any error: our own failures as they are, others by code and first line. */
+export function failureMessage(error: unknown): string {
+  if (error instanceof ProbeFailure) return error.message;
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const firstLine = error.message.split('\n')[0] ?? '';
+    if (code && firstLine.includes(code)) return firstLine;
+    return code ? `${code}: ${firstLine}` : firstLine || error.name;
+  }
+  return String(error);
+}
+
+/** Removes credentials from a message: user info in URLs, the check's secret values, and over-long tails. */
+export function redact(message: string, secretValues: readonly string[]): string {
+  let text = message.replace(/(\/\/)[^/\s@]*@/g, '$1');
+  for (const value of secretValues) if (value.length >= 3) text = text.split(value).join('***');
+  text = text.replace(/[\p{Cc}]+/gu, ' ').trim();
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
+}

@@ -1,0 +1,71 @@
+import { WebSocket, type MessageEvent } from 'undici';
+import { onAbort } from '../abort.js';
+import { runDispatcher } from '../http-dispatcher.js';
+import { defineProbe, ProbeFailure } from '../probe.js';
+import { failureMessage } from '../run-probe.js';
+import { requestHeaders } from '../request-headers.js';
+import { keywordFailure } from '../text-match.js';
+import { observeHandshake, type HandshakeObservation } from '../websocket-handshake.js';
+
+/**
+ * The WebSocket probe, on undici's WebSocket (the WHATWG client, already a dependency) over the
+ * run's egress-bound dispatcher: opens the connection with the headers and subprotocols, sends
+ * the message if any, and looks for the keyword in the first reply.
+ */
+export const websocketProbe = defineProbe({
+  type: 'websocket',
+  async run(check, context) {
+    const { config } = check;
+    const observed: HandshakeObservation = {};
+    const agent = runDispatcher(context.egress, config.ignoreTlsErrors);
+    const socket = new WebSocket(check.target, {
+      protocols: config.subprotocols,
+      headers: requestHeaders(config.headers),
+      dispatcher: agent.compose(observeHandshake(observed, config.ignoreSecWebSocketAccept)),
+    });
+    socket.binaryType = 'arraybuffer';
+    const forget = onAbort(context.signal, () => socket.close());
+    let opened = false;
+    /** Why the connection closed, as precisely as the handshake observation allows. */
+    const closeFailure = (code: number, reason: string): ProbeFailure => {
+      if (opened) return new ProbeFailure(`the server closed the connection (${code}${reason ? ` ${reason}` : ''})`);
+      if (observed.error) return new ProbeFailure(failureMessage(observed.error));
+      if (observed.status !== undefined && observed.status !== 101) return new ProbeFailure(`expected status 101, got ${observed.status}`);
+      if (observed.acceptWrong && !config.ignoreSecWebSocketAccept) {
+        return new ProbeFailure('wrong Sec-WebSocket-Accept header (ignoreSecWebSocketAccept tolerates it)');
+      }
+      return new ProbeFailure(`handshake failed: ${reason || 'connection closed'}`);
+    };
+    try {
+      const open = new Promise<void>((resolve, reject) => {
+        socket.addEventListener('open', () => {
+          opened = true;
+          resolve();
+        });
+        socket.addEventListener('close', (event) => reject(closeFailure(event.code, event.reason)));
+      });
+      const firstReply = new Promise<string>((resolve, reject) => {
+        socket.addEventListener('message', (event: MessageEvent) => {
+          resolve(typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer).toString('utf8'));
+        });
+        socket.addEventListener('close', (event) => reject(closeFailure(event.code, event.reason)));
+      });
+      // Awaited below (or not at all, without a keyword): never an unhandled rejection.
+      firstReply.catch(() => {});
+      await open;
+      if (config.message !== undefined) socket.send(config.message);
+      const notes = [`connected${socket.protocol ? ` (subprotocol ${socket.protocol})` : ''}`];
+      if (observed.acceptWrong) notes.push('wrong Sec-WebSocket-Accept ignored');
+      if (config.keyword) {
+        const problem = keywordFailure(await firstReply, config.keyword, 'first reply');
+        if (problem) throw new ProbeFailure(problem);
+        notes.push('reply matched');
+      }
+      return { message: notes.join('; ') };
+    } finally {
+      forget();
+      socket.close();
+      void agent.destroy().catch(() => {});
+    }
+  },
+});

@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The architecture's rules (.dependency-cruiser.cjs) run on the project as part of the tests,
+// and on a small tree that breaks each of them, to show they can fail.
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
+const CRUISER = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const SOURCES = ['contract', 'cli', 'daemon', 'importers', 'probes', 'dashboard/src', 'bench'];
+
+interface Violation {
+  from: string;
+  to: string;
+  rule: { name: string };
+}
+
+/** Runs dependency-cruiser with the project's rules in `cwd` and returns the violations it found. */
+function cruise(cwd: string, paths: string[]): Violation[] {
+  const run = spawnSync(process.execPath, [CRUISER, '--config', CONFIG, '--output-type', 'json', ...paths], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (!run.stdout) throw new Error(`dependency-cruiser gave no answer: ${run.stderr}`);
+  return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+describe('architecture rules', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'svc-rules-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('hold for the project', () => {
+    expect(cruise(ROOT, SOURCES)).toEqual([]);
+  });
+
+  it('fail on a tree that breaks each of them', () => {
+    const files: Record<string, string> = {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', jsx: 'react-jsx' } }),
+      'daemon/errors.ts': 'export const notFound = 1;\n',
+      'contract/index.ts': "import { notFound } from '../daemon/errors.js';\nexport const x = notFound;\n",
+      'contract/version.ts': "export const VERSION = '1';\n",
+      'importers/convert.ts': "import { notFound } from '../daemon/errors.js';\nexport const y = notFound;\n",
+      'importers/hosted-monitor-api/fetch-monitors.ts': "import https from 'node:https';\nexport const ok = https;\n",
+      'importers/sneaky-fetch.ts': "import https from 'node:https';\nexport const no = https;\n",
+      'probes/http.ts': "import { notFound } from '../daemon/errors.js';\nexport const z = notFound;\n",
+      'cli/whoami.ts': "import { notFound } from '../daemon/errors.js';\nexport const w = notFound;\n",
+      'dashboard/src/page.ts':
+        "import { notFound } from '../../daemon/errors.js';\nimport type { x } from '../../contract/index.js';\nimport { VERSION } from '../../contract/version.js';\nexport const v: typeof x = notFound + Number(VERSION);\n",
+      'dashboard/src/typed.ts': "import type { notFound } from '../../daemon/errors.js';\nexport const t: typeof notFound = 1;\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(scratch, path)), { recursive: true });
+      writeFileSync(join(scratch, path), text);
+    }
+    const found = cruise(scratch, ['contract', 'cli', 'daemon', 'importers', 'probes', 'dashboard/src'])
+      .map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)
+      .sort();
+    expect(found).toEqual([
+      'cli-uses-no-daemon-internals: cli/whoami.ts -> daemon/errors.ts',
+      'contract-is-the-ground-floor: contract/index.ts -> daemon/errors.ts',
+      'dashboard-does-not-bundle-node: dashboard/src/page.ts -> contract/version.ts',
+      'dashboard-imports-only-types-from-outside: dashboard/src/page.ts -> daemon/errors.ts',
+      'importers-do-not-touch-the-network: importers/sneaky-fetch.ts -> https',
+      'importers-stay-pure: importers/convert.ts -> daemon/errors.ts',
+      'probes-stand-alone: probes/http.ts -> daemon/errors.ts',
+    ]);
+  });
+});

@@ -1,0 +1,185 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserSkipReason, fitsWidth, launchBrowser, type TestBrowser } from '../support/browser.js';
+import { DATABASE_KINDS } from '../support/databases.js';
+import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
+import { signInAsAdmin } from './flows.js';
+
+const skip = browserSkipReason();
+const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+/** A local target: 200 at /ok, 200 after 400 ms at /slow, 500 at /broken. */
+async function startTarget(): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    if (request.url === '/slow') setTimeout(() => response.end('slow'), 400);
+    else if (request.url === '/broken') {
+      response.statusCode = 500;
+      response.end('broken');
+    } else response.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Screenshots for the README, at a desktop and a phone width (taken on one database only). */
+async function screenshots(page: Page, name: string, kind: string): Promise<void> {
+  if (kind !== 'sqlite') return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (kind) => {
+  let daemon: TestDaemon;
+  let browser: TestBrowser;
+  let target: { url: string; server: Server };
+  let token: string;
+
+  const create = async (body: Record<string, unknown>) => {
+    const created = await daemon.request('POST', '/orgs/default/checks', { token, body });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  };
+  const run = async (slug: string, times = 2) => {
+    for (let i = 0; i < times; i++) expect((await daemon.request('POST', `/orgs/default/checks/${slug}/run`, { token })).status).toBe(200);
+  };
+
+  beforeAll(async () => {
+    [daemon, browser, target] = await Promise.all([startTestDaemon(kind), launchBrowser(), startTarget()]);
+    token = await daemon.adminToken();
+    const thresholds = { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 5000, degradedResponseMs: 200 };
+    await create({ slug: 'web', name: 'Web', type: 'http', target: `${target.url}/ok`, intervalSeconds: 60, thresholds, labels: { team: 'web' } });
+    await create({ slug: 'slow-api', name: 'Slow API', type: 'http', target: `${target.url}/slow`, intervalSeconds: 60, thresholds, labels: { team: 'api' } });
+    await create({ slug: 'billing', name: 'Billing', type: 'http', target: `${target.url}/broken`, intervalSeconds: 60, thresholds, labels: { team: 'api' } });
+    await create({ slug: 'nightly-backup', name: 'Nightly backup', type: 'heartbeat', config: { periodSeconds: 86400 } });
+    await run('web', 3);
+    await run('slow-api');
+    await run('billing');
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+    target?.server.close();
+  });
+
+  it('lists checks with state words, 24 h uptime and last run, filters by state, and refreshes by itself', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks');
+    await page.locator('tr[data-slug="billing"]').waitFor();
+    for (const [slug, state] of [['web', 'up'], ['slow-api', 'degraded'], ['billing', 'down']]) {
+      const row = page.locator(`tr[data-slug="${slug}"]`);
+      expect(await row.getAttribute('data-state')).toBe(state);
+      expect(await row.locator('.state').textContent()).toContain(state);
+    }
+    expect(await page.locator('tr[data-slug="web"] td.num').first().textContent()).toBe('100 %');
+    expect(await page.locator('tr[data-slug="billing"] td.num').first().textContent()).toBe('0.00 %');
+
+    // A run made elsewhere shows up without a reload: the web check's sparkline gets a line.
+    await run('web', 1);
+    await page.locator('tr[data-slug="web"] svg.sparkline').waitFor({ timeout: 15_000 });
+
+    await page.getByLabel('State', { exact: true }).selectOption('down');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/state=down/);
+    await page.locator('tr[data-slug="web"]').waitFor({ state: 'detached' });
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await page.goto(`${daemon.url}/orgs/default/checks`);
+    await page.locator('tr[data-slug="billing"]').waitFor();
+    await screenshots(page, 'checks', kind);
+  });
+
+  it('shows a check with a response-time chart, uptime windows, the 90-day bar, results and Run now', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/web');
+    await page.locator('.response-chart[data-drawn="true"] canvas').waitFor();
+    expect(await page.locator('.uptime-windows [data-window="24h"] dd').textContent()).toContain('100 %');
+    expect(await page.locator('.uptime-bar .day').count()).toBe(90);
+    expect(await page.locator('.uptime-bar .day-good').count()).toBe(1);
+    const before = await page.locator('table.results tbody tr').count();
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.locator('.run-result').getByText(/up, \d+ ms/).waitFor();
+    await expect.poll(() => page.locator('table.results tbody tr').count()).toBeGreaterThan(before);
+    await screenshots(page, 'check-detail', kind);
+
+    // A check that went down shows the change and its state.
+    await page.goto(`${daemon.url}/orgs/default/checks/billing`);
+    await page.locator('.monitoring .lead .state-down').waitFor();
+    expect(await fitsWidth(page)).toBe(true);
+  });
+
+  it('shows a heartbeat check its ping URL with a copy button and a curl example', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: daemon.url });
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/nightly-backup');
+    const shown = (await page.locator('[data-ping-url]').textContent())!.trim();
+    expect(shown).toMatch(/\/api\/v1\/ping\/[\w-]+$/);
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+    expect(await page.locator('.ping-url pre').first().textContent()).toContain(`curl -fsS -m 10 --retry 3 ${shown}`);
+    // The copied URL works: a ping turns the heartbeat up.
+    const pinged = await fetch(shown.replace(/^https?:\/\/[^/]+/, daemon.url), { method: 'POST' });
+    expect(pinged.status).toBeLessThan(300);
+    await page.locator('.monitoring .lead .state-up').waitFor({ timeout: 15_000 });
+    await screenshots(page, 'heartbeat', kind);
+  });
+
+  it('lands on the overview: counts per state, open incidents, latest state changes', async () => {
+    const opened = await daemon.request('POST', '/orgs/default/incidents', { token, body: { title: 'Billing is failing', checkSlug: 'billing' } });
+    expect(opened.status).toBe(201);
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/');
+    await page.waitForURL(/\/orgs\/default\/overview$/);
+    await page.locator('[data-count="down"] .count').waitFor();
+    expect(await page.locator('[data-count="up"] .count').textContent()).toBe('2');
+    expect(await page.locator('[data-count="degraded"] .count').textContent()).toBe('1');
+    expect(await page.locator('[data-count="down"] .count').textContent()).toBe('1');
+    expect(await page.locator('[data-count="paused"] .count').textContent()).toBe('0');
+    await page.locator('[data-incident="Billing is failing"]').waitFor();
+    expect(await page.locator('tr[data-slug]').count()).toBe(4);
+    await screenshots(page, 'overview', kind);
+  });
+
+  it('shows each incident as a timeline and lets a writer acknowledge and resolve it', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/incidents');
+    const card = page.locator('[data-incident="Billing is failing"]');
+    await card.locator('[data-step="opened"]').getByText('admin@svc.local').waitFor();
+    await card.getByRole('button', { name: 'Acknowledge' }).click();
+    await card.locator('[data-step="acknowledged"]').getByText('admin@svc.local').waitFor();
+    await card.getByRole('button', { name: 'Resolve' }).click();
+    await card.locator('[data-step="resolved"]').waitFor();
+    expect(await card.getAttribute('data-status')).toBe('resolved');
+    await screenshots(page, 'incidents', kind);
+  });
+
+  it('paints the first page of a 10,000-check list in under a second', async () => {
+    expect((await daemon.request('POST', '/orgs', { token, body: { slug: 'big', name: 'Big' } })).status).toBe(201);
+    const endpoints = Array.from({ length: 10_000 }, (_, i) => `  - name: Service ${i}\n    url: ${target.url}/ok?n=${i}\n    interval: 5m\n    conditions: ["[STATUS] == 200"]\n`).join('');
+    const imported = await daemon.request('POST', '/orgs/big/checks/import/convert?source=configfile-monitor', { token, raw: `endpoints:\n${endpoints}` });
+    expect(imported.status).toBe(200);
+    expect(imported.body.created).toBe(10_000);
+
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/big/overview');
+    await page.locator('[data-count="pending"] .count').getByText('10000').waitFor({ timeout: 60_000 });
+    const started = Date.now();
+    await page.goto(`${daemon.url}/orgs/big/checks`);
+    await page.locator('tbody tr').first().waitFor();
+    const firstPaintMs = Date.now() - started;
+    console.log(`[svc tests] first paint of the 10,000-check list [${kind}]: ${firstPaintMs} ms`);
+    expect(await page.locator('tbody tr').count()).toBe(50);
+    expect(firstPaintMs).toBeLessThan(1000);
+  }, 120_000);
+
+  it('reported no console errors', () => {
+    expect(browser.problems).toEqual([]);
+  });
+});

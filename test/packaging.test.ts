@@ -1,0 +1,83 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const inCi = process.env.CI === 'true';
+const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+const containerEngine = has('docker') && spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0;
+
+describe('packaging', () => {
+  it.runIf(has('systemd-analyze') || inCi)('ships a systemd unit that systemd-analyze verifies', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-unit-'));
+    // verify checks that ExecStart exists: point it at this checkout's svc.
+    const unit = readFileSync(join(ROOT, 'packaging', 'svc.service'), 'utf8').replace('/usr/local/bin/svc', join(ROOT, 'bin', 'svc'));
+    writeFileSync(join(dir, 'svc.service'), unit);
+    const result = spawnSync('systemd-analyze', ['verify', join(dir, 'svc.service')], { encoding: 'utf8' });
+    expect(result.error).toBeUndefined();
+    expect(result.stderr.trim()).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it.runIf(containerEngine)('builds the container image', () => {
+    const result = spawnSync('docker', ['build', '-q', '-t', 'svc:test', ROOT], { encoding: 'utf8', timeout: 600_000 });
+    expect(result.status, result.stderr).toBe(0);
+  }, 600_000);
+
+  it('npm pack gives a package that npm install -g turns into a working svc', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-pack-'));
+    // The package carries the built dist/ (npm test builds first), never the sources or tests.
+    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
+    expect(pack.status, pack.stderr).toBe(0);
+    const [info] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
+    const paths = info.files.map((file) => file.path);
+    expect(paths).toEqual(expect.arrayContaining(['bin/svc', 'dist/cli/main.js', 'dist/daemon/main.js', 'dist/dashboard/index.html']));
+    expect(paths.some((path) => path.startsWith('test/') || path.startsWith('daemon/'))).toBe(false);
+
+    const prefix = join(dir, 'prefix');
+    // Scripts off: better-sqlite3 would compile its native module for minutes. Its binary is
+    // copied from this checkout's build instead (same Node, same machine), as an install with
+    // --allow-scripts=better-sqlite3 (docs/operations.md) would have built it.
+    const install = spawnSync(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, info.filename)],
+      { encoding: 'utf8', timeout: 240_000 },
+    );
+    expect(install.status, install.stderr).toBe(0);
+    const installed = join(prefix, 'lib', 'node_modules', 'svc', 'node_modules', 'better-sqlite3', 'build');
+    cpSync(join(ROOT, 'node_modules', 'better-sqlite3', 'build'), installed, { recursive: true });
+    const svc = join(prefix, 'bin', 'svc');
+    expect(spawnSync(svc, ['--version'], { encoding: 'utf8' }).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+
+    const port = await freePort();
+    const daemon = spawn(svc, ['daemon'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, SVC_LISTEN: `127.0.0.1:${port}`, SVC_DB_URL: `sqlite:${join(dir, 'svc.db')}` },
+      stdio: 'ignore',
+    });
+    try {
+      let status = 0;
+      for (let tries = 0; tries < 100 && status !== 200; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        status = await fetch(`http://127.0.0.1:${port}/api/v1/ready`).then((r) => r.status, () => 0);
+      }
+      expect(status).toBe(200);
+      const page = await fetch(`http://127.0.0.1:${port}/`);
+      expect(await page.text()).toContain('<div id="app">');
+    } finally {
+      daemon.kill('SIGTERM');
+    }
+  }, 300_000);
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
