@@ -80,9 +80,8 @@ export function openDatabase(url: string, options: { preparedStatements?: boolea
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     const sqlite = openSqliteFile(path);
-    // First, so that even switching to WAL waits for another daemon opening the same file.
-    sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    switchToWriteAheadLog(sqlite);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     const kysely = new Kysely<Database>({ dialect: new ConcurrentSafeSqliteDialect({ database: withStatementCache(sqlite) }) });
@@ -108,6 +107,27 @@ export function openDatabase(url: string, options: { preparedStatements?: boolea
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => kysely.destroy(),
   };
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Switches the file to WAL mode. While another daemon opening the same new file switches it too,
+ * SQLite answers "database is locked" at once, without waiting out busy_timeout: the switch is
+ * tried again until that timeout has passed (waiting synchronously: this runs once, at start-up).
+ */
+function switchToWriteAheadLog(sqlite: SQLite.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+      if (!busy || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
 }
 
 /**
