@@ -1,4 +1,5 @@
-import type { Organization, Session, User } from '../db/schema.js';
+import type { Organization, Session } from '../db/schema.js';
+import type { CallerAccount } from './caller-account.js';
 import type { Role } from './permissions.js';
 
 import type { Scope } from '../../contract/access.js';
@@ -23,7 +24,7 @@ export interface Membership {
  * routes the organization and the member's role read from the database for this request.
  */
 export interface AuthContext {
-  user: User;
+  user: CallerAccount;
   session?: Session;
   token?: TokenInfo;
   org?: Organization;

@@ -1,12 +1,12 @@
 import type { Db } from '../db/connect.js';
-import type { User } from '../db/schema.js';
+import type { CallerAccount } from '../access/caller-account.js';
 import type { Account } from '../../contract/responses.js';
 
 /** The account as the API shows it (`GET /auth/me`). */
 export type { Account };
 
 /** Builds the account view of a user, with the organizations it belongs to. */
-export async function accountView(db: Db, user: User, tokenOrganizationUid?: string): Promise<Account> {
+export async function accountView(db: Db, user: CallerAccount, tokenOrganizationUid?: string): Promise<Account> {
   const rows = await db.kysely
     .selectFrom('members')
     .innerJoin('organizations', 'organizations.uid', 'members.organization_uid')
@@ -21,8 +21,8 @@ export async function accountView(db: Db, user: User, tokenOrganizationUid?: str
     email: user.email,
     emailVerified: user.email_verified === 1,
     name: user.name,
-    hasPassword: user.password_hash !== null,
-    twoFactorEnabled: (user as User & { totp_secret?: string | null }).totp_secret != null,
+    hasPassword: user.has_password === 1,
+    twoFactorEnabled: user.two_factor_enabled === 1,
     superAdmin: user.super_admin === 1,
     mustChangePassword: user.must_change_password === 1,
     organizations,

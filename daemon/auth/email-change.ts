@@ -1,13 +1,13 @@
 import { recordAuditInUserOrganizations } from '../audit/audit-log.js';
 import { isUniqueViolation } from '../checks/unique-violation.js';
-import type { User } from '../db/schema.js';
+import type { User, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
 import { emailChangedNotice } from '../mail/notices.js';
 import { issueEmailVerification, sendVerificationMail } from './email-verification.js';
 import { revokeUserSessions } from './sessions.js';
 import { describeLiveTokens, livePersonalTokens, revokeAllPersonalTokens } from './token-management.js';
-import { findUserByEmail, normalizeEmail } from './users.js';
+import { findUserByEmail, normalizeEmail, requireUser } from './users.js';
 
 const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this e-mail address.');
 
@@ -23,11 +23,11 @@ const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses t
  */
 export async function changeEmail(
   deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'mailer' | 'logger'>,
-  input: { target: User; newEmail: string; actor: User; by: 'self' | 'super_admin'; keepSessionIdHash?: string; revokeTokens?: boolean },
+  input: { target: UserProfile; newEmail: string; actor: UserProfile; by: 'self' | 'super_admin'; keepSessionIdHash?: string; revokeTokens?: boolean },
 ): Promise<User> {
   const oldEmail = input.target.email;
   const newEmail = normalizeEmail(input.newEmail);
-  if (newEmail === oldEmail) return input.target;
+  if (newEmail === oldEmail) return requireUser(deps, input.target.uid);
   const holder = await findUserByEmail(deps, newEmail);
   if (holder && holder.uid !== input.target.uid) throw emailTaken();
 

@@ -1,5 +1,5 @@
 import { recordAuditInUserOrganizations } from '../audit/audit-log.js';
-import type { Session, User } from '../db/schema.js';
+import type { Session, User, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { passwordChangedNotice } from '../mail/notices.js';
 import { revokeUserSessions } from './sessions.js';
@@ -13,7 +13,7 @@ import { describeLiveTokens, livePersonalTokens, revokeAllPersonalTokens } from 
  */
 export async function changePassword(
   deps: Pick<AppDeps, 'db' | 'clock' | 'hasher' | 'mailer' | 'logger'>,
-  input: { user: User; newPassword: string; keepSession?: Session; revokeTokens: boolean },
+  input: { user: UserProfile; newPassword: string; keepSession?: Session; revokeTokens: boolean },
 ): Promise<void> {
   const passwordHash = await deps.hasher.hash(input.newPassword);
   const now = deps.clock.now().toISOString();

@@ -96,11 +96,15 @@ export async function verifyLogin(deps: AppDeps, ctx: Context, email: string, pa
   return { user: await rehashIfNeeded(deps, user, password), method: 'password' };
 }
 
-/** Verifies the current password of a signed-in user (401 when wrong, counted like a failed sign-in). */
-export async function verifyCurrentPassword(deps: AppDeps, ctx: Context, user: User, password: string): Promise<void> {
+/**
+ * Verifies the current password of a signed-in user (401 when wrong, counted like a failed
+ * sign-in). The hash is read here: requests do not carry it.
+ */
+export async function verifyCurrentPassword(deps: AppDeps, ctx: Context, user: Pick<User, 'uid' | 'email'>, password: string): Promise<void> {
   const limits = loginLimiters(deps, ctx, user.email);
   await limits.reserve();
-  if (!user.password_hash || !(await deps.hasher.verify(user.password_hash, password))) {
+  const stored = await deps.db.kysely.selectFrom('users').select('password_hash').where('uid', '=', user.uid).executeTakeFirst();
+  if (!stored?.password_hash || !(await deps.hasher.verify(stored.password_hash, password))) {
     limits.fail();
     throw unauthorized('The current password is wrong.');
   }

@@ -1,8 +1,9 @@
 import type { Membership, Scope, TokenInfo } from '../access/auth-context.js';
 import { MEMBERSHIP_COLUMNS, takeMembership } from '../access/membership-columns.js';
+import { CALLER_ACCOUNT_COLUMNS, type CallerAccount } from '../access/caller-account.js';
 import { newId } from '../db/ids.js';
 import { preparedRead } from '../db/prepared-read.js';
-import type { User } from '../db/schema.js';
+import type { User, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
 import { randomToken, sha256 } from './secrets.js';
@@ -20,7 +21,7 @@ export type TokenView = ContractTokenView;
 /** Mints a token; the secret is returned once and only its SHA-256 is kept. */
 export async function mintPersonalToken(
   deps: Deps,
-  input: { user: User; organizationUid: string; orgSlug: string; name: string; scopes: Scope[]; expiresAt: string | null },
+  input: { user: UserProfile; organizationUid: string; orgSlug: string; name: string; scopes: Scope[]; expiresAt: string | null },
 ): Promise<TokenView & { token: string }> {
   const token = PERSONAL_TOKEN_PREFIX + randomToken(32);
   const now = deps.clock.now();
@@ -55,7 +56,7 @@ const TOKEN_WITH_ACCOUNT_AND_MEMBERSHIP = preparedRead((db, tokenHash: string) =
     .leftJoin('members', (join) =>
       join.onRef('members.organization_uid', '=', 'personal_tokens.organization_uid').onRef('members.user_uid', '=', 'personal_tokens.user_uid'),
     )
-    .selectAll('users')
+    .select(CALLER_ACCOUNT_COLUMNS)
     .select([
       'personal_tokens.uid as t_uid',
       'personal_tokens.scopes as t_scopes',
@@ -71,7 +72,7 @@ const TOKEN_WITH_ACCOUNT_AND_MEMBERSHIP = preparedRead((db, tokenHash: string) =
  * Resolves a personal access token, or throws 401: unknown, revoked, expired, or its owner is no
  * longer a member of the token's organization. Also returns that membership, read in the same query.
  */
-export async function authenticatePersonalToken(deps: Deps, secret: string): Promise<{ user: User; token: TokenInfo; membership: Membership }> {
+export async function authenticatePersonalToken(deps: Deps, secret: string): Promise<{ user: CallerAccount; token: TokenInfo; membership: Membership }> {
   const row = await deps.db.readOne(TOKEN_WITH_ACCOUNT_AND_MEMBERSHIP, sha256(secret));
   const now = deps.clock.now();
   if (!row || row.t_revoked_at || (row.t_expires_at && row.t_expires_at <= now.toISOString())) {

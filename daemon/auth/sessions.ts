@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { isoIn } from '../clock.js';
 import type { Membership } from '../access/auth-context.js';
 import { MEMBERSHIP_COLUMNS, takeMembership, type MembershipColumns } from '../access/membership-columns.js';
+import { CALLER_ACCOUNT_COLUMNS, callerAccount, type CallerAccount } from '../access/caller-account.js';
 import { newId } from '../db/ids.js';
 import { preparedRead } from '../db/prepared-read.js';
 import type { Database, Session, User } from '../db/schema.js';
@@ -48,7 +49,7 @@ export async function createSession(deps: Deps, user: User, method: string, ctx?
     })
     .execute();
   const accessToken = signHs256(deps.caches.verifiedTokens, deps.config.auth.jwtSecret, { sid: sessionId, typ: 'session', sub: user.uid, iat: seconds(now), exp: seconds(new Date(expiresAt)) });
-  return { accessToken, tokenType: 'Bearer', expiresAt, user: await accountView(deps.db, user) };
+  return { accessToken, tokenType: 'Bearer', expiresAt, user: await accountView(deps.db, callerAccount(user)) };
 }
 
 /** Signs a short-lived JWT of another kind (`mfa`, ...) that only its own endpoint accepts. */
@@ -71,7 +72,7 @@ const sessionWithAccount = (db: Kysely<Database>, idHash: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.uid', 'sessions.user_uid')
-    .selectAll('users')
+    .select(CALLER_ACCOUNT_COLUMNS)
     .select([
       'sessions.id_hash as s_id_hash',
       'sessions.uid as s_uid',
@@ -99,7 +100,7 @@ const SESSION_WITH_ACCOUNT_AND_MEMBERSHIP = preparedRead((db, idHash: string, or
  * Resolves a session JWT to its live session and user, or throws 401. Given `orgSlug`, also
  * reads the user's membership of that organization (undefined when there is none).
  */
-export async function authenticateSession(deps: Deps, token: string, orgSlug?: string): Promise<{ user: User; session: Session; membership?: Membership }> {
+export async function authenticateSession(deps: Deps, token: string, orgSlug?: string): Promise<{ user: CallerAccount; session: Session; membership?: Membership }> {
   const payload = await verifyPurposeToken(deps, token, 'session');
   if (typeof payload.sid !== 'string') throw unauthorized('The token is invalid or has expired.');
   const idHash = sha256(payload.sid);
@@ -130,7 +131,7 @@ export async function authenticateSession(deps: Deps, token: string, orgSlug?: s
 }
 
 /** The account columns of a session row, and the membership its other columns describe, if any. */
-function splitMembership(row: User | (User & MembershipColumns)): { user: User; membership?: Membership } {
+function splitMembership(row: CallerAccount | (CallerAccount & MembershipColumns)): { user: CallerAccount; membership?: Membership } {
   if (!('m_role' in row)) return { user: row };
   const { rest, membership } = takeMembership(row);
   return { user: rest, membership };

@@ -179,6 +179,8 @@ export interface EmailVerificationsTable {
 }
 
 export type User = Selectable<UsersTable>;
+/** An account without its password hash: what code acting for a caller is given. */
+export type UserProfile = Omit<User, 'password_hash'>;
 export type Organization = Selectable<OrganizationsTable>;
 export type Session = Selectable<SessionsTable>;
 

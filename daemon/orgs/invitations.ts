@@ -6,7 +6,7 @@ import { randomToken, sha256 } from '../auth/secrets.js';
 import { normalizeEmail } from '../auth/users.js';
 import { isoIn } from '../clock.js';
 import { newId } from '../db/ids.js';
-import type { Organization, User } from '../db/schema.js';
+import type { Organization, User, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
@@ -130,7 +130,7 @@ const unusable = () => notFound('This invitation does not exist, has expired, wa
  * Accepts an invitation for the signed-in user, whose address must be the invited one. Joining
  * respects the member limit; the invitation is used up in the same transaction as the join.
  */
-export async function acceptInvitation(deps: Pick<AppDeps, 'db' | 'clock'>, user: User, token: string): Promise<{ org: string; role: Role }> {
+export async function acceptInvitation(deps: Pick<AppDeps, 'db' | 'clock'>, user: UserProfile, token: string): Promise<{ org: string; role: Role }> {
   const row = await deps.db.kysely
     .selectFrom('invitations')
     .innerJoin('organizations', 'organizations.uid', 'invitations.organization_uid')

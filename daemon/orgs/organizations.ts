@@ -5,7 +5,7 @@ import { recordSystemAudit } from '../audit/system-audit-log.js';
 import { countMembers } from '../access/membership.js';
 import type { Role } from '../access/permissions.js';
 import { newId } from '../db/ids.js';
-import type { Organization, User } from '../db/schema.js';
+import type { Organization, User, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
 import { plainNameField } from '../plain-text.js';
@@ -52,7 +52,7 @@ export async function organizationView(deps: Pick<AppDeps, 'db'>, org: Organizat
  * (super admins excepted). Each organization can hold a registration pattern that every sign-up
  * is matched against, so the limit also bounds what one account can add to that work.
  */
-export async function createOrganization(deps: Deps & Pick<AppDeps, 'config'>, user: User, input: { slug: string; name: string }): Promise<Organization> {
+export async function createOrganization(deps: Deps & Pick<AppDeps, 'config'>, user: UserProfile, input: { slug: string; name: string }): Promise<Organization> {
   const now = deps.clock.now().toISOString();
   const org: Organization = { uid: newId(), slug: input.slug, name: input.name, member_limit: null, created_at: now };
   return deps.db.kysely.transaction().execute(async (trx) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requireSession } from '../access/session-only.js';
+import { callerAccount } from '../access/caller-account.js';
 import { accountView } from '../auth/account.js';
 import { changeEmail } from '../auth/email-change.js';
 import { issueEmailVerification, sendVerificationMail, verifyEmailFromClient } from '../auth/email-verification.js';
@@ -38,11 +39,11 @@ export const accountRoutes: RouteSpec[] = [
       requireSession(auth, 'Changing the account');
       let user = auth.user;
       if (body.email !== undefined) {
-        if (!user.password_hash) {
+        if (!user.has_password) {
           throw forbidden('This account has no password: change its e-mail address at your identity provider, or ask a super admin.');
         }
         await verifyCurrentPassword(deps, ctx, user, body.currentPassword!);
-        user = await changeEmail(deps, { target: user, newEmail: body.email, actor: user, by: 'self', keepSessionIdHash: auth.session?.id_hash, revokeTokens: body.revokeTokens === true });
+        user = callerAccount(await changeEmail(deps, { target: user, newEmail: body.email, actor: user, by: 'self', keepSessionIdHash: auth.session?.id_hash, revokeTokens: body.revokeTokens === true }));
       }
       if (body.name !== undefined && body.name !== user.name) {
         const now = deps.clock.now().toISOString();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requireSession } from '../access/session-only.js';
+import { callerAccount } from '../access/caller-account.js';
 import { accountView } from '../auth/account.js';
 import { verifyCurrentPassword, verifyLogin } from '../auth/password-login.js';
 import { refuseWhereSamlRequired } from '../auth/saml/saml-required.js';
@@ -31,7 +32,7 @@ export const authRoutes: RouteSpec[] = [
       }
       const user = await createUser(deps, { email: body.email, name: body.name, passwordHash: await deps.hasher.hash(body.password) });
       await afterRegistration(deps, user);
-      return { user: await accountView(deps.db, user) };
+      return { user: await accountView(deps.db, callerAccount(user)) };
     },
   }),
   route({
@@ -76,7 +77,7 @@ export const authRoutes: RouteSpec[] = [
     body: z.object({ currentPassword: passwordField, newPassword: newPasswordField, revokeTokens: z.boolean().optional() }),
     async handler({ ctx, deps, auth, body }) {
       requireSession(auth, 'Changing the password');
-      if (!auth.user.password_hash) {
+      if (!auth.user.has_password) {
         throw forbidden('This account signs in through an identity provider and has no password to change.');
       }
       await verifyCurrentPassword(deps, ctx, auth.user, body.currentPassword);

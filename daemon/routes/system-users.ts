@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { changeEmail } from '../auth/email-change.js';
+import { callerAccount } from '../access/caller-account.js';
 import { accountView } from '../auth/account.js';
 import { emailField } from '../auth/schemas.js';
 import { normalizeEmail, requireUser } from '../auth/users.js';
@@ -49,7 +50,7 @@ export const systemUserRoutes: RouteSpec[] = [
         // A super admin changing their own address keeps the session they did it with.
         keepSessionIdHash: target.uid === auth.user.uid ? auth.session?.id_hash : undefined,
       });
-      return accountView(deps.db, user);
+      return accountView(deps.db, callerAccount(user));
     },
   }),
 ];

@@ -80,7 +80,7 @@ export const twoFactorRoutes: RouteSpec[] = [
       const secret = await totpSecretOf(deps, auth.user.uid);
       if (!secret) throw conflict('TWO_FACTOR_DISABLED', 'Two-factor sign-in is not on.');
       if (body.currentPassword !== undefined) {
-        if (!auth.user.password_hash) throw new AppError('FORBIDDEN', 'This account has no password; confirm with a two-factor code.');
+        if (!auth.user.has_password) throw new AppError('FORBIDDEN', 'This account has no password; confirm with a two-factor code.');
         await verifyCurrentPassword(deps, ctx, auth.user, body.currentPassword);
       } else {
         await limitedSecondFactor(deps, auth.user.uid, () =>

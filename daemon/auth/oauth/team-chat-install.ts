@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { User } from '../../db/schema.js';
+import type { User, UserProfile } from '../../db/schema.js';
 import { can } from '../../access/permissions.js';
 import type { AppDeps } from '../../deps.js';
 import { issueHandoffCode } from '../handoff.js';
@@ -26,7 +26,7 @@ const installEndpoints = (deps: Pick<AppDeps, 'config'>) => {
  * Starts an app install by a signed-in account: into an existing organization it administers
  * (`organizationUid`), or without one, creating the organization from the workspace.
  */
-export async function installUrl(deps: AppDeps, ctx: Context, user: User, input: { organizationUid?: string; returnTo: string }): Promise<string> {
+export async function installUrl(deps: AppDeps, ctx: Context, user: UserProfile, input: { organizationUid?: string; returnTo: string }): Promise<string> {
   const provider = await providerOf(deps, 'team_chat');
   return authorizationUrl(deps, ctx, { ...provider, pkce: false }, {
     purpose: 'install',
