@@ -10,7 +10,7 @@ import { DEFAULT_TOKEN_SCOPES, type AuthContext } from './auth-context.js';
  * session JWT. Returns undefined when there is none; throws 401 when there is one that is not good.
  * Given `orgSlug`, a session's read also fetches the caller's membership of that organization;
  * a token's read always fetches its owner's membership of the token's organization.
- * `resolveOrgAccess` then uses it instead of reading it again.
+ * `authorize` then uses it instead of reading it again.
  */
 export async function authenticateRequest(deps: AppDeps, ctx: Context, orgSlug?: string): Promise<AuthContext | undefined> {
   const header = ctx.get('authorization');

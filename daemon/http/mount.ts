@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { AuthContext, OrgAuthContext, Scope } from '../access/auth-context.js';
+import type { AuthContext, OrgAuthContext } from '../access/auth-context.js';
 import { authenticateRequest } from '../access/authenticate.js';
-import { requirePermission, resolveOrgAccess } from '../access/org-access.js';
+import { authorize as authorizeAction } from '../access/authorize.js';
 import { requireSession } from '../access/session-only.js';
 import type { AppDeps } from '../deps.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
@@ -52,25 +52,19 @@ async function authorize(deps: AppDeps, ctx: Context, spec: RouteSpec): Promise<
   if (auth.user.must_change_password && !spec.allowDuringPasswordChange) {
     throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Change the built-in password first (POST /api/v1/auth/password).');
   }
-  requireRestScope(auth, spec);
-  if (spec.permission === 'authenticated') return auth;
+  const writes = isStateChanging(spec.method);
+  if (spec.permission === 'authenticated') {
+    await authorizeAction(deps, auth, { surface: 'rest', writes });
+    return auth;
+  }
   if (spec.permission === 'superAdmin') {
+    await authorizeAction(deps, auth, { surface: 'rest', writes });
     if (!auth.user.super_admin) throw forbidden('Only a super admin may do this.');
     // Server administration takes the person: a leaked token must not take over other accounts.
     requireSession(auth, 'Server administration');
     return auth;
   }
   if (!slug) throw new Error(`route ${spec.method} ${spec.path} declares ${spec.permission} but has no :org parameter`);
-  const { org, role } = await resolveOrgAccess(deps, auth, slug);
-  requirePermission(role, spec.permission);
+  const { org, role } = await authorizeAction(deps, auth, { surface: 'rest', writes, org: { slug, permission: spec.permission } });
   return { ...auth, org, role };
-}
-
-/** A token reaches REST only with `api` (any method) or `api:read` (GET only). */
-function requireRestScope(auth: AuthContext, spec: RouteSpec): void {
-  if (!auth.token) return;
-  const needed: Scope[] = isStateChanging(spec.method) ? ['api'] : ['api', 'api:read'];
-  if (!needed.some((scope) => auth.scopes.includes(scope))) {
-    throw forbidden(`This access token's scopes (${auth.scopes.join(', ')}) do not allow ${spec.method} on the REST API; it needs ${needed.join(' or ')}.`);
-  }
 }

@@ -1,14 +1,14 @@
 import type { AuthContext, Scope } from '../access/auth-context.js';
-import { resolveOrgAccess } from '../access/org-access.js';
+import { AccessDenied, authorize, scopesAllow, type Refusal } from '../access/authorize.js';
 import { can, ROLES, type OrgPermission, type Role } from '../access/permissions.js';
 import type { Organization } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { AppError } from '../errors.js';
 import type { McpTool, ToolAccess } from './tool.js';
 
-// Every tool call is authorized here, from the database at the moment of the call: the token's
-// scopes, the organization, and the member's current role there. Nothing is cached between
-// calls, so a demotion or a removal takes effect on the very next one.
+// Every tool call is authorized by the same function as REST routes (access/authorize.ts), from
+// the database at the moment of the call: the token's scopes, the organization, and the member's
+// current role there. Nothing is cached between calls, so a demotion or a removal takes effect on
+// the very next one. This file only picks the organization a call acts on and words refusals.
 
 /** Why a call was refused: the token's scope, the caller's role, or the organization. */
 export type RefusalReason = 'scope' | 'role' | 'organization';
@@ -25,62 +25,56 @@ export class ToolRefusal extends Error {
 }
 
 /** Whether the credential reaches the MCP endpoint at all: it needs `mcp` or `mcp:read`. */
-export const hasMcpScope = (scopes: readonly Scope[]): boolean => scopes.includes('mcp') || scopes.includes('mcp:read');
+export const hasMcpScope = (scopes: readonly Scope[]): boolean => scopesAllow(scopes, 'mcp', false);
 
 /** Whether the scopes allow a tool of this kind: `mcp:read` reads only, `mcp` reads and writes. */
-export function scopeAllows(scopes: readonly Scope[], access: ToolAccess): boolean {
-  return access === 'write' ? scopes.includes('mcp') : hasMcpScope(scopes);
-}
+export const scopeAllows = (scopes: readonly Scope[], access: ToolAccess): boolean => scopesAllow(scopes, 'mcp', access === 'write');
 
 const rolesGranting = (permission: OrgPermission): string => ROLES.filter((role) => can(role, permission)).join(', ');
 
-function scopeRefusal(auth: AuthContext, tool: McpTool): ToolRefusal {
-  return new ToolRefusal(
-    'scope',
-    `Refused by the token's scope: this access token has the scopes ${auth.scopes.join(', ')}, and "${tool.name}" changes data, ` +
-      'which needs a token with the "mcp" scope ("mcp:read" allows the read tools only).',
-  );
-}
-
-function roleRefusal(tool: McpTool, org: Organization, role: Role): ToolRefusal {
-  const permission = tool.permission!;
-  return new ToolRefusal(
-    'role',
-    `Refused by your role: your role in organization "${org.slug}" is ${role}, which does not allow "${tool.name}" ` +
-      `(it needs ${permission}, held by the roles ${rolesGranting(permission)}).`,
-  );
+/** A refusal of the shared authorization, in the words of a tool call. */
+function toolRefusal(refusal: Refusal, auth: AuthContext, tool: McpTool): ToolRefusal {
+  switch (refusal.reason) {
+    case 'scope':
+      return new ToolRefusal(
+        'scope',
+        `Refused by the token's scope: this access token has the scopes ${auth.scopes.join(', ')}, and "${tool.name}" changes data, ` +
+          'which needs a token with the "mcp" scope ("mcp:read" allows the read tools only).',
+      );
+    case 'role':
+      return new ToolRefusal(
+        'role',
+        `Refused by your role: your role in organization "${refusal.org.slug}" is ${refusal.role}, which does not allow "${tool.name}" ` +
+          `(it needs ${refusal.permission}, held by the roles ${rolesGranting(refusal.permission)}).`,
+      );
+    case 'organization':
+      // The same answer for a missing organization and a foreign one, so existence never leaks.
+      return new ToolRefusal('organization', `Organization "${refusal.slug}" not found, or you are not a member of it.`);
+    case 'token-organization':
+      return new ToolRefusal('organization', `This access token cannot act on organization "${refusal.org.slug}".`);
+  }
 }
 
 /**
- * The organization a call acts on and the caller's current role there. A personal access token
- * acts on its own organization (an `org` argument, when given, must name it); a session names
- * the organization in the required `org` argument.
+ * The organization a call acts on. A personal access token acts on its own organization (an
+ * `org` argument, when given, must name it); a session names the organization in the required
+ * `org` argument.
  */
-async function organizationOf(deps: AppDeps, auth: AuthContext, orgArg: string | undefined): Promise<{ org: Organization; role: Role }> {
-  let slug = orgArg;
-  if (auth.token) {
-    // The token's organization was read with the token itself (authenticateRequest): not again here.
-    const own = auth.membershipRead?.membership?.org;
-    if (!own || own.uid !== auth.token.organizationUid) throw new ToolRefusal('organization', "This access token's organization no longer exists.");
-    if (slug !== undefined && slug !== own.slug) {
-      throw new ToolRefusal(
-        'organization',
-        `This access token belongs to organization "${own.slug}"; it cannot act on "${slug}". Leave out "org", or use a token of that organization.`,
-      );
-    }
-    slug = own.slug;
-  } else if (slug === undefined) {
-    throw new ToolRefusal('organization', 'With a session token, every organization tool needs the "org" argument: the slug of the organization to act on.');
+function organizationSlug(auth: AuthContext, orgArg: string | undefined): string {
+  if (!auth.token) {
+    if (orgArg === undefined) throw new ToolRefusal('organization', 'With a session token, every organization tool needs the "org" argument: the slug of the organization to act on.');
+    return orgArg;
   }
-  try {
-    return await resolveOrgAccess(deps, auth, slug);
-  } catch (error) {
-    // The same answer for a missing organization and a foreign one, so existence never leaks.
-    if (error instanceof AppError && error.code === 'NOT_FOUND') {
-      throw new ToolRefusal('organization', `Organization "${slug}" not found, or you are not a member of it.`);
-    }
-    throw error;
+  // The token's organization was read with the token itself (authenticateRequest): not again here.
+  const own = auth.membershipRead?.membership?.org;
+  if (!own || own.uid !== auth.token.organizationUid) throw new ToolRefusal('organization', "This access token's organization no longer exists.");
+  if (orgArg !== undefined && orgArg !== own.slug) {
+    throw new ToolRefusal(
+      'organization',
+      `This access token belongs to organization "${own.slug}"; it cannot act on "${orgArg}". Leave out "org", or use a token of that organization.`,
+    );
   }
+  return own.slug;
 }
 
 /**
@@ -93,11 +87,16 @@ export async function authorizeCall(
   tool: McpTool,
   orgArg: string | undefined,
 ): Promise<{ org?: Organization; role?: Role }> {
-  if (!scopeAllows(auth.scopes, tool.access)) throw scopeRefusal(auth, tool);
-  if (!tool.permission) return {};
-  const { org, role } = await organizationOf(deps, auth, orgArg);
-  if (!can(role, tool.permission)) throw roleRefusal(tool, org, role);
-  return { org, role };
+  const writes = tool.access === 'write';
+  try {
+    // The scope first: a call its token may not make is refused as such, whatever organization it names.
+    await authorize(deps, auth, { surface: 'mcp', writes });
+    if (!tool.permission) return {};
+    return await authorize(deps, auth, { surface: 'mcp', writes, org: { slug: organizationSlug(auth, orgArg), permission: tool.permission } });
+  } catch (error) {
+    if (error instanceof AccessDenied) throw toolRefusal(error.refusal, auth, tool);
+    throw error;
+  }
 }
 
 /** The caller's current roles: in the token's organization, or in every organization of a session's user. */

@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/audit-log.js';
 import { countMembers, joinOrganization, memberLimitReached, requireJoined } from '../access/membership.js';
-import { requirePermission } from '../access/org-access.js';
+import { requirePermission } from '../access/authorize.js';
 import type { Role } from '../access/permissions.js';
 import { randomToken, sha256 } from '../auth/secrets.js';
 import { normalizeEmail } from '../auth/users.js';

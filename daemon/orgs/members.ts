@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/audit-log.js';
 import { recordSystemAudit } from '../audit/system-audit-log.js';
 import { countMembers, lockOrganization } from '../access/membership.js';
-import { requirePermission } from '../access/org-access.js';
+import { requirePermission } from '../access/authorize.js';
 import type { Role } from '../access/permissions.js';
 import type { Database } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';

@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/audit-log.js';
 import { joinOrganizationIn, lockOrganization, memberLimitReached } from '../access/membership.js';
-import { requirePermission } from '../access/org-access.js';
+import { requirePermission } from '../access/authorize.js';
 import type { Role } from '../access/permissions.js';
 import { newId } from '../db/ids.js';
 import type { AppDeps } from '../deps.js';

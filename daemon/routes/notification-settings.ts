@@ -1,5 +1,5 @@
 import type { AuthContext } from '../access/auth-context.js';
-import { requirePermission, resolveOrgAccess } from '../access/org-access.js';
+import { authorize } from '../access/authorize.js';
 import type { OrgPermission } from '../access/permissions.js';
 import type { AppDeps } from '../deps.js';
 import { validationFailed } from '../errors.js';
@@ -11,15 +11,11 @@ import { route, type RouteSpec } from './route.js';
  * (bound to one organization). The caller's current role is read and checked here, because the
  * path has no `:org` for the mounting function to do it.
  */
-async function memberOrg(deps: AppDeps, auth: AuthContext, query: URLSearchParams, permission: OrgPermission) {
-  let slug = query.get('org');
-  if (!slug && auth.token) {
-    const org = await deps.db.kysely.selectFrom('organizations').select('slug').where('uid', '=', auth.token.organizationUid).executeTakeFirst();
-    slug = org?.slug ?? null;
-  }
+async function memberOrg(deps: AppDeps, auth: AuthContext, query: URLSearchParams, permission: OrgPermission, writes: boolean) {
+  // A token's organization was read with the token itself (authenticateRequest).
+  const slug = query.get('org') || (auth.token ? auth.membershipRead?.membership?.org.slug : undefined);
   if (!slug) throw validationFailed([{ path: 'org', message: 'required: the slug of the organization these settings are for' }], 'The query is not valid.');
-  const { org, role } = await resolveOrgAccess(deps, auth, slug);
-  requirePermission(role, permission);
+  const { org } = await authorize(deps, auth, { surface: 'rest', writes, org: { slug, permission } });
   return org;
 }
 
@@ -31,7 +27,7 @@ export const notificationSettingsRoutes: RouteSpec[] = [
     permission: 'authenticated',
     summary: 'Your notification settings in ?org= (the defaults until you save some).',
     async handler({ deps, auth, query }) {
-      const org = await memberOrg(deps, auth, query, 'organization:read');
+      const org = await memberOrg(deps, auth, query, 'organization:read', false);
       const { settings, updatedAt } = await readNotificationSettings(deps.db.kysely, org.uid, auth.user.uid);
       return { org: org.slug, ...settings, updatedAt };
     },
@@ -43,7 +39,7 @@ export const notificationSettingsRoutes: RouteSpec[] = [
     summary: 'Replace your notification settings in ?org= {email?, events?, quietHours?}; left-out fields take their defaults.',
     body: notificationSettingsSchema,
     async handler({ deps, auth, query, body }) {
-      const org = await memberOrg(deps, auth, query, 'own-notification-settings:write');
+      const org = await memberOrg(deps, auth, query, 'own-notification-settings:write', true);
       const now = deps.clock.now();
       await writeNotificationSettings(deps.db.kysely, org.uid, auth.user.uid, body, now);
       return { org: org.slug, ...body, updatedAt: now.toISOString() };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requirePermission } from '../access/org-access.js';
+import { requirePermission } from '../access/authorize.js';
 import { requireSession } from '../access/session-only.js';
 import { emailPatternProblem } from '../orgs/email-pattern.js';
 import {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_TOKEN_SCOPES, SCOPES } from '../access/auth-context.js';
-import { requirePermission, resolveOrgAccess } from '../access/org-access.js';
+import { authorize } from '../access/authorize.js';
 import { requireSession } from '../access/session-only.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { mintPersonalToken } from '../auth/personal-tokens.js';
@@ -30,8 +30,7 @@ export const tokenRoutes: RouteSpec[] = [
     async handler({ deps, auth, body }) {
       requireSession(auth, 'Managing access tokens');
       // A non-member gets the same 404 as for any route of the organization.
-      const { org, role } = await resolveOrgAccess(deps, auth, body.org);
-      requirePermission(role, 'own-tokens:write');
+      const { org } = await authorize(deps, auth, { surface: 'rest', writes: true, org: { slug: body.org, permission: 'own-tokens:write' } });
       const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
       if (expiresAt && expiresAt <= deps.clock.now().toISOString()) {
         throw validationFailed([{ path: 'expiresAt', message: 'must be in the future' }]);
