@@ -8,19 +8,22 @@ export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 /** What one source is: the tool it comes from (accepted as an alias) and what its input is. */
 export interface ImportSourceDescription {
-  /** The real tool's name, accepted in place of the source value. */
+  /** The real tool's name as a value, accepted in place of the source value. */
   readonly tool: string;
+  /** The real tool's name as people write it, for pages and help. */
+  readonly toolName: string;
   /** What the request body (or the CLI's input) is, for help and error messages. */
   readonly input: string;
 }
 
 /** The tool name and input of every import source. */
 export const IMPORT_SOURCE_DESCRIPTIONS: Readonly<Record<ImportSource, ImportSourceDescription>> = Object.freeze({
-  'configfile-monitor': { tool: 'gatus', input: 'the YAML configuration file of the endpoint monitor' },
-  'hosted-monitor-api': { tool: 'betterstack', input: 'an API token of the hosted monitoring service, or the JSON of its monitors and heartbeats listings saved to a file' },
+  'configfile-monitor': { tool: 'gatus', toolName: 'Gatus', input: 'the YAML configuration file of the endpoint monitor' },
+  'hosted-monitor-api': { tool: 'betterstack', toolName: 'Better Stack', input: 'an API token of the hosted monitoring service, or the JSON of its monitors and heartbeats listings saved to a file' },
   'selfhosted-monitor-db': {
     tool: 'uptime-kuma',
+    toolName: 'Uptime Kuma',
     input: 'the 2.x database file (raw bytes) or the 1.x backup JSON of the self-hosted monitor',
   },
-  'uptime-api-monitor': { tool: 'uptimerobot', input: 'the monitors-listing JSON of version 2 of the hosted monitor API (getMonitors)' },
+  'uptime-api-monitor': { tool: 'uptimerobot', toolName: 'UptimeRobot', input: 'the monitors-listing JSON of version 2 of the hosted monitor API (getMonitors)' },
 });

@@ -2,4 +2,5 @@
 export * from './access.js';
 export * from './audit-kinds.js';
 export * from './import-sources.js';
+export * from './import-warnings.js';
 export type * from './responses.js';

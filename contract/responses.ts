@@ -2,6 +2,7 @@
 // CLI and the dashboard read them. Types only, and no imports outside the contract.
 import type { Role, Scope } from './access.js';
 import type { ImportSource } from './import-sources.js';
+import type { ImportWarningCode } from './import-warnings.js';
 
 export interface Account {
   uid: string;
@@ -199,7 +200,7 @@ export interface ImportWarning {
   item: string;
   /** The slug of the check the item became; absent when the item was skipped. */
   slug?: string;
-  code: string;
+  code: ImportWarningCode;
   /** The source's field the warning is about, in the source's own spelling. */
   field?: string;
   message: string;
@@ -219,7 +220,7 @@ export interface ImportCheckEntry {
   type?: string;
   action: ImportAction;
   /** For a skipped item: the warning code that explains it. */
-  reason?: string;
+  reason?: ImportWarningCode;
   /** For a skipped item: that warning's sentence. */
   message?: string;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, launchBrowser, type TestBrowser } from '../support/browser.js';
+import { browserSkipReason, docScreenshots, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { startFakeReceivers, type FakeReceivers } from '../support/fakes/notify-receivers.js';
@@ -56,6 +56,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard notification channels [%s]
     await new Promise((resolve) => setTimeout(resolve, 300));
     await card.getByRole('button', { name: 'Deliveries' }).click();
     await card.locator('tr[data-delivery-status="sent"]').waitFor();
+    await docScreenshots(page, 'channels', kind);
 
     await page.goto(`${daemon.url}/orgs/default/checks/shop`);
     await page.getByRole('heading', { name: 'Notification channels' }).waitFor();

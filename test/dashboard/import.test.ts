@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, fitsWidth, launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser.js';
+import { browserSkipReason, docScreenshots, fitsWidth, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { signInAsAdmin } from './flows.js';
@@ -25,12 +25,15 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
 
   const count = async (page: import('playwright-core').Page, name: string) => Number(await page.locator(`[data-count="${name}"]`).first().textContent());
 
-  it('previews a pasted configuration file, shows warnings by code, then imports on confirmation', async () => {
+  it('names sources by their tool, previews a pasted configuration file with warnings grouped in words, then imports and links each check', async () => {
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks');
     await page.getByRole('link', { name: 'Import', exact: true }).first().click();
     await page.getByRole('heading', { name: 'Import checks' }).waitFor();
-    await page.getByLabel('Endpoint monitor configuration file (YAML)').check();
+    await page.getByLabel('Gatus configuration file (configfile-monitor)').check();
+    for (const label of ['UptimeRobot monitors listing (uptime-api-monitor)', 'Uptime Kuma database file or backup (selfhosted-monitor-db)', 'Better Stack API token (hosted-monitor-api)']) {
+      await page.getByLabel(label).waitFor();
+    }
     await page.getByLabel('Or paste: Configuration file (YAML)').fill(readFileSync(fixture('configfile-monitor/basic.yaml'), 'utf8'));
     await page.getByRole('button', { name: 'Import preview' }).click();
     await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
@@ -38,9 +41,12 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     expect(await count(page, 'created')).toBe(4);
     expect(await count(page, 'updated')).toBe(0);
     expect(await page.locator('tr[data-action="create"]').count()).toBe(4);
-    await page.locator('.warning-group[data-code="SECRET_DROPPED"]').waitFor();
-    await page.locator('.warning-group[data-code="NOTIFICATIONS_DROPPED"]').waitFor();
-    await saveScreenshot(page, `import-preview-${kind}`);
+    expect(await page.locator('.warning-group[data-code="SECRET_DROPPED"] summary').textContent()).toMatch(/^Passwords, tokens and keys not carried over \(\d+\)$/);
+    expect(await page.locator('.warning-group[data-code="NOTIFICATIONS_DROPPED"] summary').textContent()).toMatch(/^Alerts and notifications not carried over \(\d+\)$/);
+    // Each warning names its item; a check that does not exist yet has no link.
+    expect(await page.locator('.warning-group li strong').first().textContent()).not.toBe('');
+    expect(await page.locator('tr[data-action="create"] a').count()).toBe(0);
+    await docScreenshots(page, 'import-preview', kind);
     // The preview wrote nothing.
     expect((await daemon.request('GET', '/orgs/default/checks', { token })).body.items).toEqual([]);
 
@@ -50,6 +56,9 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     const slugs = listed.body.items.map((c: { slug: string }) => c.slug);
     expect(slugs).toHaveLength(4);
     expect(slugs).toEqual(expect.arrayContaining(['website', 'api-health', 'status-range']));
+    // Every created check is linked, from its row and from its warnings.
+    expect(await page.locator('tr[data-action="create"] a').count()).toBe(4);
+    expect(await page.locator('tr[data-slug="website"] a').getAttribute('href')).toBe('/orgs/default/checks/website');
 
     await page.getByRole('link', { name: 'See the imported checks' }).click();
     await page.waitForURL(/\/orgs\/default\/checks\?label=svc-managed%3Dconfigfile-monitor$/);
@@ -71,18 +80,22 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
   it('reads a file chosen for the self-hosted source', async () => {
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
-    await page.getByLabel('Self-hosted monitor: database file or backup').check();
+    await page.getByLabel('Uptime Kuma database file or backup (selfhosted-monitor-db)').check();
     await page.getByLabel('File', { exact: true }).setInputFiles(fixture('selfhosted-monitor-db/backup-1.23.json'));
     await page.getByRole('button', { name: 'Import preview' }).click();
     await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
     expect(await count(page, 'created')).toBeGreaterThan(0);
-    await page.locator('.warning-group[data-code="UNSUPPORTED_TYPE"]').waitFor();
+    expect(await page.locator('.warning-group[data-code="UNSUPPORTED_TYPE"] summary').textContent()).toMatch(/^No equivalent check type: skipped \(\d+\)$/);
+    // A skipped item says why, in words, next to it.
+    const reasons = await page.locator('tr[data-action="skip"] .skip-reason').allTextContents();
+    expect(reasons.some((reason) => /^No equivalent check type: skipped: .+/.test(reason))).toBe(true);
+    expect(reasons.some((reason) => /^Groups that became labels: .+/.test(reason))).toBe(true);
   });
 
   it('shows unreadable input as a message', async () => {
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
-    await page.getByLabel('Hosted uptime monitor: monitors JSON (API v2)').check();
+    await page.getByLabel('UptimeRobot monitors listing (uptime-api-monitor)').check();
     await page.getByLabel('Or paste: Monitors listing (JSON)').fill('this is not JSON');
     await page.getByRole('button', { name: 'Import preview' }).click();
     await page.getByRole('alert').filter({ hasText: 'The input cannot be read' }).waitFor();

@@ -1,16 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, fitsWidth, launchBrowser, type TestBrowser } from '../support/browser.js';
+import { browserSkipReason, docScreenshots, fitsWidth, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { signInAsAdmin } from './flows.js';
 
 const skip = browserSkipReason();
-const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
 /** A local target: 200 at /ok, 200 after 400 ms at /slow, 500 at /broken. */
 async function startTarget(): Promise<{ url: string; server: Server }> {
@@ -25,17 +21,6 @@ async function startTarget(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** Screenshots for the README, at a desktop and a phone width (taken on one database only). */
-async function screenshots(page: Page, name: string, kind: string): Promise<void> {
-  if (kind !== 'sqlite') return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (kind) => {
   let daemon: TestDaemon;
@@ -92,7 +77,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     expect(await page.locator('tbody tr').count()).toBe(1);
     await page.goto(`${daemon.url}/orgs/default/checks`);
     await page.locator('tr[data-slug="billing"]').waitFor();
-    await screenshots(page, 'checks', kind);
+    await docScreenshots(page, 'checks', kind);
   });
 
   it('shows a check with a response-time chart, uptime windows, the 90-day bar, results and Run now', async () => {
@@ -106,7 +91,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     await page.getByRole('button', { name: 'Run now' }).click();
     await page.locator('.run-result').getByText(/up, \d+ ms/).waitFor();
     await expect.poll(() => page.locator('table.results tbody tr').count()).toBeGreaterThan(before);
-    await screenshots(page, 'check-detail', kind);
+    await docScreenshots(page, 'check-detail', kind);
 
     // A check that went down shows the change and its state.
     await page.goto(`${daemon.url}/orgs/default/checks/billing`);
@@ -128,7 +113,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     const pinged = await fetch(shown.replace(/^https?:\/\/[^/]+/, daemon.url), { method: 'POST' });
     expect(pinged.status).toBeLessThan(300);
     await page.locator('.monitoring .lead .state-up').waitFor({ timeout: 15_000 });
-    await screenshots(page, 'heartbeat', kind);
+    await docScreenshots(page, 'heartbeat', kind);
   });
 
   it('lands on the overview: counts per state, open incidents, latest state changes', async () => {
@@ -144,7 +129,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     expect(await page.locator('[data-count="paused"] .count').textContent()).toBe('0');
     await page.locator('[data-incident="Billing is failing"]').waitFor();
     expect(await page.locator('tr[data-slug]').count()).toBe(4);
-    await screenshots(page, 'overview', kind);
+    await docScreenshots(page, 'overview', kind);
   });
 
   it('shows each incident as a timeline and lets a writer acknowledge and resolve it', async () => {
@@ -157,7 +142,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     await card.getByRole('button', { name: 'Resolve' }).click();
     await card.locator('[data-step="resolved"]').waitFor();
     expect(await card.getAttribute('data-status')).toBe('resolved');
-    await screenshots(page, 'incidents', kind);
+    await docScreenshots(page, 'incidents', kind);
   });
 
   it('paints the first page of a 10,000-check list in under a second', async () => {

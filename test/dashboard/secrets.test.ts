@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, launchBrowser, type TestBrowser } from '../support/browser.js';
+import { browserSkipReason, docScreenshots, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { addMember } from '../support/members.js';
@@ -36,6 +36,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard secrets [%s]', (kind) => {
     await page.getByText('Set secret ORDERS_DB_PASSWORD.').waitFor();
     const row = page.locator('tr', { hasText: 'ORDERS_DB_PASSWORD' });
     await row.getByRole('link', { name: 'orders-db' }).waitFor();
+    await docScreenshots(page, 'secrets', kind);
     expect(await page.getByLabel('Value', { exact: true }).inputValue()).toBe('');
     expect(await page.content()).not.toContain(VALUE);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSkipReason, fitsWidth, launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser.js';
+import { browserSkipReason, docScreenshots, fitsWidth, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { signInAsAdmin } from './flows.js';
@@ -60,7 +60,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard status pages [%s]', (kind)
       `[![Payments: state](${daemon.url}/api/v1/public/badges/default/payments/status.svg)](${link})`,
     );
     expect((await fetch(link)).status).toBe(200);
-    await saveScreenshot(page, `status-page-editor-${kind}`);
+    await docScreenshots(page, 'status-page-editor', kind);
     expect((await fetch(`${daemon.url}/api/v1/public/badges/default/payments/status.svg`)).status).toBe(200);
 
     await page.getByRole('link', { name: 'Status pages' }).first().click();

@@ -104,6 +104,24 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   return path;
 }
 
+const DOC_SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+/**
+ * Screenshots for the README (docs/screenshots/<name>-1280.png and -375.png), at a desktop and
+ * a phone width; taken on SQLite only, so both databases' runs do not overwrite each other.
+ */
+export async function docScreenshots(page: Page, name: string, kind: string): Promise<void> {
+  if (kind !== 'sqlite') return;
+  mkdirSync(DOC_SCREENSHOTS, { recursive: true });
+  const { width, height } = page.viewportSize() ?? { width: 1280, height: 900 };
+  for (const shotWidth of [1280, 375]) {
+    await page.setViewportSize({ width: shotWidth, height: 900 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${DOC_SCREENSHOTS}${name}-${shotWidth}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width, height });
+}
+
 /** True when the page fits its viewport's width (usable on a 375 px phone without sideways scrolling). */
 export async function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -1,8 +1,10 @@
+import { IMPORT_SOURCE_DESCRIPTIONS } from '../../../contract/import-sources';
 import type { ImportSource } from '../api/types';
 
 /** How each source's input is given: a file or pasted text, or an API token. */
 export interface SourceInfo {
   source: ImportSource;
+  /** The tool people know, then what they give: "Gatus configuration file". */
   title: string;
   description: string;
   input: 'file-or-text' | 'token';
@@ -11,10 +13,12 @@ export interface SourceInfo {
   accept?: string;
 }
 
+const titled = (source: ImportSource, what: string) => `${IMPORT_SOURCE_DESCRIPTIONS[source].toolName} ${what}`;
+
 export const IMPORT_SOURCES: SourceInfo[] = [
   {
     source: 'configfile-monitor',
-    title: 'Endpoint monitor configuration file (YAML)',
+    title: titled('configfile-monitor', 'configuration file'),
     description: 'The YAML configuration file with its endpoints list. Environment placeholders are kept as they are and reported.',
     input: 'file-or-text',
     pasteLabel: 'Configuration file (YAML)',
@@ -22,15 +26,15 @@ export const IMPORT_SOURCES: SourceInfo[] = [
   },
   {
     source: 'uptime-api-monitor',
-    title: 'Hosted uptime monitor: monitors JSON (API v2)',
-    description: 'The JSON answer of the API’s monitor listing.',
+    title: titled('uptime-api-monitor', 'monitors listing'),
+    description: 'The JSON answer of the monitor listing of API version 2 (getMonitors).',
     input: 'file-or-text',
     pasteLabel: 'Monitors listing (JSON)',
     accept: '.json,application/json,text/plain',
   },
   {
     source: 'selfhosted-monitor-db',
-    title: 'Self-hosted monitor: database file or backup',
+    title: titled('selfhosted-monitor-db', 'database file or backup'),
     description: 'The SQLite database file of version 2.x, or the backup JSON of version 1.x.',
     input: 'file-or-text',
     pasteLabel: 'Backup JSON (version 1.x)',
@@ -38,8 +42,8 @@ export const IMPORT_SOURCES: SourceInfo[] = [
   },
   {
     source: 'hosted-monitor-api',
-    title: 'Hosted monitoring service: API token',
-    description: 'The server reads your monitors with this token, uses it for that request only, and never stores it.',
+    title: titled('hosted-monitor-api', 'API token'),
+    description: 'The server reads your monitors and heartbeats with this token, uses it for that request only, and never stores it.',
     input: 'token',
   },
 ];

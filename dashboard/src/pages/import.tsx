@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { request } from '../api/client';
 import { ApiError, asApiError } from '../api/errors';
-import type { ImportResult, ImportSource, ImportWarning, Role } from '../api/types';
+import { IMPORT_WARNING_TITLES } from '../../../contract/import-warnings';
+import type { ImportCheckEntry, ImportResult, ImportSource, ImportWarning, ImportWarningCode, Role } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { describedBy, FieldShell } from '../components/fields';
 import { Link } from '../components/link';
@@ -112,7 +113,9 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
                       changed();
                     }}
                   />
-                  <label for={`source-${s.source}`}>{s.title}</label>
+                  <label for={`source-${s.source}`}>
+                    {s.title} <code class="source-key">({s.source})</code>
+                  </label>
                   <p class="hint" id={`source-${s.source}-hint`}>
                     {s.description}
                   </p>
@@ -142,7 +145,7 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
               <h2 id="preview-title" tabIndex={-1}>
                 Preview: nothing has been written yet
               </h2>
-              <ImportSummary result={preview} />
+              <ImportSummary result={preview} checksBase={checksBase} />
               <div class="button-row">
                 <button type="button" class="primary" onClick={() => void run(false)} disabled={!!busy}>
                   {busy === 'apply' ? 'Importing…' : `Confirm import (${preview.created} new, ${preview.updated} updated)`}
@@ -180,12 +183,16 @@ function SourceInput({ info, text, onText, onFile }: { info: SourceInfo; text: s
   );
 }
 
-const ACTION_TEXT: Record<string, string> = { create: 'new', update: 'update', unchanged: 'unchanged', skip: 'skipped' };
+const ACTION_TEXT: Record<ImportCheckEntry['action'], string> = { create: 'new', update: 'update', unchanged: 'unchanged', conflict: 'left alone: owned elsewhere', skip: 'skipped' };
 
-/** Counts, each check's action, and the warnings grouped by code. */
-export function ImportSummary({ result }: { result: ImportResult }) {
-  const groups = new Map<string, ImportWarning[]>();
+/** Counts, each check's action (skipped items with their reason), and the warnings grouped by kind. */
+export function ImportSummary({ result, checksBase }: { result: ImportResult; checksBase: string }) {
+  const groups = new Map<ImportWarningCode, ImportWarning[]>();
   for (const warning of result.warnings) groups.set(warning.code, [...(groups.get(warning.code) ?? []), warning]);
+  // A check can be opened once it exists: after the import, or in a preview when it is there already.
+  const existing = new Set(result.checks.filter((entry) => entry.slug && (!result.dryRun || entry.action !== 'create')).map((entry) => entry.slug));
+  const checkLink = (slug: string | undefined, text: string) =>
+    slug && existing.has(slug) ? <Link href={`${checksBase}/${encodeURIComponent(slug)}`}>{text}</Link> : text;
   return (
     <>
       <ul class="counts" aria-label="Counts">
@@ -198,6 +205,11 @@ export function ImportSummary({ result }: { result: ImportResult }) {
         <li>
           <strong data-count="unchanged">{result.unchanged}</strong> unchanged
         </li>
+        {result.conflicts ? (
+          <li>
+            <strong data-count="conflicts">{result.conflicts}</strong> left alone
+          </li>
+        ) : null}
         <li>
           <strong data-count="skipped">{result.skipped}</strong> skipped
         </li>
@@ -218,12 +230,20 @@ export function ImportSummary({ result }: { result: ImportResult }) {
             </thead>
             <tbody>
               {result.checks.map((check, i) => (
-                <tr key={`${check.slug}-${i}`} data-action={check.action}>
+                <tr key={`${check.slug ?? check.name}-${i}`} data-action={check.action} data-slug={check.slug}>
                   <td>
-                    {check.name} <code>{check.slug}</code>
+                    {checkLink(check.slug, check.name)} {check.slug ? <code>{check.slug}</code> : null}
                   </td>
-                  <td>{check.type}</td>
-                  <td>{ACTION_TEXT[check.action] ?? check.action}</td>
+                  <td>{check.type ?? '—'}</td>
+                  <td>
+                    {ACTION_TEXT[check.action]}
+                    {check.action === 'skip' && check.reason ? (
+                      <p class="hint skip-reason">
+                        {IMPORT_WARNING_TITLES[check.reason]}
+                        {check.message ? `: ${check.message}` : ''}
+                      </p>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -236,12 +256,12 @@ export function ImportSummary({ result }: { result: ImportResult }) {
           {[...groups].map(([code, warnings]) => (
             <details key={code} class="warning-group" data-code={code} open={groups.size <= 3}>
               <summary>
-                <code>{code}</code> ({warnings.length})
+                {IMPORT_WARNING_TITLES[code] ?? code} ({warnings.length})
               </summary>
               <ul>
                 {warnings.map((w, i) => (
                   <li key={i}>
-                    <strong>{w.item}</strong>
+                    <strong>{checkLink(w.slug, w.item)}</strong>
                     {w.field ? (
                       <>
                         {' '}
@@ -270,7 +290,7 @@ function ImportDone({ result, checksBase, onAgain }: { result: ImportResult; che
       <Notice>
         {result.created} checks created, {result.updated} updated, {result.unchanged} unchanged, {result.skipped} skipped.
       </Notice>
-      <ImportSummary result={result} />
+      <ImportSummary result={result} checksBase={checksBase} />
       <div class="button-row">
         <Link class="button primary" href={`${checksBase}?label=${encodeURIComponent(managed)}`}>
           See the imported checks
