@@ -11,7 +11,7 @@ export const groupRoleRoutes: RouteSpec[] = [
     path: '/orgs/:org/group-roles',
     permission: 'organization:settings',
     summary: 'The directory group → role mapping of SAML and LDAP sign-in (admin).',
-    handler: async ({ deps, auth }) => ({ groupRoles: await readGroupRoles(deps, auth.org!.uid) }),
+    handler: async ({ deps, auth }) => ({ groupRoles: await readGroupRoles(deps, auth.org.uid) }),
   }),
   route({
     method: 'PUT',
@@ -20,8 +20,8 @@ export const groupRoleRoutes: RouteSpec[] = [
     summary: 'Replace the group → role mapping: `{groupRoles: {"<group>": "admin" | "user" | "viewer"}}` (never owner; admin).',
     body: z.object({ groupRoles: z.record(groupName, z.enum(GROUP_ROLES)).refine((m) => Object.keys(m).length <= 500, 'at most 500 groups') }),
     async handler({ deps, auth, body }) {
-      await replaceGroupRoles(deps, auth.org!, auth.user.uid, body.groupRoles);
-      return { groupRoles: await readGroupRoles(deps, auth.org!.uid) };
+      await replaceGroupRoles(deps, auth.org, auth.user.uid, body.groupRoles);
+      return { groupRoles: await readGroupRoles(deps, auth.org.uid) };
     },
   }),
 ];

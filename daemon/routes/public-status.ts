@@ -39,7 +39,7 @@ export const publicStatusRoutes: RouteSpec[] = [
     summary: 'A public status page as JSON: {title, description, state, checks: [{name, state, uptime90d, days}], incidents}; 404 when not public. ETag, cached 30 s.',
     async handler({ deps, ctx, params }) {
       await limitPublicClient(deps, ctx.ip);
-      const status = await loadPublicStatus(deps.db.kysely, { orgSlug: params.org, pageSlug: params.page }, deps.clock.now().getTime());
+      const status = await loadPublicStatus(deps, { orgSlug: params.org, pageSlug: params.page });
       if (!status) throw noPublicPage();
       await sendCacheable(ctx, JSON_TYPE, publicJson(status));
     },
@@ -71,7 +71,7 @@ export const publicStatusRoutes: RouteSpec[] = [
     permission: 'status-pages:read',
     summary: 'What the public page would show, public or not: the same JSON as GET /public/status/{org}/{page}.',
     async handler({ deps, ctx, auth, params }) {
-      const status = await loadPublicStatus(deps.db.kysely, { orgSlug: auth.org!.slug, pageSlug: params.slug, preview: true }, deps.clock.now().getTime());
+      const status = await loadPublicStatus(deps, { orgSlug: auth.org.slug, pageSlug: params.slug, preview: true });
       if (!status) throw notFound(`No status page with slug "${params.slug}" in this organization.`);
       ctx.type = JSON_TYPE;
       ctx.body = publicJson(status);

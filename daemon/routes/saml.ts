@@ -22,9 +22,9 @@ export const samlRoutes: RouteSpec[] = [
     permission: 'organization:settings',
     summary: "The organization's SAML identity provider, whether SAML is required, and the service provider's addresses (admin).",
     async handler({ deps, auth }) {
-      const row = await findSamlProvider(deps, auth.org!.uid);
+      const row = await findSamlProvider(deps, auth.org.uid);
       if (!row) throw notFound('No SAML identity provider is configured for this organization.');
-      return samlProviderView(deps, auth.org!, row);
+      return samlProviderView(deps, auth.org, row);
     },
   }),
   route({
@@ -34,8 +34,8 @@ export const samlRoutes: RouteSpec[] = [
     summary: 'Store the SAML identity provider from its metadata: `{metadataXml | metadataUrl (https), required?}` (admin).',
     body: samlBody,
     async handler({ deps, auth, body }) {
-      const row = await storeSamlProvider(deps, auth.org!, auth.user.uid, body);
-      return samlProviderView(deps, auth.org!, row);
+      const row = await storeSamlProvider(deps, auth.org, auth.user.uid, body);
+      return samlProviderView(deps, auth.org, row);
     },
   }),
   route({
@@ -44,7 +44,7 @@ export const samlRoutes: RouteSpec[] = [
     permission: 'organization:settings',
     summary: 'Remove the SAML identity provider (and with it "SAML required"; admin).',
     async handler({ deps, auth }) {
-      if (!(await deleteSamlProvider(deps, auth.org!, auth.user.uid))) throw notFound('No SAML identity provider is configured for this organization.');
+      if (!(await deleteSamlProvider(deps, auth.org, auth.user.uid))) throw notFound('No SAML identity provider is configured for this organization.');
     },
   }),
   route({

@@ -7,16 +7,12 @@ import type { SignInProvider } from './registry.js';
 const CONSUMERS_TENANT_ID = '9188040d-6c67-4c5b-b112-36a304b66dad';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// One key set per (fetch, URL): jose caches keys and refetches on an unknown key id.
-const keySets = new WeakMap<typeof fetch, Map<string, ReturnType<typeof createRemoteJWKSet>>>();
-
-function keySet(deps: Pick<AppDeps, 'fetch'>, url: string) {
-  let byUrl = keySets.get(deps.fetch);
-  if (!byUrl) keySets.set(deps.fetch, (byUrl = new Map()));
-  let jwks = byUrl.get(url);
+// One key set per URL and app: jose caches keys and refetches on an unknown key id.
+function keySet(deps: Pick<AppDeps, 'fetch' | 'caches'>, url: string) {
+  let jwks = deps.caches.keySets.get(url);
   if (!jwks) {
     jwks = createRemoteJWKSet(new URL(url), { [customFetch]: (input: string, init: RequestInit) => deps.fetch(input, init) });
-    byUrl.set(url, jwks);
+    deps.caches.keySets.set(url, jwks);
   }
   return jwks;
 }
@@ -25,7 +21,7 @@ function keySet(deps: Pick<AppDeps, 'fetch'>, url: string) {
  * Verifies an ID token: signature against the provider's key set, audience (our client id),
  * issuer, expiry on the injected clock (one minute of skew), and the nonce of this sign-in.
  */
-export async function verifyIdToken(deps: Pick<AppDeps, 'fetch' | 'clock'>, provider: SignInProvider, idToken: string, nonce: string | null): Promise<JWTPayload> {
+export async function verifyIdToken(deps: Pick<AppDeps, 'fetch' | 'clock' | 'caches'>, provider: SignInProvider, idToken: string, nonce: string | null): Promise<JWTPayload> {
   const { jwksUrl, issuer } = provider.endpoints;
   if (!jwksUrl || !issuer) throw new SignInError('provider_error', `${provider.key} has no key set or issuer configured`);
   let payload: JWTPayload;

@@ -6,7 +6,7 @@ import { SignInError } from './provider-error.js';
 import type { SignInProvider } from './registry.js';
 import { fetchWithToken, type ProviderTokens } from './token-exchange.js';
 
-type Deps = Pick<AppDeps, 'fetch' | 'clock'>;
+type Deps = Pick<AppDeps, 'fetch' | 'clock' | 'caches'>;
 
 /** The team-chat platform's claim carrying the workspace ID. */
 export const TEAM_CHAT_WORKSPACE_CLAIM = 'https://slack.com/team_id';

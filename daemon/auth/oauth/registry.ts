@@ -36,17 +36,13 @@ export interface ProviderListing {
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'fetch' | 'logger' | 'caches'>;
 
-// Read once per process: a stored tenant takes effect at the next restart, like hashing overrides.
-const tenants = new WeakMap<object, Promise<string>>();
-
-/** The enterprise tenant: the stored super-admin override when valid, else the configuration. */
+/**
+ * The enterprise tenant: the stored super-admin override when valid, else the configuration.
+ * Read once per app: a stored tenant takes effect at the next restart, like hashing overrides.
+ */
 export function effectiveTenant(deps: Deps): Promise<string> {
-  let tenant = tenants.get(deps.config);
-  if (!tenant) {
-    tenant = readStoredTenant(deps);
-    tenants.set(deps.config, tenant);
-  }
-  return tenant;
+  deps.caches.enterpriseTenant ??= readStoredTenant(deps);
+  return deps.caches.enterpriseTenant;
 }
 
 async function readStoredTenant(deps: Deps): Promise<string> {

@@ -19,7 +19,7 @@ interface Entry {
  * The daily aggregates of the days before today, per check, kept in memory for a minute: those
  * rows no longer change (runs write the current day; a result arriving late is shown within the
  * minute), so a page read many times a second costs one small query for today's rows instead of
- * 90 rows per check. One cache per database, so daemons sharing a process never mix series.
+ * 90 rows per check. One cache per app (AppCaches), so daemons sharing a process never mix series.
  */
 export class DayHistoryCache {
   private readonly entries = new Map<number, Entry>();
@@ -65,13 +65,4 @@ async function rows(db: Kysely<Database>, seriesList: readonly number[], from: n
     .where('day', '<=', to)
     .execute();
   return found.map((row) => ({ series: Number(row.series), day: Number(row.day), runs: Number(row.runs), down: Number(row.down_runs) }));
-}
-
-const caches = new WeakMap<object, DayHistoryCache>();
-
-/** The cache of one database. */
-export function dayHistoryCacheOf(db: object): DayHistoryCache {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new DayHistoryCache()));
-  return cache;
 }

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { dayHistoryCacheOf } from './day-history-cache.js';
+import type { AppDeps } from '../../deps.js';
 
 /** A check's state as a public page shows it. */
 export type PublicCheckState = 'pending' | 'up' | 'degraded' | 'down' | 'paused';
@@ -64,7 +62,9 @@ export interface PageAddress {
  * aggregates (today's only, when the days before are cached: see DayHistoryCache), and the
  * incidents of the listed checks.
  */
-export async function loadPublicStatus(db: Kysely<Database>, which: PageAddress, nowMs: number): Promise<PublicStatus | undefined> {
+export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'caches'>, which: PageAddress): Promise<PublicStatus | undefined> {
+  const db = deps.db.kysely;
+  const nowMs = deps.clock.now().getTime();
   let query = db
     .selectFrom('status_pages as p')
     .innerJoin('organizations as o', 'o.uid', 'p.organization_uid')
@@ -87,7 +87,7 @@ export async function loadPublicStatus(db: Kysely<Database>, which: PageAddress,
   const today = Math.floor(nowMs / DAY_MS);
   const firstDay = today - DAYS + 1;
   const seriesList = checks.flatMap((check) => (check.series == null ? [] : [Number(check.series)]));
-  const history = await dayHistoryCacheOf(db).read(db, seriesList, firstDay, today, nowMs);
+  const history = await deps.caches.dayHistory.read(db, seriesList, firstDay, today, nowMs);
   const dates = Array.from({ length: DAYS }, (_, index) => new Date((firstDay + index) * DAY_MS).toISOString().slice(0, 10));
 
   const publicChecks: PublicCheck[] = checks.map((check) => {

@@ -32,7 +32,7 @@ export function statusPageSite(deps: AppDeps): Middleware {
     ctx.set('Content-Security-Policy', STATUS_PAGE_CSP);
     ctx.set('X-Frame-Options', 'DENY');
     const [orgSlug, pageSlug] = [decoded(match[1]), decoded(match[2])];
-    const status = orgSlug && pageSlug ? await loadPublicStatus(deps.db.kysely, { orgSlug, pageSlug }, deps.clock.now().getTime()) : undefined;
+    const status = orgSlug && pageSlug ? await loadPublicStatus(deps, { orgSlug, pageSlug }) : undefined;
     if (!status) {
       ctx.status = 404;
       ctx.set('Cache-Control', 'no-cache');
