@@ -173,6 +173,27 @@ export interface MonitoredCheck extends Check {
   lastResult: CheckResult | null;
   /** With `?include=uptime24h`. */
   uptime24h?: number | null;
+  /** With `?include=latencies`: the response times of the last 20 runs, oldest first. */
+  recentLatencies?: number[];
+}
+
+/** How many checks of an organization are in each state (`GET /orgs/{org}/check-states`). */
+export interface CheckStateCounts {
+  total: number;
+  counts: Record<CheckState, number>;
+}
+
+/** A check's change of state, with the incident it opened or resolved (`GET /orgs/{org}/state-changes`). */
+export interface StateChange {
+  uid: string;
+  /** The check's slug when it changed (kept after the check is deleted). */
+  checkSlug: string;
+  from: CheckState;
+  to: CheckState;
+  /** The result's message that caused the change. */
+  message: string | null;
+  incidentUid: string | null;
+  at: string;
 }
 
 /** Uptime of a check over a window. */

@@ -11,12 +11,14 @@ export interface CheckListQuery extends PageRequest {
   state?: CheckState;
   /** `?include=uptime24h`: each check also carries `uptime24h` (percent or null), summed in one query. */
   includeUptime24h?: boolean;
+  /** `?include=latencies`: each check also carries `recentLatencies`, its last runs' response times. */
+  includeLatencies?: boolean;
 }
 
 const KNOWN = ['label', 'type', 'state', 'limit', 'cursor', 'include'];
 
 /** What `?include=` may add to each listed check. */
-export const CHECK_LIST_INCLUDES = ['uptime24h'] as const;
+export const CHECK_LIST_INCLUDES = ['uptime24h', 'latencies'] as const;
 
 /** Page sizes of the check list: 50 by default, at most 500. */
 export const CHECK_PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
@@ -55,5 +57,5 @@ export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
     issues.push(...details.issues);
   }
   if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');
-  return { labels, type, state: state as CheckState | undefined, includeUptime24h: includes.includes('uptime24h'), limit: page.limit, cursor: page.cursor };
+  return { labels, type, state: state as CheckState | undefined, includeUptime24h: includes.includes('uptime24h'), includeLatencies: includes.includes('latencies'), limit: page.limit, cursor: page.cursor };
 }

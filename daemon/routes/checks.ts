@@ -7,6 +7,7 @@ import type { Organization } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { missingReferences } from '../secrets/secret-store.js';
 import { checkViewsWithRuntime } from '../runner/check-runtime.js';
+import { recentLatenciesOf } from '../runner/list-latencies.js';
 import { uptime24hOf } from '../runner/list-uptime.js';
 import { route, type RouteSpec } from './route.js';
 
@@ -28,14 +29,22 @@ export const checkRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/checks',
     permission: 'checks:read',
-    summary: 'List checks in creation order, each with state, stateSince and lastResult: ?label=key=value (repeatable), ?type=, ?state=, ?include=uptime24h, ?limit= (1-500, default 50), ?cursor=.',
+    summary:
+      'List checks in creation order, each with state, stateSince and lastResult: ?label=key=value (repeatable), ?type=, ?state=, ' +
+      '?include=uptime24h,latencies (24-hour uptime; the last 20 response times, oldest first), ?limit= (1-500, default 50), ?cursor=.',
     async handler({ deps, auth, query }) {
       const parsed = parseCheckListQuery(query);
       const page = await listChecks(deps.db.kysely, orgOf(auth).uid, parsed);
       const views = await checkViewsWithRuntime(deps, page.items);
-      if (!parsed.includeUptime24h) return { items: views, nextCursor: page.nextCursor };
-      const uptimes = await uptime24hOf(deps, page.items);
-      return { items: views.map((view, at) => ({ ...view, uptime24h: uptimes.get(page.items[at].uid) ?? null })), nextCursor: page.nextCursor };
+      const [uptimes, latencies] = await Promise.all([
+        parsed.includeUptime24h ? uptime24hOf(deps, page.items) : undefined,
+        parsed.includeLatencies ? recentLatenciesOf(deps, page.items) : undefined,
+      ]);
+      const items = views.map((view, at) => {
+        const uid = page.items[at].uid;
+        return { ...view, ...(uptimes ? { uptime24h: uptimes.get(uid) ?? null } : {}), ...(latencies ? { recentLatencies: latencies.get(uid) ?? [] } : {}) };
+      });
+      return { items, nextCursor: page.nextCursor };
     },
   }),
   route({

@@ -30,6 +30,7 @@ import { systemAuditLogRoutes } from './system-audit-log.js';
 import { systemOrganizationRoutes } from './system-organizations.js';
 import { secretRoutes } from './secrets.js';
 import { checkRunRoutes } from './check-runs.js';
+import { checkStateRoutes } from './check-states.js';
 import { pingRoutes } from './pings.js';
 import { groupRoleRoutes } from './group-roles.js';
 import { samlRoutes } from './saml.js';
@@ -65,6 +66,7 @@ export const ROUTES: RouteSpec[] = [
   ...systemOrganizationRoutes,
   ...secretRoutes,
   ...checkRunRoutes,
+  ...checkStateRoutes,
   ...pingRoutes,
   ...groupRoleRoutes,
   ...samlRoutes,

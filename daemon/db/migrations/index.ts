@@ -10,6 +10,7 @@ import * as runner from './009-runner.js';
 import * as secrets from './010-secrets.js';
 import * as notificationOutbox from './013-notification-outbox.js';
 import * as enterpriseSignIn from './014-enterprise-sign-in.js';
+import * as stateChangesByOrganization from './015-state-changes-by-organization.js';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '010-secrets': secrets,
   '013-notification-outbox': notificationOutbox,
   '014-enterprise-sign-in': enterpriseSignIn,
+  '015-state-changes-by-organization': stateChangesByOrganization,
 };

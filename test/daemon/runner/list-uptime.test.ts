@@ -38,6 +38,6 @@ describe.each(DATABASE_KINDS)('check list ?include=uptime24h [%s]', (kind) => {
     expect(plain.body.items[0]).not.toHaveProperty('uptime24h');
     const bad = await daemon.request('GET', '/orgs/default/checks?include=everything', { token: admin });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.issues).toEqual([{ path: 'include', message: 'must be one of uptime24h' }]);
+    expect(bad.body.error.details.issues).toEqual([{ path: 'include', message: 'must be one of uptime24h, latencies' }]);
   });
 });
