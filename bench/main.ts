@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: Benchmark }>> = {
   runner: () => import('./runner.js'),
   'status-page': () => import('./status-page.js'),
   notify: () => import('./notify.js'),
+  dashboard: () => import('./dashboard.js'),
 };
 
 const RESULTS = fileURLToPath(new URL('../../bench/results.json', import.meta.url));

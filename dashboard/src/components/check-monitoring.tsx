@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
-import type { CheckResult, Incident, MonitoredCheck, Page, Uptime } from '../api/types';
+import type { CheckResult, Incident, MonitoredCheck, Page, StateChange, Uptime } from '../api/types';
 import { formatDate } from '../lib/format';
 import { formatUptime, timeAgo } from '../lib/uptime-format';
 import { useAsync } from '../lib/use-async';
@@ -16,25 +16,11 @@ import { UptimeBar } from './uptime-bar';
 const WINDOWS = ['24h', '7d', '30d', '90d'] as const;
 const RESULTS_PER_PAGE = 20;
 
-/** A status change read from consecutive results: when the check went from one status to another. */
-interface StatusChange {
-  at: string;
-  from: CheckResult['status'];
-  to: CheckResult['status'];
-}
-
-/** The status changes within results given newest first, newest first. */
-function statusChanges(results: readonly CheckResult[]): StatusChange[] {
-  const changes: StatusChange[] = [];
-  for (let at = 0; at + 1 < results.length; at++) {
-    if (results[at].status !== results[at + 1].status) changes.push({ at: results[at].at, from: results[at + 1].status, to: results[at].status });
-  }
-  return changes;
-}
+const STATE_CHANGES_SHOWN = 50;
 
 /**
  * What the engine knows of one check: state, run now, uptime per window, the 90-day bar, the
- * response-time chart, results with paging, status changes, incidents and (heartbeat) the ping
+ * response-time chart, results with paging, the state history, incidents and (heartbeat) the ping
  * URL. Reads again every few seconds.
  */
 export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; check: MonitoredCheck; canRun: boolean; onRan(): void }) {
@@ -46,9 +32,14 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
   const recent = useAsync(() => get<Page<CheckResult>>(`${path}/results`, { query: { limit: '500' } }), [path]);
   const results = useLiveList((cursor) => get<Page<CheckResult>>(`${path}/results`, { query: { limit: String(RESULTS_PER_PAGE), cursor } }), [path]);
   const incidents = useAsync(() => get<Page<Incident>>(`/orgs/${encodeURIComponent(org)}/incidents`, { query: { limit: '200' } }), [org]);
+  const history = useAsync(
+    () => get<Page<StateChange>>(`/orgs/${encodeURIComponent(org)}/state-changes`, { query: { check: check.slug, limit: String(STATE_CHANGES_SHOWN) } }),
+    [org, check.slug],
+  );
   const refreshAll = () => {
     uptimes.reload();
     recent.reload();
+    history.reload();
     void results.refresh();
     incidents.reload();
   };
@@ -72,7 +63,7 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
   };
 
   const own = (incidents.data?.items ?? []).filter((incident) => incident.checkSlug === check.slug);
-  const changes = statusChanges(recent.data?.items ?? []);
+  const changes = history.data?.items ?? [];
   const ninety = uptimes.data?.[3];
   return (
     <section class="monitoring" aria-label="Monitoring">
@@ -155,18 +146,22 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
         </button>
       ) : null}
 
-      <h2>Status changes</h2>
+      <h2>State history</h2>
+      <ErrorBanner error={history.error} />
       {changes.length ? (
-        <ol class="plain-list timeline" aria-label="Status changes in the latest results">
+        <ol class="plain-list timeline" aria-label="State changes, newest first">
           {changes.map((change) => (
-            <li key={change.at}>
-              {formatDate(change.at)}: <StateBadge state={change.from} /> → <StateBadge state={change.to} />
+            <li key={change.uid} data-to={change.to}>
+              {formatDate(change.at)}: <StateBadge state={change.from} /> <span aria-hidden="true">→</span>
+              <span class="visually-hidden">to</span> <StateBadge state={change.to} />
+              {change.message ? <span class="hint"> {change.message}</span> : null}
             </li>
           ))}
         </ol>
-      ) : (
-        <p>No change in the latest {recent.data?.items.length ?? 0} results.</p>
-      )}
+      ) : history.data ? (
+        <p>No state change yet.</p>
+      ) : null}
+      {history.data?.nextCursor ? <p class="hint">The latest {STATE_CHANGES_SHOWN} changes are shown.</p> : null}
 
       <h2>Incidents of this check</h2>
       <ErrorBanner error={incidents.error} />

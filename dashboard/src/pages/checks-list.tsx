@@ -1,5 +1,5 @@
 import { Breakable } from '../components/breakable';
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { get } from '../api/client';
 import type { CheckState, CheckType, MonitoredCheck, Page, Role } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
@@ -16,8 +16,6 @@ import { Sparkline } from '../components/sparkline';
 import { formatUptime, timeAgo } from '../lib/uptime-format';
 
 const STATES: CheckState[] = ['up', 'degraded', 'down', 'pending', 'paused'];
-/** How many response times each row's sparkline keeps (one per refresh that saw a new run). */
-const SPARK_POINTS = 20;
 
 /**
  * Checks with their state, 24-hour uptime, last response time and last run, read again every few
@@ -34,12 +32,11 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
   const { items, loading, error, nextCursor, loadMore, refresh } = useLiveList(
     (cursor) =>
       get<Page<MonitoredCheck>>(`/orgs/${encodeURIComponent(org)}/checks`, {
-        query: { state: state || undefined, type: type || undefined, label: labels, include: 'uptime24h', limit: '50', cursor },
+        query: { state: state || undefined, type: type || undefined, label: labels, include: 'uptime24h,latencies', limit: '50', cursor },
       }),
     [org, state, type, labels.join('\n')],
   );
   usePolling(() => void refresh(), [refresh]);
-  const latencies = useLatencyHistory(items);
   const [stateInput, setStateInput] = useState(state);
   const [typeInput, setTypeInput] = useState(type);
   const [labelInput, setLabelInput] = useState(labels.join(', '));
@@ -137,7 +134,7 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
                   </td>
                   <td class="num">{formatUptime(check.uptime24h)}</td>
                   <td class="num">
-                    {check.lastResult ? `${check.lastResult.latencyMs} ms` : '—'} <Sparkline values={latencies.get(check.slug) ?? []} />
+                    {check.lastResult ? `${check.lastResult.latencyMs} ms` : '—'} <Sparkline values={check.recentLatencies ?? []} />
                   </td>
                   <td title={check.lastResult?.at}>{timeAgo(check.lastResult?.at)}</td>
                   <td class="wide-only">{titleOf(check.type)}</td>
@@ -164,20 +161,4 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
       ) : null}
     </main>
   );
-}
-
-/** The response times each check reported across refreshes, oldest first, a few per check. */
-function useLatencyHistory(items: readonly MonitoredCheck[]): Map<string, number[]> {
-  const history = useRef(new Map<string, { at: string; values: number[] }>());
-  for (const check of items) {
-    const last = check.lastResult;
-    if (!last) continue;
-    const entry = history.current.get(check.slug);
-    if (!entry) history.current.set(check.slug, { at: last.at, values: [last.latencyMs] });
-    else if (entry.at !== last.at) {
-      entry.at = last.at;
-      entry.values = [...entry.values, last.latencyMs].slice(-SPARK_POINTS);
-    }
-  }
-  return new Map([...history.current].map(([slug, entry]) => [slug, entry.values]));
 }

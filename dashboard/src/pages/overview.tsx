@@ -1,5 +1,5 @@
 import { get } from '../api/client';
-import type { CheckState, Incident, MonitoredCheck, Page } from '../api/types';
+import type { CheckState, CheckStateCounts, Incident, Page, StateChange } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { Link } from '../components/link';
 import { StateBadge } from '../components/state-badge';
@@ -12,23 +12,15 @@ import { usePolling } from '../lib/use-polling';
 const COUNTED: CheckState[] = ['up', 'degraded', 'down', 'paused', 'pending'];
 const RECENT_CHANGES = 10;
 
-/** Every check of the organization, read in pages of the largest size the API allows. */
-async function allChecks(org: string): Promise<MonitoredCheck[]> {
-  const all: MonitoredCheck[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await get<Page<MonitoredCheck>>(`/orgs/${encodeURIComponent(org)}/checks`, { query: { limit: '500', cursor } });
-    all.push(...page.items);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return all;
-}
-
-/** The landing page of an organization: checks per state, open incidents, the latest state changes. */
+/**
+ * The landing page of an organization: checks per state (counted by the server, whatever their
+ * number), open incidents, the latest state changes; read again every few seconds.
+ */
 export function OverviewPage({ org }: { org: string }) {
   usePageTitle('Overview');
   const base = `/orgs/${encodeURIComponent(org)}`;
-  const checks = useAsync(() => allChecks(org), [org]);
+  const states = useAsync(() => get<CheckStateCounts>(`${base}/check-states`), [org]);
+  const changes = useAsync(() => get<Page<StateChange>>(`${base}/state-changes`, { query: { limit: String(RECENT_CHANGES) } }), [org]);
   const incidents = useAsync(
     async () => {
       const [open, acknowledged] = await Promise.all(
@@ -39,28 +31,24 @@ export function OverviewPage({ org }: { org: string }) {
     [org],
   );
   usePolling(() => {
-    checks.reload();
+    states.reload();
+    changes.reload();
     incidents.reload();
-  }, [checks.reload, incidents.reload]);
-
-  const counts = new Map<CheckState, number>();
-  for (const check of checks.data ?? []) counts.set(check.state, (counts.get(check.state) ?? 0) + 1);
-  const recent = [...(checks.data ?? [])]
-    .filter((check) => check.state !== 'pending')
-    .sort((a, b) => Date.parse(b.stateSince) - Date.parse(a.stateSince))
-    .slice(0, RECENT_CHANGES);
+  }, [states.reload, changes.reload, incidents.reload]);
+  const counts = states.data?.counts;
+  const recent = changes.data?.items ?? [];
 
   return (
     <main id="main">
       <h1 tabIndex={-1}>Overview</h1>
-      <ErrorBanner error={checks.error ?? incidents.error} />
+      <ErrorBanner error={states.error ?? changes.error ?? incidents.error} />
       <h2>Checks</h2>
-      {checks.data ? (
+      {counts ? (
         <ul class="state-counts" aria-label="Checks per state">
           {COUNTED.map((state) => (
             <li key={state} class="card" data-count={state}>
               <Link href={`${base}/checks?state=${state}`}>
-                <span class="count">{counts.get(state) ?? 0}</span> <StateBadge state={state} />
+                <span class="count">{counts[state]}</span> <StateBadge state={state} />
               </Link>
             </li>
           ))}
@@ -81,27 +69,29 @@ export function OverviewPage({ org }: { org: string }) {
         </ul>
       ) : null}
       <h2>Latest state changes</h2>
-      {checks.data && recent.length === 0 ? <p>No check has a verdict yet.</p> : null}
+      {changes.data && recent.length === 0 ? <p>No check has changed state yet.</p> : null}
       {recent.length ? (
         <div class="table-wrap">
           <table>
             <thead>
               <tr>
                 <th scope="col">Check</th>
-                <th scope="col">Now</th>
-                <th scope="col">Since</th>
+                <th scope="col">Change</th>
+                <th scope="col">When</th>
               </tr>
             </thead>
             <tbody>
-              {recent.map((check) => (
-                <tr key={check.slug} data-slug={check.slug}>
+              {recent.map((change) => (
+                <tr key={change.uid} data-slug={change.checkSlug} data-to={change.to}>
                   <td>
-                    <Link href={`${base}/checks/${encodeURIComponent(check.slug)}`}>{check.name}</Link>
+                    <Link href={`${base}/checks/${encodeURIComponent(change.checkSlug)}`}>{change.checkSlug}</Link>
                   </td>
                   <td>
-                    <StateBadge state={check.state} />
+                    <StateBadge state={change.from} /> <span aria-hidden="true">→</span>
+                    <span class="visually-hidden">to</span> <StateBadge state={change.to} />
+                    {change.message ? <p class="hint">{change.message}</p> : null}
                   </td>
-                  <td title={formatDate(check.stateSince)}>{timeAgo(check.stateSince)}</td>
+                  <td title={formatDate(change.at)}>{timeAgo(change.at)}</td>
                 </tr>
               ))}
             </tbody>
