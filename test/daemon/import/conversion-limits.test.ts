@@ -20,7 +20,7 @@ async function craftedDatabase(options: { generatedUrl?: boolean } = {}): Promis
   const db = new SQL.Database();
   const url = options.generatedUrl ? "url TEXT GENERATED ALWAYS AS ('https://gen' || id || '.example.com' || length(hex(zeroblob(1000000)))) VIRTUAL" : 'url TEXT';
   db.exec(`CREATE TABLE monitor (id INTEGER PRIMARY KEY, name TEXT, type TEXT, ${url}, interval INTEGER, active BOOLEAN,
-    spin INTEGER GENERATED ALWAYS AS (length(replace(hex(zeroblob(1000000 + id)), '0', 'ab'))) VIRTUAL)`);
+    spin INTEGER GENERATED ALWAYS AS (length(replace(hex(zeroblob(5000000 + id)), '0', 'ab'))) VIRTUAL)`);
   for (let i = 1; i <= 20; i++) {
     if (options.generatedUrl) db.run("INSERT INTO monitor (id, name, type, interval, active) VALUES (?, ?, 'http', 60, 1)", [i, `Site ${i}`]);
     else db.run("INSERT INTO monitor (id, name, type, url, interval, active) VALUES (?, ?, 'http', ?, 60, 1)", [i, `Site ${i}`, `https://s${i}.example.com`]);
@@ -66,13 +66,14 @@ describe.each(DATABASE_KINDS)('import conversion limits [%s]', (kind) => {
       const healthMs = performance.now() - started;
       return { preview: await importing, health, healthMs, totalMs: performance.now() - started };
     });
+    // Bounds with room for a loaded machine (about 200 ms here), below what computing the columns would cost.
     expect(value.health.status).toBe(200);
-    expect(value.healthMs).toBeLessThan(500);
+    expect(value.healthMs).toBeLessThan(1000);
     expect(value.preview.status, JSON.stringify(value.preview.body)).toBe(200);
     expect(value.preview.body).toMatchObject({ created: 20, skipped: 0 });
-    // SELECT * over these rows takes about a second; the named columns take milliseconds.
-    expect(value.totalMs).toBeLessThan(800);
-    expect(maxMs, 'no event-loop stall').toBeLessThan(250);
+    // SELECT * over these rows takes about 1.4 s in the converter's SQLite (sql.js); the named columns take milliseconds.
+    expect(value.totalMs).toBeLessThan(1000);
+    expect(maxMs, 'no event-loop stall').toBeLessThan(500);
     expect(await checksSnapshot(daemon)).toBe(before);
   });
 
