@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Flag, User, UserProfile, UsersTotpColumns } from '../db/schema.js';
-import type { Selectable } from 'kysely';
 
 /**
  * The caller's account as every request reads it: whether a password and two-factor sign-in are
