@@ -4,9 +4,9 @@ import Koa from 'koa';
 import { request } from 'undici';
 import { upsertChecks } from '../daemon/checks/check-store.js';
 import { sampleCheck, type CheckDefinition } from '../importers/catalog/index.js';
-import { runLoad, type LoadResult, type LoadSpec } from './http-load.js';
-import { postgresProblem, startBenchDaemon, type BenchDaemon, type BenchDatabaseKind } from './import-setup.js';
-import { printTable } from './table.js';
+import { measuredLoad, runLoad, type LoadResult, type MeasuredLoad } from './http-load.js';
+import { measureOnEachDatabase } from './each-database.js';
+import type { BenchDaemon } from './import-setup.js';
 
 const CHECKS = 10_000;
 const CONNECTIONS = 16;
@@ -64,17 +64,7 @@ async function startBareKoa(body: unknown): Promise<{ origin: string; close(): P
   };
 }
 
-/** A load run and the CPU this process (the server alone: the client is another process) spent on it. */
-type Measured = LoadResult & { cpuMicros: number };
-
-async function measuredLoad(spec: LoadSpec): Promise<Measured> {
-  const before = process.cpuUsage();
-  const result = await runLoad(spec);
-  const used = process.cpuUsage(before);
-  return { ...result, cpuMicros: used.user + used.system };
-}
-
-function combine(results: Measured[]): LoadResult & { cpuMicrosPerRequest: number } {
+function combine(results: MeasuredLoad[]): LoadResult & { cpuMicrosPerRequest: number } {
   const requests = results.reduce((n, r) => n + r.requests, 0);
   const seconds = results.reduce((n, r) => n + r.seconds, 0);
   return {
@@ -108,12 +98,12 @@ async function measure(bench: BenchDaemon): Promise<Record<string, unknown>> {
   // check plus a database read, once from a bare Koa route.
   const one = await getJson(`${list}/bench-04242`, token);
   const bare = await startBareKoa(one.body);
-  const authed: Measured[] = [];
-  const baseline: Measured[] = [];
+  const authed: MeasuredLoad[] = [];
+  const baseline: MeasuredLoad[] = [];
   // Where the difference goes: the daemon's own stack on a route with no credential and no
   // database read, and one that only authenticates a session.
-  const unauthenticated: Measured[] = [];
-  const authenticatedOnly: Measured[] = [];
+  const unauthenticated: MeasuredLoad[] = [];
+  const authenticatedOnly: MeasuredLoad[] = [];
   try {
     const spec = { connections: CONNECTIONS, seconds: SECONDS_PER_ROUND, maxRequests: MAX_REQUESTS_PER_ROUND };
     const authedSpec = { ...spec, origin: daemon.url, path: '/api/v1/orgs/default/checks/bench-04242', headers: { authorization: `Bearer ${token}` } };
@@ -180,24 +170,5 @@ function rows(kind: string, f: any): string[][] {
  */
 export async function run(): Promise<Record<string, unknown>> {
   const figures: Record<string, unknown> = { connections: CONNECTIONS, secondsPerRound: SECONDS_PER_ROUND, rounds: ROUNDS };
-  const table: string[][] = [];
-  const kinds: BenchDatabaseKind[] = ['sqlite', 'postgres'];
-  for (const kind of kinds) {
-    const problem = kind === 'postgres' ? await postgresProblem() : undefined;
-    if (problem) {
-      figures.postgres = { skipped: problem };
-      table.push(['postgres', 'skipped', problem]);
-      continue;
-    }
-    const bench = await startBenchDaemon(kind);
-    try {
-      const result = await measure(bench);
-      figures[kind] = result;
-      table.push(...rows(kind, result));
-    } finally {
-      await bench.stop();
-    }
-  }
-  printTable(table);
-  return figures;
+  return measureOnEachDatabase({ figures, measure, rows });
 }

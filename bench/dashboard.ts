@@ -2,8 +2,8 @@ import { chromium, type Page } from 'playwright-core';
 import { upsertChecks } from '../daemon/checks/check-store.js';
 import { ensureStates } from '../daemon/runner/check-states.js';
 import { sampleCheck, type CheckDefinition } from '../importers/catalog/index.js';
-import { postgresProblem, startBenchDaemon, type BenchDaemon, type BenchDatabaseKind } from './import-setup.js';
-import { printTable } from './table.js';
+import { measureOnEachDatabase } from './each-database.js';
+import type { BenchDaemon } from './import-setup.js';
 
 const CHECKS = 10_000;
 /** Checks with recent results, so the first page draws its sparklines. */
@@ -37,8 +37,11 @@ async function seed(bench: BenchDaemon): Promise<void> {
   }
 }
 
+/** First-paint times over the samples. */
+type PaintTimes = { p50Ms: number; p95Ms: number; maxMs: number };
+
 /** Milliseconds from navigating to `path` until `selector` is in the page, SAMPLES times after a warm-up. */
-async function firstPaint(page: Page, url: string, selector: string): Promise<{ p50Ms: number; p95Ms: number; maxMs: number }> {
+async function firstPaint(page: Page, url: string, selector: string): Promise<PaintTimes> {
   const times: number[] = [];
   for (let i = 0; i < WARM_UP + SAMPLES; i++) {
     const t0 = performance.now();
@@ -50,7 +53,7 @@ async function firstPaint(page: Page, url: string, selector: string): Promise<{ 
   return { p50Ms: round(percentile(times, 50)), p95Ms: round(percentile(times, 95)), maxMs: round(times[times.length - 1]) };
 }
 
-async function measure(bench: BenchDaemon): Promise<Record<string, unknown>> {
+async function measure(bench: BenchDaemon): Promise<{ checksList: PaintTimes & { rows: number }; overview: PaintTimes }> {
   await seed(bench);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   try {
@@ -74,27 +77,12 @@ async function measure(bench: BenchDaemon): Promise<Record<string, unknown>> {
  * PostgreSQL when one answers. Target: the list under 1 s.
  */
 export async function run(): Promise<Record<string, unknown>> {
-  const figures: Record<string, unknown> = { checks: CHECKS, samples: SAMPLES, targetMs: TARGET_MS };
-  const table: string[][] = [];
-  for (const kind of ['sqlite', 'postgres'] as BenchDatabaseKind[]) {
-    const problem = kind === 'postgres' ? await postgresProblem() : undefined;
-    if (problem) {
-      figures.postgres = { skipped: problem };
-      table.push(['postgres', 'skipped', problem]);
-      continue;
-    }
-    const bench = await startBenchDaemon(kind);
-    try {
-      const result = (await measure(bench)) as { checksList: { p50Ms: number; p95Ms: number; rows: number }; overview: { p50Ms: number; p95Ms: number } };
-      figures[kind] = result;
-      table.push(
-        [`${kind}: checks list first paint p50 / p95 (${result.checksList.rows} rows)`, `${result.checksList.p50Ms} / ${result.checksList.p95Ms} ms`, `< ${TARGET_MS} ms`],
-        [`${kind}: overview first paint p50 / p95`, `${result.overview.p50Ms} / ${result.overview.p95Ms} ms`, ''],
-      );
-    } finally {
-      await bench.stop();
-    }
-  }
-  printTable(table);
-  return figures;
+  return measureOnEachDatabase({
+    figures: { checks: CHECKS, samples: SAMPLES, targetMs: TARGET_MS },
+    measure,
+    rows: (kind, result) => [
+      [`${kind}: checks list first paint p50 / p95 (${result.checksList.rows} rows)`, `${result.checksList.p50Ms} / ${result.checksList.p95Ms} ms`, `< ${TARGET_MS} ms`],
+      [`${kind}: overview first paint p50 / p95`, `${result.overview.p50Ms} / ${result.overview.p95Ms} ms`, ''],
+    ],
+  });
 }

@@ -75,3 +75,14 @@ if (process.argv.includes('--load-client') && process.send) {
     void generate(spec as LoadSpec).then((result) => process.send!(result));
   });
 }
+
+/** A load run and the CPU this process (the server alone: the client is another process) spent on it. */
+export type MeasuredLoad = LoadResult & { cpuMicros: number };
+
+/** {@link runLoad}, with the CPU this process spent serving it. */
+export async function measuredLoad(spec: LoadSpec): Promise<MeasuredLoad> {
+  const before = process.cpuUsage();
+  const result = await runLoad(spec);
+  const used = process.cpuUsage(before);
+  return { ...result, cpuMicros: used.user + used.system };
+}

@@ -3,9 +3,9 @@ import { upsertChecks } from '../daemon/checks/check-store.js';
 import { ensureStates } from '../daemon/runner/check-states.js';
 import { BUCKET_COLUMNS } from '../daemon/runner/latency-histogram.js';
 import { sampleCheck, type CheckDefinition } from '../importers/catalog/index.js';
-import { runLoad, type LoadResult, type LoadSpec } from './http-load.js';
-import { postgresProblem, startBenchDaemon, type BenchDaemon, type BenchDatabaseKind } from './import-setup.js';
-import { printTable } from './table.js';
+import { measuredLoad } from './http-load.js';
+import { measureOnEachDatabase } from './each-database.js';
+import type { BenchDaemon } from './import-setup.js';
 
 const CHECKS = 50;
 const DAYS = 90;
@@ -69,14 +69,6 @@ async function latency(url: string): Promise<{ bytes: number; p50Ms: number; p95
   return { bytes, p50Ms: round(times[Math.floor(times.length / 2)]), p95Ms: round(times[Math.floor(times.length * 0.95)]) };
 }
 
-/** A load run and the CPU this process (the server alone: the load comes from a child process) spent on it. */
-async function measuredLoad(spec: LoadSpec): Promise<LoadResult & { cpuMicros: number }> {
-  const before = process.cpuUsage();
-  const result = await runLoad(spec);
-  const used = process.cpuUsage(before);
-  return { ...result, cpuMicros: used.user + used.system };
-}
-
 async function measure(bench: BenchDaemon): Promise<Record<string, unknown>> {
   await seed(bench);
   const origin = bench.daemon.url;
@@ -111,24 +103,5 @@ function rows(kind: string, f: any): string[][] {
  */
 export async function run(): Promise<Record<string, unknown>> {
   const figures: Record<string, unknown> = { checks: CHECKS, days: DAYS, samples: SAMPLES, connections: CONNECTIONS, seconds: SECONDS };
-  const table: string[][] = [];
-  const kinds: BenchDatabaseKind[] = ['sqlite', 'postgres'];
-  for (const kind of kinds) {
-    const problem = kind === 'postgres' ? await postgresProblem() : undefined;
-    if (problem) {
-      figures.postgres = { skipped: problem };
-      table.push(['postgres', 'skipped', problem]);
-      continue;
-    }
-    const bench = await startBenchDaemon(kind, { SVC_STATUS_PAGE_RATE_LIMIT: '100000000' });
-    try {
-      const result = await measure(bench);
-      figures[kind] = result;
-      table.push(...rows(kind, result));
-    } finally {
-      await bench.stop();
-    }
-  }
-  printTable(table);
-  return figures;
+  return measureOnEachDatabase({ figures, env: { SVC_STATUS_PAGE_RATE_LIMIT: '100000000' }, measure, rows });
 }
