@@ -1,4 +1,4 @@
-import type { COMPARISON_OPERATORS } from '../importers/catalog/index.js';
+import { holds, type COMPARISON_OPERATORS } from '../importers/catalog/index.js';
 
 /** One of the catalog's comparison operators. */
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
@@ -22,20 +22,5 @@ export function compare(actual: unknown, operator: ComparisonOperator, expected:
   }
   const text = asText(actual);
   const numeric = NUMBER.test(text) && NUMBER.test(expected);
-  const left: number | string = numeric ? Number(text) : text;
-  const right: number | string = numeric ? Number(expected) : expected;
-  switch (operator) {
-    case '==':
-      return left === right;
-    case '!=':
-      return left !== right;
-    case '<':
-      return left < right;
-    case '<=':
-      return left <= right;
-    case '>':
-      return left > right;
-    case '>=':
-      return left >= right;
-  }
+  return numeric ? holds(Number(text), operator, Number(expected)) : holds(text, operator, expected);
 }

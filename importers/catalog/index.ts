@@ -10,6 +10,7 @@ export {
 } from './check-fields.js';
 export type { CheckSample, CheckType } from './check-type.js';
 export { COMPARISON_OPERATORS } from './fields.js';
+export { holds, type OrderingOperator } from './ordering.js';
 export { joinPath, type ValidationIssue } from './issues.js';
 export { checkDefinitionJsonSchema, configJsonSchema, type JsonSchema } from './json-schema.js';
 export {

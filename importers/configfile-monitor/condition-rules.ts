@@ -1,4 +1,4 @@
-import { DNS_RCODES, type CheckTypeName } from '../catalog/index.js';
+import { DNS_RCODES, holds, type CheckTypeName } from '../catalog/index.js';
 import type { Condition, Operand, Operator } from './condition.js';
 import type { ConditionContext, JsonQueryEffect, KeywordEffect } from './condition-effects.js';
 import { parseGoDuration } from './go-duration.js';
@@ -32,23 +32,6 @@ const MAX_TEXT = 1024;
 const ok = (effect: Effect): Applied => ({ kind: 'ok', effect });
 const unsupported = (reason: string): Applied => ({ kind: 'unsupported', reason });
 
-function compare(left: number, operator: Operator, right: number): boolean {
-  switch (operator) {
-    case '==':
-      return left === right;
-    case '!=':
-      return left !== right;
-    case '<':
-      return left < right;
-    case '<=':
-      return left <= right;
-    case '>':
-      return left > right;
-    case '>=':
-      return left >= right;
-  }
-}
-
 function integer(operand: Operand): number | undefined {
   return operand.kind === 'literal' && /^-?\d{1,9}$/.test(operand.value) ? Number(operand.value) : undefined;
 }
@@ -59,7 +42,7 @@ function statusRule(operator: Operator, right: Operand): Applied {
   if (right.kind === 'literal') {
     const code = integer(right);
     if (code === undefined) return unsupported(`${JSON.stringify(right.value)} is not a status code`);
-    return ok({ kind: 'status', accepts: (status) => compare(status, operator, code) });
+    return ok({ kind: 'status', accepts: (status) => holds(status, operator, code) });
   }
   if (right.kind === 'any' && equality) {
     const codes = right.values.map((value) => integer({ kind: 'literal', value }));
