@@ -3,10 +3,11 @@ import type { OrgAuthContext } from '../access/auth-context.js';
 import { changeCheck, createValidCheck, removeCheck, requireCommittedCheck, validCheck } from '../checks/check-commands.js';
 import { parseCheckListQuery } from '../checks/check-list-query.js';
 import { listChecks } from '../checks/check-store.js';
+import { checkView } from '../checks/check-rows.js';
 import type { Organization } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { missingReferences } from '../secrets/secret-store.js';
-import { checkViewsWithRuntime } from '../runner/check-runtime.js';
+import { checkViewsWithRuntime, seriesByUid, statesOf, withStates } from '../runner/check-runtime.js';
 import { recentLatenciesOf } from '../runner/list-latencies.js';
 import { uptime24hOf } from '../runner/list-uptime.js';
 import { route, type RouteSpec } from './route.js';
@@ -35,10 +36,12 @@ export const checkRoutes: RouteSpec[] = [
     async handler({ deps, auth, query }) {
       const parsed = parseCheckListQuery(query);
       const page = await listChecks(deps.db.kysely, orgOf(auth).uid, parsed);
-      const views = await checkViewsWithRuntime(deps, page.items);
+      // One read of the state rows serves the views and both includes.
+      const states = await statesOf(deps.db.kysely, page.items.map((check) => check.uid), deps.clock.now().getTime());
+      const views = withStates(page.items, states, checkView, deps.config.baseUrl);
       const [uptimes, latencies] = await Promise.all([
-        parsed.includeUptime24h ? uptime24hOf(deps, page.items) : undefined,
-        parsed.includeLatencies ? recentLatenciesOf(deps, page.items) : undefined,
+        parsed.includeUptime24h ? uptime24hOf(deps, seriesByUid(states)) : undefined,
+        parsed.includeLatencies ? recentLatenciesOf(deps.db.kysely, seriesByUid(states)) : undefined,
       ]);
       const items = views.map((view, at) => {
         const uid = page.items[at].uid;

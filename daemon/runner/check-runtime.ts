@@ -59,15 +59,22 @@ export async function withRuntime<T extends object>(
   view: (check: StoredCheck) => T,
   options: { baseUrl: string; nowMs: number },
 ): Promise<Array<T & CheckRuntime>> {
-  const states = await statesOf(db, checks.map((check) => check.uid), options.nowMs);
+  return withStates(checks, await statesOf(db, checks.map((check) => check.uid), options.nowMs), view, options.baseUrl);
+}
+
+/** Each check with its runtime fields from state rows already read, in the order given. */
+export function withStates<T extends object>(checks: readonly StoredCheck[], states: Map<string, StateRow>, view: (check: StoredCheck) => T, baseUrl: string): Array<T & CheckRuntime> {
   return checks.map((check) => {
     const row = states.get(check.uid);
     const runtime: CheckRuntime = row
-      ? runtimeOf(check, row, options.baseUrl)
+      ? runtimeOf(check, row, baseUrl)
       : { state: viewState(check.enabled, undefined), stateSince: check.createdAt, lastResult: null };
     return { ...view(check), ...runtime };
   });
 }
+
+/** The result series of each check of `states`, by check uid. */
+export const seriesByUid = (states: Map<string, StateRow>): Map<string, number> => new Map([...states].map(([uid, row]) => [uid, Number(row.series)]));
 
 /** Checks as the API and the MCP tools show them: the definition plus state, last result and ping URL. */
 export const checkViewsWithRuntime = (deps: Pick<AppDeps, 'db' | 'config' | 'clock'>, checks: StoredCheck[]) =>

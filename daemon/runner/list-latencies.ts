@@ -1,6 +1,4 @@
-import type { StoredCheck } from '../checks/check-rows.js';
-import type { AppDeps } from '../deps.js';
-import { statesOf } from './check-runtime.js';
+import type { Executor } from '../checks/check-store.js';
 
 /** How many response times `?include=latencies` gives each listed check. */
 export const RECENT_LATENCY_POINTS = 20;
@@ -10,13 +8,11 @@ const CHECKS_PER_QUERY = 100;
 
 /**
  * The response times of the last runs of each listed check, oldest first, by uid (empty when it
- * never ran). Each check's runs are one short range of the results' primary key, newest first;
+ * never ran), from the series of the page's checks. Each check's runs are one short range of the results' primary key, newest first;
  * the ranges of a page are read in one statement (UNION ALL), so a page costs one or a few queries.
  */
-export async function recentLatenciesOf(deps: Pick<AppDeps, 'db' | 'clock'>, checks: readonly StoredCheck[]): Promise<Map<string, number[]>> {
-  const db = deps.db.kysely;
-  const states = await statesOf(db, checks.map((check) => check.uid), deps.clock.now().getTime());
-  const seriesList = [...states.values()].map((row) => Number(row.series));
+export async function recentLatenciesOf(db: Executor, seriesOf: Map<string, number>): Promise<Map<string, number[]>> {
+  const seriesList = [...seriesOf.values()];
   const bySeries = new Map<number, Array<{ at: number; latency: number }>>(seriesList.map((series) => [series, []]));
   for (let start = 0; start < seriesList.length; start += CHECKS_PER_QUERY) {
     const [first, ...rest] = seriesList.slice(start, start + CHECKS_PER_QUERY);
@@ -30,10 +26,5 @@ export async function recentLatenciesOf(deps: Pick<AppDeps, 'db' | 'clock'>, che
     for (const series of rest) query = query.unionAll(lastRuns(series));
     for (const row of await query.execute()) bySeries.get(Number(row.series))?.push({ at: Number(row.at), latency: Number(row.latency_ms) });
   }
-  return new Map(
-    checks.map((check) => {
-      const runs = bySeries.get(Number(states.get(check.uid)?.series)) ?? [];
-      return [check.uid, runs.sort((a, b) => a.at - b.at).map((run) => run.latency)];
-    }),
-  );
+  return new Map([...seriesOf].map(([uid, series]) => [uid, bySeries.get(series)!.sort((a, b) => a.at - b.at).map((run) => run.latency)]));
 }
