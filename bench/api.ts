@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { request } from 'undici';
 import { upsertChecks } from '../daemon/checks/check-store.js';
-import { sampleCheck, type CheckDefinition } from '../importers/catalog/index.js';
+import { sampleCheck, type CheckDefinition } from '../checks/index.js';
 import { measuredLoad, runLoad, type LoadResult, type MeasuredLoad } from './http-load.js';
 import { measureOnEachDatabase } from './each-database.js';
 import type { BenchDaemon } from './import-setup.js';

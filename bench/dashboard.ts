@@ -1,7 +1,7 @@
 import { chromium, type Page } from 'playwright-core';
 import { upsertChecks } from '../daemon/checks/check-store.js';
 import { ensureStates } from '../daemon/runner/check-states.js';
-import { sampleCheck, type CheckDefinition } from '../importers/catalog/index.js';
+import { sampleCheck, type CheckDefinition } from '../checks/index.js';
 import { measureOnEachDatabase } from './each-database.js';
 import type { BenchDaemon } from './import-setup.js';
 

@@ -6,7 +6,7 @@ import initSqlJs from 'sql.js';
 // monitors, two or three tags on each, notifications on some, a connection string with a
 // password on the database monitors.
 
-const SCHEMA = new URL('../../test/fixtures/import/selfhosted-monitor-db/schema-2.5.sql', import.meta.url);
+const SCHEMA = new URL('../../test/fixtures/import/uptime-kuma/schema-2.5.sql', import.meta.url);
 const TAGS = ['env', 'team', 'region', 'tier'];
 const TEAMS = ['payments', 'search', 'platform', 'identity', 'growth'];
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../daemon/config/config.js';
 import { newId } from '../daemon/db/ids.js';
 import { createLogger } from '../daemon/log.js';
 import { startDaemon, type RunningDaemon } from '../daemon/server.js';
-import type { CheckDefinition } from '../importers/catalog/index.js';
+import type { CheckDefinition } from '../checks/index.js';
 
 /** The keyring key of benchmark daemons on PostgreSQL, and of the replicas that join them. */
 export const BENCH_SECRET_KEY = Buffer.alloc(32, 9).toString('base64');

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { validateCheck, type CheckDefinition } from '../importers/catalog/index.js';
+import { validateCheck, type CheckDefinition } from '../checks/index.js';
 import { createEgressPolicy } from '../probes/egress.js';
 import { runProbe } from '../probes/run-probe.js';
 import type { Benchmark } from './main.js';

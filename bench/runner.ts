@@ -13,7 +13,7 @@ import { Runner } from '../daemon/runner/runner.js';
 import { slotOffsetMs } from '../daemon/runner/schedule.js';
 import { BUCKET_COLUMNS } from '../daemon/runner/latency-histogram.js';
 import { createEgressPolicy } from '../probes/egress.js';
-import { validateCheck, type CheckDefinition } from '../importers/catalog/index.js';
+import { validateCheck, type CheckDefinition } from '../checks/index.js';
 import { postgresProblem, startBenchDaemon, type BenchDaemon, BENCH_SECRET_KEY } from './import-setup.js';
 import { printTable } from './table.js';
 

@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { upsertChecks } from '../daemon/checks/check-store.js';
 import { ensureStates } from '../daemon/runner/check-states.js';
 import { BUCKET_COLUMNS } from '../daemon/runner/latency-histogram.js';
-import { sampleCheck, type CheckDefinition } from '../importers/catalog/index.js';
+import { sampleCheck, type CheckDefinition } from '../checks/index.js';
 import { measuredLoad } from './http-load.js';
 import { measureOnEachDatabase } from './each-database.js';
 import type { BenchDaemon } from './import-setup.js';

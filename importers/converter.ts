@@ -2,7 +2,7 @@
 // from the raw export of a source tool to check definitions plus warnings. No file system, no
 // network, no clock, no database, no environment. One item's problem is a warning; only input
 // that cannot be read at all throws, and then only an ImportInputError.
-import type { CheckDefinition } from './catalog/index.js';
+import type { CheckDefinition } from '../checks/index.js';
 import type { ImportWarning, SkippedItem } from './shared/warnings.js';
 
 export {
@@ -22,7 +22,8 @@ export { importLabels, labelKey, labelValue } from './shared/labels.js';
 export { inputText, isRecord, parseJsonText } from './shared/input-text.js';
 export { importHeaders, isSecretHeader } from './shared/headers.js';
 export { jsonataPath } from './shared/json-path.js';
-export { STATUS_CODE_BOUNDS, importStatusCodes, statusCodeList, statusCodeMatcher } from './shared/status-codes.js';
+export { STATUS_CODE_BOUNDS, statusCodeList, statusCodeMatcher } from '../checks/status-codes.js';
+export { importStatusCodes } from './shared/status-codes.js';
 export { describeValue, flagValue, integerValue, numberValue, textValue } from './shared/values.js';
 
 /** What a converter returns. Checks and warnings are in input order. */

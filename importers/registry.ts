@@ -2,7 +2,7 @@
 // CLI's `--local` preview convert with exactly the same code. Converters are loaded on first use:
 // the CLI starts without parsing YAML, JSON:API or WebAssembly modules it will not need.
 import type { ConversionResult, ConvertOptions } from './converter.js';
-import type { HostedMonitorData } from './hosted-monitor-api/index.js';
+import type { HostedMonitorData } from './betterstack/index.js';
 import { IMPORT_SOURCE_DESCRIPTIONS } from '../contract/import-sources.js';
 import { ImportInputError } from './shared/import-input-error.js';
 import { IMPORT_SOURCES, canonicalSource, type ImportSource } from './shared/sources.js';
@@ -31,25 +31,25 @@ export const IMPORT_REGISTRY: Readonly<Record<ImportSource, ImportSourceEntry>> 
     source: 'configfile-monitor',
     ...IMPORT_SOURCE_DESCRIPTIONS['configfile-monitor'],
     fetchesWithToken: false,
-    load: () => import('./configfile-monitor/index.js').then((m) => m.convertConfigFile as LoadedConverter),
+    load: () => import('./gatus/index.js').then((m) => m.convertConfigFile as LoadedConverter),
   },
   'hosted-monitor-api': {
     source: 'hosted-monitor-api',
     ...IMPORT_SOURCE_DESCRIPTIONS['hosted-monitor-api'],
     fetchesWithToken: true,
-    load: () => import('./hosted-monitor-api/index.js').then((m) => m.convertHostedMonitorApi),
+    load: () => import('./betterstack/index.js').then((m) => m.convertHostedMonitorApi),
   },
   'selfhosted-monitor-db': {
     source: 'selfhosted-monitor-db',
     ...IMPORT_SOURCE_DESCRIPTIONS['selfhosted-monitor-db'],
     fetchesWithToken: false,
-    load: () => import('./selfhosted-monitor-db/index.js').then((m) => m.convertSelfhostedMonitorDbAsync as LoadedConverter),
+    load: () => import('./uptime-kuma/index.js').then((m) => m.convertSelfhostedMonitorDbAsync as LoadedConverter),
   },
   'uptime-api-monitor': {
     source: 'uptime-api-monitor',
     ...IMPORT_SOURCE_DESCRIPTIONS['uptime-api-monitor'],
     fetchesWithToken: false,
-    load: () => import('./uptime-api-monitor/index.js').then((m) => m.convertUptimeApiMonitor as LoadedConverter),
+    load: () => import('./uptimerobot/index.js').then((m) => m.convertUptimeApiMonitor as LoadedConverter),
   },
 });
 
@@ -104,6 +104,6 @@ export function tokenText(input: Uint8Array | string): string {
  */
 export async function fetchWithToken(input: Uint8Array | string, options: { baseUrl: string; signal?: AbortSignal }): Promise<HostedMonitorData> {
   const token = tokenText(input);
-  const { fetchHostedMonitors } = await import('./hosted-monitor-api/index.js');
+  const { fetchHostedMonitors } = await import('./betterstack/index.js');
   return fetchHostedMonitors({ token, baseUrl: options.baseUrl, signal: options.signal });
 }

@@ -1,4 +1,4 @@
-import { holds, type COMPARISON_OPERATORS } from '../importers/catalog/index.js';
+import { holds, type COMPARISON_OPERATORS } from '../checks/index.js';
 
 /** One of the catalog's comparison operators. */
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { CheckDefinition } from '../importers/catalog/index.js';
+import type { CheckDefinition } from '../checks/index.js';
 import { connectTcp, connectTls } from './connect.js';
 import { networkFailure } from './connection-errors.js';
 import type { MailDialogue } from './mail-dialogue.js';

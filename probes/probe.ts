@@ -1,4 +1,4 @@
-import type { CheckDefinition, CheckTypeName } from '../importers/catalog/index.js';
+import type { CheckDefinition, CheckTypeName } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
 
 /** How one run of a check ended. */

@@ -1,4 +1,4 @@
-import type { CheckTypeName } from '../importers/catalog/index.js';
+import type { CheckTypeName } from '../checks/index.js';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ProbeFailure, type Probe } from './probe.js';

@@ -1,4 +1,4 @@
-import type { CheckDefinition } from '../importers/catalog/index.js';
+import type { CheckDefinition } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
 import { ProbeFailure, type Probe, type ProbeResult } from './probe.js';
 import { loadProbe } from './registry.js';

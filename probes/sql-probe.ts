@@ -1,4 +1,4 @@
-import type { CheckDefinition } from '../importers/catalog/index.js';
+import type { CheckDefinition } from '../checks/index.js';
 import { networkFailure } from './connection-errors.js';
 import { defineProbe, ProbeFailure, type Probe, type ProbeContext } from './probe.js';
 import { failureMessage } from './run-probe.js';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stamp = join(root, 'dist', '.build-stamp');
-const SOURCES = ['bench', 'cli', 'contract', 'daemon', 'dashboard', 'importers', 'probes', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = ['bench', 'checks', 'cli', 'contract', 'daemon', 'dashboard', 'importers', 'probes', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 /** The newest modification time under a path, in milliseconds. */
 function newest(path) {

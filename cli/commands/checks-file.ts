@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CORE_SCHEMA, dump, load, mergeTag } from 'js-yaml';
-import type { CheckCommon } from '../../importers/catalog/check.js';
+import type { CheckCommon } from '../../checks/check.js';
 import { CliError } from '../errors.js';
 import { readStdin } from '../prompts.js';
 

@@ -9,7 +9,7 @@ import { CliError } from '../errors.js';
  */
 export async function fetchHostedMonitorsLocally(token: Uint8Array, env: NodeJS.ProcessEnv): Promise<HostedMonitorData> {
   // Loaded only now: the adapter (and undici) are needed by this source alone.
-  const { DEFAULT_HOSTED_MONITOR_API_URL, HostedApiError } = await import('../../importers/hosted-monitor-api/index.js');
+  const { DEFAULT_HOSTED_MONITOR_API_URL, HostedApiError } = await import('../../importers/betterstack/index.js');
   const baseUrl = readEnv('SVC_IMPORT_HOSTED_MONITOR_API_URL', env) || DEFAULT_HOSTED_MONITOR_API_URL;
   try {
     return await fetchWithToken(token, { baseUrl });

@@ -9,7 +9,7 @@ import {
   type ImportResponse,
   type ImportSource,
 } from '../../importers/index.js';
-import { isSqliteFile, sqliteHeaderProblem } from '../../importers/selfhosted-monitor-db/sqlite-header.js';
+import { isSqliteFile, sqliteHeaderProblem } from '../../importers/uptime-kuma/sqlite-header.js';
 import { ApiError, type ApiClient } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { CliError, EXIT, usageError } from '../errors.js';

@@ -1,4 +1,4 @@
-import { validateCheck, validateCheckPatch, type CheckDefinition } from '../../importers/catalog/index.js';
+import { validateCheck, validateCheckPatch, type CheckDefinition } from '../../checks/index.js';
 import type { Db } from '../db/connect.js';
 import { notFound, validationFailed, type AppError } from '../errors.js';
 import type { StoredCheck } from './check-rows.js';

@@ -1,4 +1,4 @@
-import { checkTypeNames, isCheckTypeName } from '../../importers/catalog/index.js';
+import { checkTypeNames, isCheckTypeName } from '../../checks/index.js';
 import { validationFailed, type ValidationIssue } from '../errors.js';
 import { parsePage, unknownQueryParameters, type PageRequest } from '../http/pagination.js';
 import { CHECK_STATES, type CheckState } from '../runner/state-machine.js';

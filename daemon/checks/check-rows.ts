@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { CheckDefinition } from '../../importers/catalog/index.js';
+import type { CheckDefinition } from '../../checks/index.js';
 import type { ChecksTable } from '../db/schema.js';
 import type { Check } from '../../contract/responses.js';
 

@@ -1,5 +1,5 @@
 import { sql, SqliteAdapter, type Kysely, type Selectable } from 'kysely';
-import type { CheckDefinition } from '../../importers/catalog/index.js';
+import type { CheckDefinition } from '../../checks/index.js';
 import type { Db } from '../db/connect.js';
 import { newId } from '../db/ids.js';
 import { inTransaction } from '../db/in-transaction.js';

@@ -1,4 +1,4 @@
-import { checkTypeNames, listCheckTypes, sampleCheck, type CheckDefinition, type CheckTypeName, type CheckTypeSummary } from '../../importers/catalog/index.js';
+import { checkTypeNames, listCheckTypes, sampleCheck, type CheckDefinition, type CheckTypeName, type CheckTypeSummary } from '../../checks/index.js';
 import { probeAvailability } from '../../probes/registry.js';
 import { notFound } from '../errors.js';
 

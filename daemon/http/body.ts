@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../importers/shared/json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../checks/json-depth.js';
 import { AppError, validationFailed } from '../errors.js';
 
 /** Reads the whole request body, refusing (413) as soon as it grows past `limit` bytes. */

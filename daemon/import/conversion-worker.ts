@@ -21,7 +21,7 @@ try {
   post({ done: { warnings: result.warnings, skipped: result.skipped, digest: conversionDigest(result) } });
 } catch (error) {
   // The adapter (and undici) load only for the token source, so its error class is looked up late.
-  const { HostedApiError } = error instanceof ImportInputError ? { HostedApiError: undefined } : await import('../../importers/hosted-monitor-api/index.js');
+  const { HostedApiError } = error instanceof ImportInputError ? { HostedApiError: undefined } : await import('../../importers/betterstack/index.js');
   if (error instanceof ImportInputError) post({ inputError: error.message });
   else if (HostedApiError && error instanceof HostedApiError) {
     post({ upstream: { reason: error.reason, message: error.message, status: error.status, retryAfterSeconds: error.retryAfterSeconds } });

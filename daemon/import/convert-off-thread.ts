@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { ImportInputError, type ConversionResult, type ImportSource } from '../../importers/index.js';
-import type { CheckDefinition } from '../../importers/catalog/index.js';
+import type { CheckDefinition } from '../../checks/index.js';
 import { AppError } from '../errors.js';
 import { upstreamFailed, type UpstreamProblem } from './hosted-input.js';
 

@@ -1,4 +1,4 @@
-import type { UpstreamFailure } from '../../importers/hosted-monitor-api/upstream-error.js';
+import type { UpstreamFailure } from '../../importers/betterstack/upstream-error.js';
 import { AppError } from '../errors.js';
 
 /** What a HostedApiError says, as it crosses from the conversion worker. */

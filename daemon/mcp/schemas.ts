@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { commonFieldSchemas } from '../../importers/catalog/check-fields.js';
-import { checkTypeNames } from '../../importers/catalog/index.js';
+import { commonFieldSchemas } from '../../checks/check-fields.js';
+import { checkTypeNames } from '../../checks/index.js';
 import type { JsonSchemaObject } from './tool.js';
 
 // Argument and result schemas shared by several tools. Results are loose objects: they promise

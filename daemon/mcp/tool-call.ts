@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { parseWithIssues, type ValidationIssue } from '../../importers/catalog/issues.js';
+import { parseWithIssues, type ValidationIssue } from '../../checks/issues.js';
 import type { AuthContext } from '../access/auth-context.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SECRET_NAME_PATTERN } from '../../importers/catalog/index.js';
+import { SECRET_NAME_PATTERN } from '../../checks/index.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import { deleteSecret, listSecrets, setSecret } from '../secrets/secret-store.js';
 import { sealAtRest } from '../secrets/seal-at-rest.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SLUG_PATTERN, slugify } from '../../importers/catalog/index.js';
+import { SLUG_PATTERN, slugify } from '../../checks/index.js';
 import { notFound } from '../errors.js';
 import { parsePage } from '../http/pagination.js';
 import { createStatusPage, deleteStatusPage, getStatusPage, listStatusPages, updateStatusPage } from '../status-pages/status-page-store.js';

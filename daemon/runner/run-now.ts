@@ -1,4 +1,4 @@
-import type { CheckDefinition } from '../../importers/catalog/index.js';
+import type { CheckDefinition } from '../../checks/index.js';
 import type { EgressPolicy } from '../../probes/egress.js';
 import { failureMessage, runProbe } from '../../probes/run-probe.js';
 import type { ProbeResult } from '../../probes/probe.js';

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { EgressPolicy } from '../../probes/egress.js';
 import { failureMessage, runProbe } from '../../probes/run-probe.js';
 import type { ProbeResult } from '../../probes/probe.js';
-import type { CheckDefinition } from '../../importers/catalog/index.js';
+import type { CheckDefinition } from '../../checks/index.js';
 import type { Clock } from '../clock.js';
 import type { RunnerConfig } from '../config/config.js';
 import type { Db } from '../db/connect.js';

@@ -1,4 +1,4 @@
-import { referencedSecrets } from '../../importers/catalog/index.js';
+import { referencedSecrets } from '../../checks/index.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { inTransaction } from '../db/in-transaction.js';
 import type { AppDeps } from '../deps.js';

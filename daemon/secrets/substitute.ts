@@ -1,5 +1,5 @@
-import { referenceMatcher, referencedSecrets } from '../../importers/catalog/index.js';
-import type { CheckDefinition } from '../../importers/catalog/index.js';
+import { referenceMatcher, referencedSecrets } from '../../checks/index.js';
+import type { CheckDefinition } from '../../checks/index.js';
 import type { AppDeps } from '../deps.js';
 import { secretValues } from './secret-store.js';
 

@@ -1,4 +1,4 @@
-import { validateCheck, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../catalog/index.js';
+import { validateCheck, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../checks/index.js';
 import type { ConversionResult } from '../converter.js';
 import { ItemScope } from './item-scope.js';
 import { SlugAllocator } from './slug-allocator.js';

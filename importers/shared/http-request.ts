@@ -1,4 +1,4 @@
-import { HTTP_METHODS } from '../catalog/index.js';
+import { HTTP_METHODS } from '../../checks/index.js';
 import type { ItemScope } from './item-scope.js';
 
 // The request settings that read the same in several sources. Each takes the source's value

@@ -31,4 +31,4 @@ export function parseJsonText(text: string, expected: string): unknown {
 }
 
 /** Whether `value` is a JSON object (not null, not a list): the catalog's own test. */
-export { isPlainObject as isRecord } from '../catalog/validate-check.js';
+export { isPlainObject as isRecord } from '../../checks/validate-check.js';

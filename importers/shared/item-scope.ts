@@ -1,4 +1,4 @@
-import { checkSecretName, INTERVAL_BOUNDS, secretNameFrom, secretReference } from '../catalog/index.js';
+import { checkSecretName, INTERVAL_BOUNDS, secretNameFrom, secretReference } from '../../checks/index.js';
 import type { ImportWarning, ImportWarningCode } from './warnings.js';
 
 /** The catalog's bounds of `thresholds.timeoutMs`. */

@@ -1,4 +1,4 @@
-import { MAX_LABELS } from '../catalog/index.js';
+import { MAX_LABELS } from '../../checks/index.js';
 import type { ItemScope } from './item-scope.js';
 import { MANAGED_LABEL_KEY } from './sources.js';
 

@@ -1,4 +1,4 @@
-import { SLUG_PATTERN, slugify } from '../catalog/index.js';
+import { SLUG_PATTERN, slugify } from '../../checks/index.js';
 
 const MAX_SLUG_LENGTH = 63;
 

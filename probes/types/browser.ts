@@ -1,7 +1,7 @@
 import { CHROMIUM_PATH } from '../registry.js';
 import { isIP } from 'node:net';
 import type { Browser, Route } from 'playwright-core';
-import { statusCodeMatcher } from '../../importers/shared/status-codes.js';
+import { statusCodeMatcher } from '../../checks/status-codes.js';
 import { onAbort } from '../abort.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
 import { keywordFailure } from '../text-match.js';

@@ -1,6 +1,6 @@
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { request, type Dispatcher } from 'undici';
-import { statusCodeMatcher } from '../../importers/shared/status-codes.js';
+import { statusCodeMatcher } from '../../checks/status-codes.js';
 import { assertCertificateTime } from '../certificate.js';
 import { runDispatcher } from '../http-dispatcher.js';
 import { assertJsonQueries, parseJsonBody } from '../json-queries.js';

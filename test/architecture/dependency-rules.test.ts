@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 const CRUISER = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
-const SOURCES = ['contract', 'cli', 'daemon', 'importers', 'probes', 'dashboard/src', 'bench'];
+const SOURCES = ['contract', 'checks', 'cli', 'daemon', 'importers', 'probes', 'dashboard/src', 'bench'];
 
 interface Violation {
   from: string;
@@ -40,9 +40,11 @@ describe('architecture rules', () => {
       'contract/index.ts': "import { notFound } from '../daemon/errors.js';\nexport const x = notFound;\n",
       'contract/version.ts': "export const VERSION = '1';\n",
       'importers/convert.ts': "import { notFound } from '../daemon/errors.js';\nexport const y = notFound;\n",
-      'importers/hosted-monitor-api/fetch-monitors.ts': "import https from 'node:https';\nexport const ok = https;\n",
+      'importers/betterstack/fetch-monitors.ts': "import https from 'node:https';\nexport const ok = https;\n",
       'importers/sneaky-fetch.ts': "import https from 'node:https';\nexport const no = https;\n",
       'probes/http.ts': "import { notFound } from '../daemon/errors.js';\nexport const z = notFound;\n",
+      'probes/tcp.ts': "import { y } from '../importers/convert.js';\nexport const t = y;\n",
+      'checks/catalog.ts': "import { y } from '../importers/convert.js';\nimport net from 'node:net';\nexport const c = [y, net];\n",
       'cli/whoami.ts': "import { notFound } from '../daemon/errors.js';\nexport const w = notFound;\n",
       'dashboard/src/page.ts':
         "import { notFound } from '../../daemon/errors.js';\nimport type { x } from '../../contract/index.js';\nimport { VERSION } from '../../contract/version.js';\nexport const v: typeof x = notFound + Number(VERSION);\n",
@@ -52,10 +54,12 @@ describe('architecture rules', () => {
       mkdirSync(dirname(join(scratch, path)), { recursive: true });
       writeFileSync(join(scratch, path), text);
     }
-    const found = cruise(scratch, ['contract', 'cli', 'daemon', 'importers', 'probes', 'dashboard/src'])
+    const found = cruise(scratch, ['contract', 'checks', 'cli', 'daemon', 'importers', 'probes', 'dashboard/src'])
       .map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)
       .sort();
     expect(found).toEqual([
+      'checks-are-the-domain-model: checks/catalog.ts -> importers/convert.ts',
+      'checks-are-the-domain-model: checks/catalog.ts -> net',
       'cli-uses-no-daemon-internals: cli/whoami.ts -> daemon/errors.ts',
       'contract-is-the-ground-floor: contract/index.ts -> daemon/errors.ts',
       'dashboard-does-not-bundle-node: dashboard/src/page.ts -> contract/version.ts',
@@ -63,6 +67,7 @@ describe('architecture rules', () => {
       'importers-do-not-touch-the-network: importers/sneaky-fetch.ts -> https',
       'importers-stay-pure: importers/convert.ts -> daemon/errors.ts',
       'probes-stand-alone: probes/http.ts -> daemon/errors.ts',
+      'probes-stand-alone: probes/tcp.ts -> importers/convert.ts',
     ]);
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLargeDatabase } from '../fixtures/import/selfhosted-monitor-db/generate-large.js';
+import { buildLargeDatabase } from '../fixtures/import/uptime-kuma/generate-large.js';
 import { SVC_BIN } from '../support/cli.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { checkCount, gatusConfig } from '../daemon/import/helpers.js';

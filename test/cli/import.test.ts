@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureDatabase } from '../fixtures/import/selfhosted-monitor-db/build-database.js';
+import { buildFixtureDatabase } from '../fixtures/import/uptime-kuma/build-database.js';
 import { runSvc } from '../support/cli.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { checkCount, checksSnapshot, gatusConfig } from '../daemon/import/helpers.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureDatabase } from '../fixtures/import/selfhosted-monitor-db/build-database.js';
+import { buildFixtureDatabase } from '../fixtures/import/uptime-kuma/build-database.js';
 import { runSvc } from '../support/cli.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { DATABASE_KINDS } from '../support/databases.js';

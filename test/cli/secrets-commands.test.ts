@@ -10,7 +10,7 @@ import { startPrivatePostgres } from '../support/local-servers.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 
-const KUMA_BACKUP = fileURLToPath(new URL('../fixtures/import/selfhosted-monitor-db/backup-1.23.json', import.meta.url));
+const KUMA_BACKUP = fileURLToPath(new URL('../fixtures/import/uptime-kuma/backup-1.23.json', import.meta.url));
 const VALUE = 'analytics-pw-93c1f0e2';
 
 describe.each(DATABASE_KINDS)('svc secrets [%s]', (kind) => {

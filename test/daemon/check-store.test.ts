@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleCheck, type CheckDefinition } from '../../importers/catalog/index.js';
+import { sampleCheck, type CheckDefinition } from '../../checks/index.js';
 import { createCheck, findChecksBySlugs, getCheck, listChecks, upsertChecks } from '../../daemon/checks/check-store.js';
 import type { Db } from '../../daemon/db/connect.js';
 import { DATABASE_KINDS } from '../support/databases.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTypeNames } from '../../importers/catalog/index.js';
+import { checkTypeNames } from '../../checks/index.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { addMember, setRole } from '../support/members.js';

@@ -1,8 +1,8 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateCheck } from '../../importers/catalog/validate-check.js';
-import { validateCheckPatch } from '../../importers/catalog/validate-patch.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../importers/shared/json-depth.js';
+import { validateCheck } from '../../checks/validate-check.js';
+import { validateCheckPatch } from '../../checks/validate-patch.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../checks/json-depth.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { call, connectMcp, mcpUrl, mintToken } from './mcp/mcp-client.js';

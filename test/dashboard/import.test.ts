@@ -34,7 +34,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     for (const label of ['UptimeRobot monitors listing (uptime-api-monitor)', 'Uptime Kuma database file or backup (selfhosted-monitor-db)', 'Better Stack API token (hosted-monitor-api)']) {
       await page.getByLabel(label).waitFor();
     }
-    await page.getByLabel('Or paste: Configuration file (YAML)').fill(readFileSync(fixture('configfile-monitor/basic.yaml'), 'utf8'));
+    await page.getByLabel('Or paste: Configuration file (YAML)').fill(readFileSync(fixture('gatus/basic.yaml'), 'utf8'));
     await page.getByRole('button', { name: 'Import preview' }).click();
     await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
 
@@ -69,7 +69,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
   it('runs again safely: the same input previews as unchanged', async () => {
     const page = await browser.newPage({ width: 375 });
     await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
-    await page.getByLabel('Or paste: Configuration file (YAML)').fill(readFileSync(fixture('configfile-monitor/basic.yaml'), 'utf8'));
+    await page.getByLabel('Or paste: Configuration file (YAML)').fill(readFileSync(fixture('gatus/basic.yaml'), 'utf8'));
     await page.getByRole('button', { name: 'Import preview' }).click();
     await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
     expect(await count(page, 'created')).toBe(0);
@@ -81,7 +81,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
     await page.getByLabel('Uptime Kuma database file or backup (selfhosted-monitor-db)').check();
-    await page.getByLabel('File', { exact: true }).setInputFiles(fixture('selfhosted-monitor-db/backup-1.23.json'));
+    await page.getByLabel('File', { exact: true }).setInputFiles(fixture('uptime-kuma/backup-1.23.json'));
     await page.getByRole('button', { name: 'Import preview' }).click();
     await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
     expect(await count(page, 'created')).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckTypeName } from '../../importers/catalog/index.js';
+import type { CheckTypeName } from '../../checks/index.js';
 import { createEgressPolicy } from '../../probes/egress.js';
 import { runProbe } from '../../probes/run-probe.js';
 import { probeCheck } from '../support/probe-runs.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProbe } from '../../probes/run-probe.js';
-import { checkTypeNames } from '../../importers/catalog/index.js';
+import { checkTypeNames } from '../../checks/index.js';
 import { probeAvailability } from '../../probes/registry.js';
 import { checkOf, probe, testEgress } from './support/probe-run.js';
 

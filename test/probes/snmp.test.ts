@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateCheck } from '../../importers/catalog/index.js';
+import { validateCheck } from '../../checks/index.js';
 import { freePort, requireProgram, type PrivateServer } from '../support/local-servers.js';
 import { probeCheck, runCheck } from '../support/probe-runs.js';
 import { SNMP_SECRETS, startPrivateSnmpd } from '../support/udp-daemons.js';

@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * The CLI tests run `bin/svc`, which runs `dist/`: a build older than the sources would test
  * yesterday's CLI and pass. Throws naming the first source whose compiled file is missing or older.
  */
-export function assertFreshBuild(dirs: readonly string[] = ['cli', 'contract', 'importers']): void {
+export function assertFreshBuild(dirs: readonly string[] = ['checks', 'cli', 'contract', 'importers']): void {
   for (const dir of dirs) {
     for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkTypeNames } from '../../../importers/catalog/index.js';
+import { checkTypeNames } from '../../../checks/index.js';
 import { checkTypeCatalog, requireSample } from '../../checks/check-types.js';
 import { defineTool } from '../tool.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkTypeNames } from '../../../importers/catalog/index.js';
+import { checkTypeNames } from '../../../checks/index.js';
 import { CHECK_PAGE, parseCheckListQuery } from '../../checks/check-list-query.js';
 import { checkViewsWithRuntime } from '../../runner/check-runtime.js';
 import { requireCommittedCheck } from '../../checks/check-commands.js';

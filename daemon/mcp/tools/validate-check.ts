@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validateCheck } from '../../../importers/catalog/index.js';
+import { validateCheck } from '../../../checks/index.js';
 import { getCheck } from '../../checks/check-store.js';
 import { missingReferences } from '../../secrets/secret-store.js';
 import { CHECK_INPUT_JSON_SCHEMA, checkArgument, issueResult } from '../schemas.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLargeDatabase } from '../../fixtures/import/selfhosted-monitor-db/generate-large.js';
+import { buildLargeDatabase } from '../../fixtures/import/uptime-kuma/generate-large.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 import { checksSnapshot, convertPath } from './helpers.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDatabase } from '../../fixtures/import/selfhosted-monitor-db/build-database.js';
+import { buildDatabase } from '../../fixtures/import/uptime-kuma/build-database.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 import { checkCount, convertPath } from './helpers.js';

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTypeNames } from '../../../importers/catalog/index.js';
+import { checkTypeNames } from '../../../checks/index.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 import { ALL_TOOLS, call, checkCount, connectMcp, mintToken } from './mcp-client.js';

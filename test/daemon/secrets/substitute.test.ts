@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateCheck, type CheckDefinition } from '../../../importers/catalog/index.js';
-import { checkSecretName, referencedSecrets, secretNameFrom } from '../../../importers/catalog/secret-references.js';
+import { validateCheck, type CheckDefinition } from '../../../checks/index.js';
+import { checkSecretName, referencedSecrets, secretNameFrom } from '../../../checks/secret-references.js';
 import { createKeyring, decodeKey, generateKey } from '../../../daemon/secrets/keyring.js';
 import { MissingSecretError, substituteSecrets } from '../../../daemon/secrets/substitute.js';
 import { redact } from '../../../probes/run-probe.js';

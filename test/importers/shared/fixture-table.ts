@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { validateCheck } from '../../../importers/catalog/index.js';
+import { validateCheck } from '../../../checks/index.js';
 import {
   ImportInputError,
   MANAGED_LABEL_KEY,

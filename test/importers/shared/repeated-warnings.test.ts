@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { convertSelfhostedMonitorDb } from '../../../importers/selfhosted-monitor-db/index.js';
-import { convertUptimeApiMonitor } from '../../../importers/uptime-api-monitor/index.js';
+import { convertSelfhostedMonitorDb } from '../../../importers/uptime-kuma/index.js';
+import { convertUptimeApiMonitor } from '../../../importers/uptimerobot/index.js';
 
 describe('warnings that would repeat for every item', () => {
   test('the uptime API listing says once that status history never carries over', () => {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { referencedSecrets } from '../../../importers/catalog/index.js';
+import { referencedSecrets } from '../../../checks/index.js';
 import { convertImport } from '../../../importers/index.js';
 
-const KUMA_BACKUP = readFileSync(new URL('../../fixtures/import/selfhosted-monitor-db/backup-1.23.json', import.meta.url));
+const KUMA_BACKUP = readFileSync(new URL('../../fixtures/import/uptime-kuma/backup-1.23.json', import.meta.url));
 // Credentials the export holds; none may reach a check or a warning.
 const SOURCE_SECRETS = ['An4lytics', 'Fin4nce', 'shop-pass'];
 

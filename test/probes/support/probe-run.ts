@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { validateCheck, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../../importers/catalog/index.js';
+import { validateCheck, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../../checks/index.js';
 import { createEgressPolicy, type EgressOptions, type EgressPolicy } from '../../../probes/egress.js';
 import type { ProbeResult } from '../../../probes/probe.js';
 import { runProbe } from '../../../probes/run-probe.js';

@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'vitest';
+import { parseCondition } from '../../../importers/gatus/condition.js';
+import { parseGoDuration } from '../../../importers/gatus/go-duration.js';
+import { containedText, globMatcher } from '../../../importers/gatus/glob.js';
+import { jsonataPath } from '../../../importers/shared/json-path.js';
+import { protectPlaceholders } from '../../../importers/gatus/placeholders.js';
+import { load } from 'js-yaml';
+
+describe('Go durations', () => {
+  test.each([
+    ['30s', 30_000],
+    ['5m', 300_000],
+    ['1h30m', 5_400_000],
+    ['1.5h', 5_400_000],
+    ['300ms', 300],
+    ['2m30s', 150_000],
+    ['0', 0],
+    ['48h', 172_800_000],
+  ])('%s is %d ms', (text, ms) => {
+    expect(parseGoDuration(text)).toBe(ms);
+  });
+
+  test.each(['', '30', 's', '1d', '-5s', '5 m', '1h 30m', 'abc'])('%j is not a duration', (text) => {
+    expect(parseGoDuration(text)).toBeUndefined();
+  });
+});
+
+describe('conditions', () => {
+  test('splits on the first operator surrounded by spaces, <= before <', () => {
+    expect(parseCondition('[STATUS] <= 299')).toMatchObject({ operator: '<=', left: { kind: 'placeholder', name: 'STATUS' } });
+    expect(parseCondition('[BODY].a.b == x == y')).toMatchObject({
+      operator: '==',
+      left: { name: 'BODY', path: '.a.b' },
+      right: { kind: 'literal', value: 'x == y' },
+    });
+    expect(parseCondition('[STATUS]==200')).toBeUndefined();
+  });
+
+  test('reads functions, patterns and lists', () => {
+    expect(parseCondition('len([BODY].items) > 2')?.left).toEqual({ kind: 'function', fn: 'len', name: 'BODY', path: '.items' });
+    expect(parseCondition('[STATUS] == any(200, 429)')?.right).toEqual({ kind: 'any', values: ['200', '429'] });
+    expect(parseCondition('[BODY] == pat(*ok*)')?.right).toEqual({ kind: 'pattern', pattern: '*ok*' });
+  });
+
+  test('turns a condition written backwards', () => {
+    expect(parseCondition('300 > [STATUS]')).toMatchObject({ left: { name: 'STATUS' }, operator: '<', right: { value: '300' } });
+  });
+});
+
+describe('JSON paths', () => {
+  test.each([
+    ['', '$'],
+    ['.status', 'status'],
+    ['.data[0].id', 'data[0].id'],
+    ['[0].id', '$[0].id'],
+    ['.a.[1]', 'a[1]'],
+    ['.my-key.x', '`my-key`.x'],
+  ])('%j becomes %j', (path, expression) => {
+    expect(jsonataPath(path)).toBe(expression);
+  });
+
+  test.each(['status', '.a`b', '.a[x]'])('%j cannot be expressed', (path) => {
+    expect(jsonataPath(path)).toBeUndefined();
+  });
+
+  test('globs', () => {
+    expect(containedText('*ok*')).toBe('ok');
+    expect(containedText('ok*')).toBeUndefined();
+    expect(containedText('*a*b*')).toBeUndefined();
+    const matches = globMatcher('2*');
+    expect(['200', '299', '301'].map(matches)).toEqual([true, true, false]);
+    expect(globMatcher('a.(b)*')('a.(b)c')).toBe(true);
+    expect(globMatcher('a.(b)*')('axbc')).toBe(false);
+  });
+});
+
+describe('placeholders', () => {
+  test('survive YAML constructs that would not parse them, and stay verbatim', () => {
+    const source = 'a: {x: ${X}, y: "${Y}-z"}\n${KEY}: ${X}\nn: ${N}\n';
+    const { text, restore } = protectPlaceholders(source);
+    const restored = restore(load(text));
+    expect(restored).toEqual({ a: { x: '${X}', y: '${Y}-z' }, '${KEY}': '${X}', n: '${N}' });
+    expect(Object.keys(restored as object)).toEqual(['a', '${KEY}', 'n']);
+  });
+
+  test('the stand-in word never collides with the text', () => {
+    const { text } = protectPlaceholders('svcenvplaceholder0z: ${A}');
+    expect(text).toBe('svcenvplaceholder0z: svcenvplaceholderx0z');
+  });
+});
