@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { openIncident } from '../daemon/incidents/incident-store.js';
+import { openIncident } from '../daemon/incidents/incident-lifecycle.js';
 import { postgresProblem, startBenchDaemon, type BenchDatabaseKind } from './import-setup.js';
 import { printTable } from './table.js';
 
@@ -56,7 +56,7 @@ async function measure(kind: BenchDatabaseKind) {
     // 1,000 incidents opened in one transaction, as an engine that finds many checks down at once would.
     const t0 = performance.now();
     await daemon.deps.db.kysely.transaction().execute(async (trx) => {
-      for (let i = 0; i < INCIDENTS; i++) await openIncident(trx, orgUid, { title: `Bench incident ${i}`, openedBy: admin.uid }, new Date());
+      for (let i = 0; i < INCIDENTS; i++) await openIncident(trx, { organizationUid: orgUid, title: `Bench incident ${i}`, check: null, openedBy: admin.uid }, new Date());
     });
     const enqueueMs = performance.now() - t0;
     const busy: number[] = [];

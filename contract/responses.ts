@@ -352,6 +352,9 @@ export interface Organization {
 
 export type IncidentStatus = 'open' | 'acknowledged' | 'resolved';
 
+/** Why the system resolved an incident. */
+export type IncidentResolution = 'recovered' | 'check-paused' | 'check-deleted';
+
 /** Who did something, as an incident shows it. */
 export interface IncidentActor {
   uid: string;
@@ -370,7 +373,9 @@ export interface Incident {
   acknowledgedBy: IncidentActor | null;
   resolvedAt: string | null;
   resolvedBy: IncidentActor | null;
-  /** True when the check came back up and the system resolved the incident. */
+  /** True when the system resolved the incident (`resolution` says why). */
   resolvedBySystem: boolean;
+  /** Why the system resolved it: the check recovered, or was paused or deleted. Null otherwise. */
+  resolution: IncidentResolution | null;
   updatedAt: string;
 }

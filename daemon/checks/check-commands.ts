@@ -1,5 +1,7 @@
 import { validateCheck, validateCheckPatch, type CheckDefinition } from '../../checks/index.js';
 import type { Db } from '../db/connect.js';
+import { inTransaction } from '../db/in-transaction.js';
+import { checkDeleted, checkSwitched } from '../runner/check-switches.js';
 import { notFound, validationFailed, type AppError } from '../errors.js';
 import type { StoredCheck } from './check-rows.js';
 import { createCheck, deleteCheck, getCheck, readCheck, updateCheck, type Executor } from './check-store.js';
@@ -51,13 +53,28 @@ export async function changeCheck(db: Executor, orgUid: string, slug: string, ch
   const existing = await requireCheck(db, orgUid, slug);
   const result = validateCheckPatch(definitionOf(existing), changes);
   if (!result.ok) throw validationFailed(result.issues, 'The changed check is not valid.');
-  const updated = await updateCheck(db, orgUid, existing.uid, result.check, now);
+  const updated = await inTransaction(db, async (trx) => {
+    const stored = await updateCheck(trx, orgUid, existing.uid, result.check, now);
+    if (stored) await checkSwitched(trx, changedCheck(orgUid, stored), existing.enabled, stored.enabled, now);
+    return stored;
+  });
   // Deleted by someone else between the read and the write.
   if (!updated) throw checkNotFound(slug);
   return updated;
 }
 
-/** Deletes the check `slug`, or 404. */
-export async function removeCheck(db: Executor, orgUid: string, slug: string): Promise<void> {
-  if (!(await deleteCheck(db, orgUid, slug))) throw checkNotFound(slug);
+/**
+ * Deletes the check `slug`, or 404. Its unresolved incidents are resolved first, saying that
+ * the check was deleted, and notified.
+ */
+export async function removeCheck(db: Executor, orgUid: string, slug: string, now: Date): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const check = await getCheck(trx, orgUid, slug);
+    if (!check) throw checkNotFound(slug);
+    await checkDeleted(trx, changedCheck(orgUid, check), now);
+    if (!(await deleteCheck(trx, orgUid, slug))) throw checkNotFound(slug);
+  });
 }
+
+/** The check as the engine's state changes name it. */
+const changedCheck = (orgUid: string, check: StoredCheck) => ({ uid: check.uid, organizationUid: orgUid, slug: check.slug, name: check.name });

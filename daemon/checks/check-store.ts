@@ -1,4 +1,5 @@
 import { sql, SqliteAdapter, type Kysely, type Selectable } from 'kysely';
+import { checkSwitched } from '../runner/check-switches.js';
 import type { CheckDefinition } from '../../checks/index.js';
 import type { Db } from '../db/connect.js';
 import { newId } from '../db/ids.js';
@@ -265,7 +266,7 @@ export async function upsertChecks(
   const outcomes: UpsertOutcome[] = [];
   // `content`: the check's row content, computed once per check. `keepsLabels`: an update whose
   // label set is the stored one leaves its label rows alone.
-  const writes: { check: CheckDefinition; content: CheckContent; uid: string; replacesLabels: boolean; keepsLabels: boolean }[] = [];
+  const writes: { check: CheckDefinition; content: CheckContent; uid: string; replacesLabels: boolean; keepsLabels: boolean; wasEnabled?: boolean }[] = [];
   for (const [index, check] of checks.entries()) {
     // Comparing and serialising a large import is real work: let other requests in now and then.
     if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -291,7 +292,7 @@ export async function upsertChecks(
     } else {
       outcomes.push({ slug: check.slug, action: 'update', uid: row.uid });
       const keepsLabels = canonicalJson(JSON.parse(row.labels)) === canonicalJson(check.labels);
-      writes.push({ check, content, uid: row.uid, replacesLabels: true, keepsLabels });
+      writes.push({ check, content, uid: row.uid, replacesLabels: true, keepsLabels, wasEnabled: Number(row.enabled) === 1 });
     }
   }
   if (options.dryRun || writes.length === 0) return outcomes;
@@ -332,6 +333,11 @@ export async function upsertChecks(
   for (const outcome of outcomes) {
     const uid = stored.get(outcome.slug);
     if (uid && outcome.uid !== uid) outcome.uid = uid;
+  }
+  for (const write of writes) {
+    if (write.wasEnabled === undefined || write.wasEnabled === write.check.enabled) continue;
+    const check = { uid: stored.get(write.check.slug) ?? write.uid, organizationUid: orgUid, slug: write.check.slug, name: write.check.name };
+    await checkSwitched(db, check, write.wasEnabled, write.check.enabled, options.now);
   }
   if (writes.length >= ANALYZE_AFTER) {
     // Right after a bulk import PostgreSQL still believes the table nearly empty (autovacuum

@@ -1,5 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { Role } from '../access/permissions.js';
+import type { IncidentResolution } from '../../contract/responses.js';
 
 /**
  * The database tables. The same schema runs on SQLite and PostgreSQL, so it keeps to types both
@@ -226,8 +227,10 @@ export interface IncidentsTable {
   resolved_by: string | null;
   created_at: string;
   updated_at: string;
-  /** 1 when the check came back up and the system resolved it. */
+  /** 1 when the system resolved it (see `resolution`). */
   resolved_by_system: ColumnType<Flag, Flag | undefined, Flag>;
+  /** Why the system resolved it; null while unresolved or when a person resolved it. */
+  resolution: ColumnType<IncidentResolution | null, IncidentResolution | null | undefined, IncidentResolution | null>;
 }
 
 export interface StatusPagesTable {

@@ -1,17 +1,16 @@
 import type { Kysely } from 'kysely';
-import { newId } from '../db/ids.js';
 import { inTransaction } from '../db/in-transaction.js';
-import type { Database, IncidentsTable } from '../db/schema.js';
-import { AppError, notFound } from '../errors.js';
+import type { Database } from '../db/schema.js';
+import { notFound } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import type { Incident as ContractIncident } from '../../contract/responses.js';
 import type { IncidentActor as ContractIncidentActor } from '../../contract/responses.js';
-import { enqueueIncidentNotifications } from '../notify/enqueue.js';
+import { advanceIncident, alreadyResolved, openIncident, type IncidentStatus } from './incident-lifecycle.js';
 
-// Incidents: opened by hand (or by a check), then acknowledged and resolved, recording who did
-// each and when. open -> acknowledged -> resolved; open -> resolved directly is allowed too.
+// Incidents as the API reads them, and the steps a member takes (the lifecycle itself, shared
+// with the engine, is incident-lifecycle.ts).
 
-export type IncidentStatus = IncidentsTable['status'];
+export type { IncidentStatus };
 export const INCIDENT_STATUSES: readonly IncidentStatus[] = ['open', 'acknowledged', 'resolved'];
 
 /** Who did something, as an incident shows it. */
@@ -60,6 +59,7 @@ function toView(row: Row): IncidentView {
     resolvedAt: row.resolved_at,
     resolvedBy: actor(row.resolved_by, row.r_email, row.r_name),
     resolvedBySystem: Boolean(row.resolved_by_system),
+    resolution: row.resolution ?? null,
     updatedAt: row.updated_at,
   };
 }
@@ -83,63 +83,27 @@ export async function listIncidents(
   return toPage(rows, query.limit, toView);
 }
 
-/** Opens an incident by hand, optionally about a check; its notifications are queued in the same transaction. */
-export async function openIncident(
+/** A member opens an incident, optionally about a check. */
+export async function openIncidentByMember(
   db: Db,
   orgUid: string,
   input: { title: string; check?: { uid: string; slug: string }; openedBy: string },
   now: Date,
 ): Promise<IncidentView> {
-  const at = now.toISOString();
-  const uid = newId(now.getTime());
-  await inTransaction(db, async (trx) => {
-    await trx
-      .insertInto('incidents')
-      .values({
-        uid,
-        organization_uid: orgUid,
-        title: input.title,
-        status: 'open',
-        check_uid: input.check?.uid ?? null,
-        check_slug: input.check?.slug ?? null,
-        opened_by: input.openedBy,
-        acknowledged_at: null,
-        acknowledged_by: null,
-        resolved_at: null,
-        resolved_by: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    await enqueueIncidentNotifications(trx, { organizationUid: orgUid, uid }, 'incident.opened', now);
-  });
+  const uid = await inTransaction(db, (trx) =>
+    openIncident(trx, { organizationUid: orgUid, title: input.title, check: input.check ?? null, openedBy: input.openedBy }, now),
+  );
   return (await getIncident(db, orgUid, uid))!;
 }
 
 /**
- * Moves an incident on: `acknowledge` from open, `resolve` from open or acknowledged. The
- * update is conditional on the current status, so two people acting at once cannot both win.
- * Repeating a step that is already done answers the incident unchanged; acknowledging a
- * resolved incident is 409 CONFLICT `INCIDENT_RESOLVED`. A step that changes the incident
- * queues its notifications in the same transaction.
+ * A member acknowledges or resolves an incident. Repeating a step that is already done answers
+ * the incident unchanged; acknowledging a resolved incident is 409 CONFLICT `INCIDENT_RESOLVED`.
  */
-export async function advanceIncident(db: Db, orgUid: string, uid: string, step: 'acknowledge' | 'resolve', userUid: string, now: Date): Promise<IncidentView> {
-  const at = now.toISOString();
-  const from: IncidentStatus[] = step === 'acknowledge' ? ['open'] : ['open', 'acknowledged'];
-  const changes =
-    step === 'acknowledge'
-      ? { status: 'acknowledged' as const, acknowledged_at: at, acknowledged_by: userUid, updated_at: at }
-      : { status: 'resolved' as const, resolved_at: at, resolved_by: userUid, updated_at: at };
-  await inTransaction(db, async (trx) => {
-    const result = await trx.updateTable('incidents').set(changes).where('organization_uid', '=', orgUid).where('uid', '=', uid).where('status', 'in', from).executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) {
-      await enqueueIncidentNotifications(trx, { organizationUid: orgUid, uid }, step === 'acknowledge' ? 'incident.acknowledged' : 'incident.resolved', now);
-    }
-  });
+export async function advanceIncidentByMember(db: Db, orgUid: string, uid: string, step: 'acknowledge' | 'resolve', userUid: string, now: Date): Promise<IncidentView> {
+  await inTransaction(db, (trx) => advanceIncident(trx, { organizationUid: orgUid, uid }, step, userUid, now));
   const incident = await getIncident(db, orgUid, uid);
   if (!incident) throw notFound(`No incident "${uid}" in this organization.`);
-  if (step === 'acknowledge' && incident.status === 'resolved' && incident.acknowledgedAt === null) {
-    throw new AppError('CONFLICT', 'The incident is already resolved; there is nothing left to acknowledge.', { reason: 'INCIDENT_RESOLVED' });
-  }
+  if (step === 'acknowledge' && incident.status === 'resolved' && incident.acknowledgedAt === null) throw alreadyResolved();
   return incident;
 }

@@ -104,7 +104,7 @@ export const checkRoutes: RouteSpec[] = [
     permission: 'checks:write',
     summary: 'Delete a check; it leaves the status pages that listed it, and its incidents keep its slug.',
     async handler({ deps, auth, params }) {
-      await removeCheck(deps.db.kysely, orgOf(auth).uid, params.slug);
+      await removeCheck(deps.db.kysely, orgOf(auth).uid, params.slug, deps.clock.now());
     },
   }),
 ];

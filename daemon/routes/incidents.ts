@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getCheck } from '../checks/check-store.js';
 import { validationFailed, notFound } from '../errors.js';
 import { parsePage, unknownQueryParameters, type PageRequest } from '../http/pagination.js';
-import { advanceIncident, getIncident, INCIDENT_STATUSES, listIncidents, openIncident, type IncidentStatus } from '../incidents/incident-store.js';
+import { advanceIncidentByMember, getIncident, INCIDENT_STATUSES, listIncidents, openIncidentByMember, type IncidentStatus } from '../incidents/incident-store.js';
 import { orgOf } from './checks.js';
 import { route, type RouteSpec } from './route.js';
 
@@ -45,7 +45,7 @@ export const incidentRoutes: RouteSpec[] = [
         check = await getCheck(deps.db.kysely, org.uid, body.checkSlug);
         if (!check) throw validationFailed([{ path: 'checkSlug', message: `no check with slug "${body.checkSlug}" in this organization` }]);
       }
-      return openIncident(deps.db.kysely, org.uid, { title: body.title, check, openedBy: auth.user.uid }, deps.clock.now());
+      return openIncidentByMember(deps.db.kysely, org.uid, { title: body.title, check, openedBy: auth.user.uid }, deps.clock.now());
     },
   }),
   route({
@@ -65,7 +65,7 @@ export const incidentRoutes: RouteSpec[] = [
     permission: 'incidents:write',
     summary: 'Acknowledge an open incident (records who and when); repeating it changes nothing.',
     handler: async ({ deps, auth, params }) =>
-      advanceIncident(deps.db.kysely, orgOf(auth).uid, params.uid, 'acknowledge', auth.user.uid, deps.clock.now()),
+      advanceIncidentByMember(deps.db.kysely, orgOf(auth).uid, params.uid, 'acknowledge', auth.user.uid, deps.clock.now()),
   }),
   route({
     method: 'POST',
@@ -73,6 +73,6 @@ export const incidentRoutes: RouteSpec[] = [
     permission: 'incidents:write',
     summary: 'Resolve an open or acknowledged incident (records who and when); repeating it changes nothing.',
     handler: async ({ deps, auth, params }) =>
-      advanceIncident(deps.db.kysely, orgOf(auth).uid, params.uid, 'resolve', auth.user.uid, deps.clock.now()),
+      advanceIncidentByMember(deps.db.kysely, orgOf(auth).uid, params.uid, 'resolve', auth.user.uid, deps.clock.now()),
   }),
 ];

@@ -1,6 +1,6 @@
 import type { Executor } from '../checks/check-store.js';
 import { newId } from '../db/ids.js';
-import { enqueueIncidentNotifications } from '../notify/enqueue.js';
+import { openIncident, resolveBySystem } from '../incidents/incident-lifecycle.js';
 import type { CheckState } from './state-machine.js';
 
 /** The check a state change is about. */
@@ -14,7 +14,7 @@ export interface ChangedCheck {
 /**
  * Records a state change with its incident: going down opens an incident about the check (or
  * joins the one already unresolved: one open incident per check at a time); coming back up or
- * degraded resolves it, recorded as resolved by the system. Answers the incident the check is
+ * degraded resolves it, and so does a pause, recorded as resolved by the system with the reason. Answers the incident the check is
  * down under afterwards (null when it is not down). Runs inside the result writer's transaction,
  * which holds the check's state row, so two writers never open two incidents for one check.
  */
@@ -23,41 +23,19 @@ export async function recordStateChange(
   change: { check: ChangedCheck; from: CheckState; to: CheckState; message: string | null; incidentUid: string | null; at: Date },
 ): Promise<string | null> {
   const at = change.at.toISOString();
+  const organizationUid = change.check.organizationUid;
   let incidentUid = change.incidentUid;
   if (change.to === 'down') {
     incidentUid = await unresolvedIncident(db, change.check.uid, incidentUid);
-    if (!incidentUid) {
-      incidentUid = newId(change.at.getTime());
-      await db
-        .insertInto('incidents')
-        .values({
-          uid: incidentUid,
-          organization_uid: change.check.organizationUid,
-          title: `${change.check.name} is down`,
-          status: 'open',
-          check_uid: change.check.uid,
-          check_slug: change.check.slug,
-          opened_by: null,
-          acknowledged_at: null,
-          acknowledged_by: null,
-          resolved_at: null,
-          resolved_by: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
-      await enqueueIncidentNotifications(db, { organizationUid: change.check.organizationUid, uid: incidentUid }, 'incident.opened', change.at, change.message);
-    }
-  } else if ((change.to === 'up' || change.to === 'degraded') && incidentUid) {
-    const resolved = await db
-      .updateTable('incidents')
-      .set({ status: 'resolved', resolved_at: at, resolved_by: null, resolved_by_system: 1, updated_at: at })
-      .where('uid', '=', incidentUid)
-      .where('status', '!=', 'resolved')
-      .executeTakeFirst();
-    if (Number(resolved.numUpdatedRows) > 0) {
-      await enqueueIncidentNotifications(db, { organizationUid: change.check.organizationUid, uid: incidentUid }, 'incident.resolved', change.at, change.message);
-    }
+    incidentUid ??= await openIncident(
+      db,
+      { organizationUid, title: `${change.check.name} is down`, check: { uid: change.check.uid, slug: change.check.slug }, openedBy: null, message: change.message },
+      change.at,
+    );
+  } else if (incidentUid && change.to !== 'pending') {
+    // Up or degraded: the check recovered. Paused: nobody watches it any more, so nothing will
+    // ever resolve the incident but this.
+    await resolveBySystem(db, { organizationUid, uid: incidentUid }, change.to === 'paused' ? 'check-paused' : 'recovered', change.at, change.message);
   }
   await db
     .insertInto('check_state_changes')
@@ -73,7 +51,7 @@ export async function recordStateChange(
       at,
     })
     .execute();
-  return change.to === 'down' || change.to === 'paused' ? incidentUid : null;
+  return change.to === 'down' ? incidentUid : null;
 }
 
 /** The unresolved incident about the check: the one it is known to be under, or any other. */

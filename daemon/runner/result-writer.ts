@@ -62,6 +62,8 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
         row.success_streak = 0;
         // A heartbeat's deadline starts again when it is enabled again.
         row.armed_at = record.at;
+      } else if (record.result && from === 'paused' && Date.parse(row.state_since) > record.at) {
+        // A run that started before the check was paused: its result is kept, the state stays paused.
       } else if (record.result) {
         const next = nextState({ state: from, failStreak: row.fail_streak, successStreak: row.success_streak }, record.result.status, record.check.thresholds);
         to = next.state;

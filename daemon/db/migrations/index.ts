@@ -11,6 +11,7 @@ import * as secrets from './010-secrets.js';
 import * as notificationOutbox from './013-notification-outbox.js';
 import * as enterpriseSignIn from './014-enterprise-sign-in.js';
 import * as stateChangesByOrganization from './015-state-changes-by-organization.js';
+import * as incidentResolution from './016-incident-resolution.js';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '013-notification-outbox': notificationOutbox,
   '014-enterprise-sign-in': enterpriseSignIn,
   '015-state-changes-by-organization': stateChangesByOrganization,
+  '016-incident-resolution': incidentResolution,
 };

@@ -65,7 +65,7 @@ export const deleteCheckTool = defineTool({
   output: z.object({ deleted: z.literal(true), slug: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(call) {
-    await removeCheck(call.deps.db.kysely, orgUidOf(call), call.args.slug);
+    await removeCheck(call.deps.db.kysely, orgUidOf(call), call.args.slug, call.deps.clock.now());
     return { structured: { deleted: true as const, slug: call.args.slug }, summary: `Deleted check "${call.args.slug}".` };
   },
 });

@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../../daemon/clock.js';
+import type { Runner } from '../../../daemon/runner/runner.js';
+import { DATABASE_KINDS } from '../../support/databases.js';
+import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
+import { startFakeReceivers, type FakeReceivers } from '../../support/fakes/notify-receivers.js';
+import { testRunner } from '../../support/runner.js';
+
+// Pausing or deleting a check that is down resolves its incident at once, saying why, and
+// notifies it: nothing else would ever resolve it. Pausing shows in the state history at once.
+describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s]', (kind) => {
+  const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
+  let daemon: TestDaemon;
+  let admin: string;
+  let runner: Runner;
+  let target: Server;
+  let receiver: FakeReceivers;
+  const nextRun = async () => {
+    clock.advance(30_000);
+    await runner.tick();
+  };
+
+  beforeAll(async () => {
+    target = createServer((_req, res) => res.writeHead(503).end());
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    receiver = await startFakeReceivers();
+    daemon = await startTestDaemon(kind, { clock });
+    admin = await daemon.adminToken();
+    runner = testRunner(daemon, clock);
+    expect((await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` }, default: true } })).status).toBe(201);
+    const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`;
+    for (const name of ['Shop', 'Blog']) {
+      const created = await daemon.request('POST', '/orgs/default/checks', {
+        token: admin,
+        body: { name, type: 'http', intervalSeconds: 30, target: url, thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 2000 } },
+      });
+      expect(created.status).toBe(201);
+    }
+    await nextRun();
+    await nextRun();
+    const opened = await receiver.waitFor('/hook', 2);
+    expect(opened.map((message) => message.json.event)).toEqual(['incident.opened', 'incident.opened']);
+  });
+  afterAll(async () => {
+    await daemon.stop();
+    await receiver.close();
+    await new Promise<void>((resolve) => target.close(() => resolve()));
+  });
+
+  const incidentOf = async (slug: string) => {
+    const list = await daemon.request('GET', '/orgs/default/incidents', { token: admin });
+    return (list.body.items as { checkSlug: string; status: string; resolution: string | null; resolvedBySystem: boolean }[]).find((incident) => incident.checkSlug === slug)!;
+  };
+
+  it('pausing resolves the incident as check-paused, notifies it, and shows paused at once', async () => {
+    const paused = await daemon.request('PATCH', '/orgs/default/checks/shop', { token: admin, body: { enabled: false } });
+    expect(paused.status).toBe(200);
+    expect(await incidentOf('shop')).toMatchObject({ status: 'resolved', resolvedBySystem: true, resolution: 'check-paused' });
+    const [, , resolved] = await receiver.waitFor('/hook', 3);
+    expect(resolved.json).toMatchObject({ event: 'incident.resolved', check: { slug: 'shop' }, lastResultMessage: 'the check was paused, so the incident was resolved' });
+    const changes = await daemon.request('GET', '/orgs/default/state-changes', { token: admin });
+    expect(changes.body.items[0]).toMatchObject({ checkSlug: 'shop', from: 'down', to: 'paused' });
+    // A run while paused changes nothing and opens nothing.
+    await nextRun();
+    expect(await incidentOf('shop')).toMatchObject({ status: 'resolved' });
+  });
+
+  it('resuming starts over as pending at once, and a failing check opens a new incident', async () => {
+    expect((await daemon.request('PATCH', '/orgs/default/checks/shop', { token: admin, body: { enabled: true } })).status).toBe(200);
+    const check = await daemon.request('GET', '/orgs/default/checks/shop', { token: admin });
+    expect(check.body.state).toBe('pending');
+    const changes = await daemon.request('GET', '/orgs/default/state-changes', { token: admin });
+    expect(changes.body.items[0]).toMatchObject({ checkSlug: 'shop', from: 'paused', to: 'pending' });
+    await nextRun();
+    const messages = await receiver.waitFor('/hook', 4);
+    expect(messages[3].json).toMatchObject({ event: 'incident.opened', check: { slug: 'shop' } });
+  });
+
+  it('deleting resolves the incident as check-deleted and notifies it', async () => {
+    expect((await daemon.request('DELETE', '/orgs/default/checks/blog', { token: admin })).status).toBe(204);
+    expect(await incidentOf('blog')).toMatchObject({ status: 'resolved', resolvedBySystem: true, resolution: 'check-deleted' });
+    const messages = await receiver.waitFor('/hook', 5);
+    expect(messages[4].json).toMatchObject({ event: 'incident.resolved', check: { slug: 'blog' }, lastResultMessage: 'the check was deleted, so the incident was resolved' });
+  });
+});
