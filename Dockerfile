@@ -11,8 +11,9 @@ COPY . .
 RUN node scripts/build.mjs --force && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
-# ping for icmp checks; nothing else from the build stage's toolchain.
-RUN apt-get update && apt-get install -y --no-install-recommends iputils-ping ca-certificates && rm -rf /var/lib/apt/lists/*
+# ping for icmp checks, Debian's Chromium (/usr/bin/chromium) for browser checks;
+# nothing else from the build stage's toolchain.
+RUN apt-get update && apt-get install -y --no-install-recommends iputils-ping ca-certificates chromium fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
@@ -27,6 +28,7 @@ USER node
 VOLUME /data
 EXPOSE 4000
 STOPSIGNAL SIGTERM
+# The probe asks the address the daemon listens on (SVC_LISTEN; 0.0.0.0 is asked on 127.0.0.1).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:4000/api/v1/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+  CMD node -e "const [h, p] = (process.env.SVC_LISTEN || '0.0.0.0:4000').split(/:(?=[0-9]+$)/); const host = ['0.0.0.0', '::', '[::]', ''].includes(h) ? '127.0.0.1' : h; fetch('http://' + host + ':' + p + '/api/v1/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 CMD ["node", "bin/svc", "daemon"]

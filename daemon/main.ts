@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { loadConfig } from './config/config.js';
 import { ConfigError } from './config/config-error.js';
 import { startDaemon } from './server.js';
@@ -38,7 +40,7 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<n
     const urlFlag = daemon.url === DEFAULT_URL.replace('localhost', '127.0.0.1') ? '' : ` --url ${daemon.url}`;
     lines.push(
       `First start: sign in as ${daemon.createdAdmin.email} with password "${daemon.createdAdmin.password}"`,
-      `(you will be asked to change it). From the project folder: ./bin/svc login${urlFlag}`,
+      `(you will be asked to change it): ${svcCommand()} login${urlFlag}`,
       `(the CLI talks to ${DEFAULT_URL} unless given --url or SVC_URL), or open ${daemon.url} in a browser.`,
     );
   }
@@ -54,3 +56,19 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<n
   await daemon.close();
   return 0;
 }
+
+/**
+ * How the person reading the banner runs the CLI: `svc` when it is installed as a package (its
+ * entry point lives under node_modules, e.g. after `npm install -g`), `./bin/svc` from a checkout.
+ */
+function svcCommand(): string {
+  const entry = process.argv[1] ?? '';
+  let real = entry;
+  try {
+    real = realpathSync(entry);
+  } catch {
+    // not a file we can resolve: say the installed name
+  }
+  return real.split(sep).includes('node_modules') || entry === '' ? 'svc' : `.${sep}${join('bin', 'svc')}`;
+}
+

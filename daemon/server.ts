@@ -106,6 +106,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const metrics = createMetrics(db);
     const hasher = timedHasher(createPasswordHasher(policy.effective, { concurrency: config.auth.hashConcurrency }), metrics);
     const mailer = createMailer(config.mail.smtpUrl, config.mail.from, logger);
+    if (!config.mail.smtpUrl) logger.info('e-mail is off: no SMTP server is configured (SVC_SMTP_URL), so no e-mail notification or notice is sent');
     const lifecycle = new Lifecycle();
     const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate });
     const notifier = createNotifier(config, egress, metrics);

@@ -37,6 +37,8 @@ describe('packaging', () => {
     const paths = info.files.map((file) => file.path);
     expect(paths).toEqual(expect.arrayContaining(['bin/svc', 'dist/cli/main.js', 'dist/daemon/main.js', 'dist/dashboard/index.html']));
     expect(paths.some((path) => path.startsWith('test/') || path.startsWith('daemon/'))).toBe(false);
+    // Benchmarks are for this repository, not for the people who install the package.
+    expect(paths.filter((path) => path.startsWith('dist/bench/'))).toEqual([]);
 
     const prefix = join(dir, 'prefix');
     // Scripts off: better-sqlite3 would compile its native module for minutes. Its binary is
@@ -57,8 +59,10 @@ describe('packaging', () => {
     const daemon = spawn(svc, ['daemon'], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir, SVC_LISTEN: `127.0.0.1:${port}`, SVC_DB_URL: `sqlite:${join(dir, 'svc.db')}` },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
+    let banner = '';
+    daemon.stderr!.on('data', (chunk: Buffer) => (banner += chunk.toString()));
     try {
       let status = 0;
       for (let tries = 0; tries < 100 && status !== 200; tries += 1) {
@@ -68,10 +72,44 @@ describe('packaging', () => {
       expect(status).toBe(200);
       const page = await fetch(`http://127.0.0.1:${port}/`);
       expect(await page.text()).toContain('<div id="app">');
+      // An installed svc is on the PATH: the banner names the command, not the checkout's ./bin/svc.
+      expect(banner).toContain(`: svc login --url http://127.0.0.1:${port}`);
+      expect(banner).not.toContain('./bin/svc');
     } finally {
       daemon.kill('SIGTERM');
     }
   }, 300_000);
+});
+
+describe('npm start', () => {
+  // A supervisor (systemd, a container runtime, a terminal) stops `npm start` with a signal:
+  // the daemon must receive it and stop, not linger orphaned.
+  it.each(['SIGTERM', 'SIGINT'] as const)('passes %s on to the daemon, which stops', async (signal) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-start-'));
+    const port = await freePort();
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: { ...process.env, SVC_LISTEN: `127.0.0.1:${port}`, SVC_DB_URL: `sqlite:${join(dir, 'svc.db')}`, SVC_LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+    const ready = () => fetch(`http://127.0.0.1:${port}/api/v1/ready`).then((r) => r.status, () => 0);
+    let status = 0;
+    for (let tries = 0; tries < 150 && status !== 200; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = await ready();
+    }
+    expect(status).toBe(200);
+    npm.kill(signal);
+    await exited;
+    // npm is gone; the daemon that answered on the port must be gone too.
+    let after = 200;
+    for (let tries = 0; tries < 50 && after !== 0; tries += 1) {
+      after = await ready();
+      if (after !== 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(after).toBe(0);
+  }, 60_000);
 });
 
 async function freePort(): Promise<number> {

@@ -7,8 +7,12 @@ import type { Keyring } from '../secrets/keyring.js';
 import { getStoredChannel, type StoredChannel } from '../notifications/channel-store.js';
 import type { ChannelType } from '../notifications/channel-types.js';
 import type { NotificationFacts } from './message.js';
+import { DeliveryError } from './delivery-error.js';
 import type { Notifier } from './notifier.js';
 import { leaseDue, markFailed, markSent, pruneDeliveries, type OutboxRow } from './outbox.js';
+
+/** Why a member's personal e-mail is not sent when no SMTP server is configured. */
+const MAIL_OFF = new DeliveryError('e-mail is off: no SMTP server is configured (SVC_SMTP_URL)', null, true);
 
 /** Messages leased and sent at once by one daemon. */
 const BATCH = 25;
@@ -46,6 +50,11 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
       type = channel.type;
       channelConfig = channel.config;
     } else {
+      if (!config.mail.smtpUrl) {
+        // A member's own e-mail with e-mail off: recorded as not sent, quietly (start-up said so once).
+        await markFailed(db, row, owner, MAIL_OFF, clock.now(), config.notify.retryForSeconds);
+        return;
+      }
       type = 'email';
       channelConfig = { addresses: [row.recipient] };
     }
