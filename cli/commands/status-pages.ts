@@ -43,20 +43,27 @@ export async function list(_options: unknown, deps: CommandDeps): Promise<void> 
   );
 }
 
-/** Prints one page for people. */
-function show(page: StatusPage, deps: CommandDeps): void {
+/** Where the page is read: the daemon's public page, its JSON and its Atom feed. */
+export function publicUrl(baseUrl: string, org: string, slug: string): string {
+  return new URL(`/status/${encodeURIComponent(org)}/${encodeURIComponent(slug)}`, baseUrl).toString();
+}
+
+/** Prints one page for people, with the address it is read at. */
+function show(page: StatusPage, org: string, deps: CommandDeps): void {
   const { out } = deps;
   out.line(`${out.color.bold(page.title)} (${page.slug})  ${page.public ? 'public' : 'members only'}`);
   if (page.description) out.line(page.description);
   out.line(`checks     ${page.checks.join(', ') || '(none)'}`);
+  const url = publicUrl(deps.client().baseUrl, org, page.slug);
+  out.line(page.public ? `url        ${url}` : `url        ${url} (answers only once the page is public)`);
 }
 
 /** `svc status-pages get SLUG`. */
 export async function get(options: { args: string[] }, deps: CommandDeps): Promise<void> {
   const org = await resolveOrg({}, deps);
   const page = await deps.client().get<StatusPage>(pagePath(org, options.args[0]));
-  if (deps.out.jsonMode) return deps.out.json(page);
-  show(page, deps);
+  if (deps.out.jsonMode) return deps.out.json({ ...page, url: publicUrl(deps.client().baseUrl, org, page.slug) });
+  show(page, org, deps);
 }
 
 interface CreateOptions {
@@ -77,9 +84,9 @@ export async function create(options: CreateOptions, deps: CommandDeps): Promise
     public: Boolean(options.public),
     checks: options.check ?? [],
   });
-  if (deps.out.jsonMode) return deps.out.json(page);
+  if (deps.out.jsonMode) return deps.out.json({ ...page, url: publicUrl(deps.client().baseUrl, org, page.slug) });
   deps.out.success(`created status page ${page.slug} in ${org}`);
-  show(page, deps);
+  show(page, org, deps);
 }
 
 /** `svc status-pages delete SLUG`: asks first unless --yes. */

@@ -56,12 +56,15 @@ describe.each(DATABASE_KINDS)('svc incidents, status-pages, orgs and members [%s
   it('creates, lists, shows and deletes status pages', async () => {
     const created = await runSvc(['status-pages', 'create', '--title', 'Acme status', '--check', 'api-health', '--check', 'database', '--public', '--json'], { env });
     expect(created.code, created.stderr).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'acme-status', public: true, checks: ['api-health', 'database'] });
+    expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'acme-status', public: true, checks: ['api-health', 'database'], url: `${daemon.url}/status/default/acme-status` });
+    // The address printed is where the page is read.
+    expect((await fetch(JSON.parse(created.stdout).url)).status).toBe(200);
 
     const listed = await runSvc(['status-pages', 'list'], { env });
     expect(listed.stdout).toMatch(/acme-status\s+Acme status\s+public\s+2/);
     const shown = await runSvc(['status-pages', 'get', 'acme-status'], { env });
     expect(shown.stdout).toContain('checks     api-health, database');
+    expect(shown.stdout).toContain(`url        ${daemon.url}/status/default/acme-status`);
 
     // A value the daemon refuses is a usage error, as if svc had caught it.
     const badSlug = await runSvc(['status-pages', 'create', '--title', 'X', '--slug', 'Not A Slug'], { env });
