@@ -22,7 +22,7 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--disable-quic',
   '--dns-prefetch-disable',
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ];
 

@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { createServer as createHttpServer, request, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -61,8 +62,30 @@ async function startRefusedServer(): Promise<RefusedServer> {
   };
 }
 
+/** A UDP socket on 127.0.0.1 that counts datagrams: WebRTC's STUN and TURN over UDP would reach it. */
+async function startUdpCounter() {
+  let datagrams = 0;
+  const socket = createSocket('udp4');
+  socket.on('message', (message) => {
+    if (message.toString() !== 'sentinel') datagrams++;
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  return {
+    port,
+    /** Datagrams from anyone but this test, counted once the test's own sentinel datagram has arrived. */
+    async datagramsBefore(): Promise<number> {
+      const arrived = new Promise<void>((resolve) => socket.once('message', () => resolve()));
+      socket.send('sentinel', port, '127.0.0.1');
+      await arrived;
+      return datagrams;
+    },
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
+
 /** Pages on an allowed server (127.0.0.1) that try to reach the refused one; it logs every path requested. */
-function pages(refused: RefusedServer, log: string[]) {
+function pages(refused: RefusedServer, log: string[], udpPort: () => number) {
   const html = (body: string) => `<!doctype html><title>start</title><body>${body}</body>`;
   return (req: IncomingMessage, res: import('node:http').ServerResponse) => {
     const path = req.url ?? '/';
@@ -96,6 +119,18 @@ function pages(refused: RefusedServer, log: string[]) {
           const socket = new WebSocket('ws://' + location.host + '/held');
           socket.onopen = () => { document.title = 'held open'; document.querySelector('p').textContent = 'socket open'; };
         </script>`);
+      case '/webrtc':
+        return page(`<script>
+          const connection = new RTCPeerConnection({ iceServers: [
+            { urls: 'stun:127.0.0.1:${udpPort()}' },
+            { urls: ['turn:127.0.0.1:${udpPort()}?transport=udp', 'turn:${refused.authority}?transport=tcp'], username: 'u', credential: 'c' },
+          ] });
+          connection.createDataChannel('probe');
+          connection.onicegatheringstatechange = () => {
+            if (connection.iceGatheringState === 'complete') fetch('/sentinel-webrtc').then(() => { document.title = 'gathered'; });
+          };
+          connection.createOffer().then((offer) => connection.setLocalDescription(offer));
+        </script>`);
       case '/plain':
         return page('<p>plain page ' + 'rendered</p>');
       default:
@@ -110,9 +145,11 @@ describe.skipIf(skip)('browser checks behind the egress policy (real Chromium, l
   let base: string;
   const log: string[] = [];
   let held: WebSocketServer;
+  let udp: Awaited<ReturnType<typeof startUdpCounter>>;
   beforeAll(async () => {
     refused = await startRefusedServer();
-    allowed = createHttpServer(pages(refused, log));
+    udp = await startUdpCounter();
+    allowed = createHttpServer(pages(refused, log, () => udp.port));
     held = new WebSocketServer({ server: allowed, path: '/held' });
     await new Promise<void>((resolve) => allowed.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(allowed.address() as AddressInfo).port}`;
@@ -122,6 +159,7 @@ describe.skipIf(skip)('browser checks behind the egress policy (real Chromium, l
     allowed.closeAllConnections();
     await new Promise((resolve) => allowed.close(resolve));
     await refused.close();
+    await udp.close();
   });
 
   it('is down with the policy message when the page redirects (302) to a refused address, which sees no request', async () => {
@@ -161,6 +199,14 @@ describe.skipIf(skip)('browser checks behind the egress policy (real Chromium, l
     expect(log).toContain('/sentinel-websocket');
     expect(result.message).not.toBe('200 "websocket open"');
     expect(result.status).toBe('up');
+    expect(await refused.connectionsBefore()).toBe(0);
+  });
+
+  it('lets WebRTC send no UDP at all (STUN, TURN), and its TCP only through the policy', async () => {
+    const result = await runCheck(probeCheck(browser(`${base}/webrtc`, { waitUntil: 'networkidle' })));
+    expect(log).toContain('/sentinel-webrtc');
+    expect(result).toMatchObject({ status: 'up', message: '200 "gathered"' });
+    expect(await udp.datagramsBefore()).toBe(0);
     expect(await refused.connectionsBefore()).toBe(0);
   });
 
