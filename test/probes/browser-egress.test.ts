@@ -4,8 +4,11 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
+import type { EgressPolicy } from '../../probes/egress.js';
+import { ProbeFailure } from '../../probes/probe.js';
+import { runProbe } from '../../probes/run-probe.js';
 import { browserSkipReason } from '../support/browser.js';
-import { probeCheck, runCheck } from '../support/probe-runs.js';
+import { loopbackEgress, probeCheck, runCheck } from '../support/probe-runs.js';
 import { makeCertificates } from './support/certificates.js';
 
 const skip = browserSkipReason();
@@ -91,6 +94,7 @@ function pages(refused: RefusedServer, log: string[], udpPort: () => number) {
     const path = req.url ?? '/';
     log.push(path);
     const page = (body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(html(body));
+    if (path.startsWith('/to?')) return res.writeHead(302, { location: path.slice(4) }).end();
     switch (path) {
       case '/redirect':
         return res.writeHead(302, { location: `http://${refused.authority}/secret` }).end();
@@ -139,6 +143,21 @@ function pages(refused: RefusedServer, log: string[], udpPort: () => number) {
   };
 }
 
+/** The single-tenant policy, which also refuses one loopback address (as a deny-private one would all of them). */
+function refusing(refusedAddress: string): EgressPolicy {
+  const refusal = (address: string) => (address === refusedAddress ? `egress policy refuses ${address} (test)` : loopbackEgress.refusal(address));
+  return {
+    ...loopbackEgress,
+    refusal,
+    async resolve(host) {
+      const answer = await loopbackEgress.resolve(host);
+      const why = refusal(answer.address);
+      if (why) throw new ProbeFailure(why);
+      return answer;
+    },
+  };
+}
+
 describe.skipIf(skip)('browser checks behind the egress policy (real Chromium, local servers)', () => {
   let refused: RefusedServer;
   let allowed: Server;
@@ -174,6 +193,24 @@ describe.skipIf(skip)('browser checks behind the egress policy (real Chromium, l
     expect(result.status).toBe('down');
     expect(result.message).toMatch(UNSPECIFIED);
     expect(await refused.connectionsBefore()).toBe(0);
+  });
+
+  it('sends loopback through the policy too (Chromium does not bypass the proxy for it)', async () => {
+    const second = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>SECRET inside</title>'));
+    let connections = 0;
+    second.on('connection', () => connections++);
+    await new Promise<void>((resolve) => second.listen(0, '127.0.0.2', resolve));
+    try {
+      const port = (second.address() as AddressInfo).port;
+      const result = await runProbe(probeCheck(browser(`${base}/to?http://127.0.0.2:${port}/secret`)), { egress: refusing('127.0.0.2') });
+      expect(result).toMatchObject({ status: 'down', message: 'egress policy refuses 127.0.0.2 (test)' });
+      // The test's own request, after the run: the only connection the server has seen.
+      await new Promise<void>((resolve, reject) => request(`http://127.0.0.2:${port}/`, (res) => res.resume().on('end', resolve)).on('error', reject).end());
+      expect(connections).toBe(1);
+    } finally {
+      second.closeAllConnections();
+      await new Promise((resolve) => second.close(resolve));
+    }
   });
 
   it("is down with the policy message when the page's script sets location to a refused address", async () => {
