@@ -8,6 +8,9 @@ import { keywordFailure } from '../text-match.js';
 
 /** Debian's Chromium, which the daemon drives (playwright-core ships no browser). */
 
+/** An address the egress policy always refuses (unspecified): the proxy answers 403 and never connects. */
+const NOWHERE = 'http://0.0.0.0:9';
+
 // Root in a container has no user namespace for Chromium's sandbox; the rest keeps a headless
 // run from calling home, and leaves it no way to the network but the egress proxy: no QUIC, no
 // UDP for WebRTC outside the proxy, no DNS prefetching, and no lookups of its own at all (every
@@ -24,6 +27,10 @@ const CHROMIUM_ARGS = [
   '--dns-prefetch-disable',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+  // Chromium's own services (Google sign-in, component and extension updates) even so call
+  // Google's hosts; pointed at an address the policy always refuses, they never leave.
+  ...['gaia-url', 'google-apis-url', 'lso-url'].map((name) => `--${name}=${NOWHERE}`),
+  `--component-updater=url-source=${NOWHERE}/`,
 ];
 
 /** Every connection through the proxy; `<-loopback>` removes Chromium's own exception for loopback. */

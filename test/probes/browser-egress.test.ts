@@ -248,10 +248,13 @@ describe.skipIf(skip)('browser checks behind the egress policy (real Chromium, l
   });
 
   it('loads plain http pages through the proxy, WebSockets included, and closes their connections when the run ends', async () => {
-    expect(await runCheck(probeCheck(browser(`${base}/plain`, { keyword: { value: 'plain page rendered' } })))).toMatchObject({
-      status: 'up',
-      message: '200 "start"',
-    });
+    // Every host the browser asked the proxy for: the page's, and none of Chromium's own services (Google's hosts).
+    const asked: string[] = [];
+    const recording: EgressPolicy = { ...loopbackEgress, resolve: (host) => (asked.push(host), loopbackEgress.resolve(host)) };
+    const plain = await runProbe(probeCheck(browser(`${base}/plain`, { keyword: { value: 'plain page rendered' } })), { egress: recording });
+    expect(plain).toMatchObject({ status: 'up', message: '200 "start"' });
+    expect(asked).toContain('127.0.0.1');
+    expect(asked.filter((host) => host !== '127.0.0.1' && host !== '0.0.0.0')).toEqual([]);
     const sockets: Array<{ closed: boolean }> = [];
     const watch = (socket: import('ws').WebSocket) => {
       const state = { closed: false };
