@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../../daemon/clock.js';
 import { browserSkipReason } from '../../support/browser.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 import { startSilentListener, type SilentListener } from '../../support/probe-runs.js';
+import { testRunner } from '../../support/runner.js';
 
 const skip = browserSkipReason();
 
@@ -41,10 +43,11 @@ async function startRendezvous(): Promise<{ url: string; log: string[]; server: 
 const browserCheck = (name: string, target: string, timeoutMs = 15_000) => ({ name, type: 'browser', target, thresholds: { timeoutMs } });
 
 describe.skipIf(skip).each(DATABASE_KINDS)('SVC_RUNNER_BROWSER_CONCURRENCY bounds browser runs in one daemon [%s]', (kind) => {
+  const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
   let daemon: TestDaemon;
   let admin: string;
   beforeAll(async () => {
-    daemon = await startTestDaemon(kind, { env: { SVC_RUNNER_BROWSER_CONCURRENCY: '1' } });
+    daemon = await startTestDaemon(kind, { clock, env: { SVC_RUNNER_BROWSER_CONCURRENCY: '1' } });
     admin = await daemon.adminToken();
   });
   afterAll(() => daemon.stop());
@@ -58,6 +61,25 @@ describe.skipIf(skip).each(DATABASE_KINDS)('SVC_RUNNER_BROWSER_CONCURRENCY bound
       expect(a.body).toMatchObject({ status: 'up', message: '200 "page a"' });
       expect(b.body).toMatchObject({ status: 'up', message: '200 "page b"' });
       // Whichever ran first was answered before the other was asked for.
+      const [first] = target.log[0].split(' ').slice(1);
+      const second = first === 'a' ? 'b' : 'a';
+      expect(target.log).toEqual([`asked ${first}`, `answered ${first}`, `asked ${second}`, `answered ${second}`]);
+    } finally {
+      await new Promise<void>((resolve) => target.server.close(() => resolve()));
+    }
+  });
+
+  it('the scheduled runs of two browser checks due together do not overlap either', async () => {
+    const target = await startRendezvous();
+    try {
+      for (const page of ['a', 'b']) {
+        const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { ...browserCheck(`Page ${page}`, `${target.url}/${page}`), intervalSeconds: 60 } });
+        expect(created.status).toBe(201);
+      }
+      clock.advance(120_000);
+      await testRunner(daemon, clock).tick();
+      const results = await Promise.all(['page-a', 'page-b'].map(async (slug) => (await daemon.request('GET', `/orgs/default/checks/${slug}`, { token: admin })).body.lastResult));
+      expect(results).toMatchObject([{ status: 'up' }, { status: 'up' }]);
       const [first] = target.log[0].split(' ').slice(1);
       const second = first === 'a' ? 'b' : 'a';
       expect(target.log).toEqual([`asked ${first}`, `answered ${first}`, `asked ${second}`, `answered ${second}`]);
