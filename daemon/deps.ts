@@ -1,5 +1,6 @@
 import type { AppCaches } from './caches.js';
 import type { EgressPolicy } from '../probes/egress.js';
+import type { ProbeSlots } from '../probes/run-slots.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
@@ -41,6 +42,8 @@ export interface AppDeps {
   keyring: Keyring;
   /** Where checks (and other outbound traffic to user-given targets) may connect. */
   egress: EgressPolicy;
+  /** How many checks of a bounded type (browser) run at once in this process: shared by the runner and runs now. */
+  probeSlots: ProbeSlots;
   /** Delivers notifications to channels (the outbox dispatcher and the channel test). */
   notifier: Notifier;
 }

@@ -21,6 +21,7 @@ import { warnOfUnverifiedPatternJoins } from './orgs/email-pattern.js';
 import { openKeyring } from './secrets/open-keyring.js';
 import { sealAtRest } from './secrets/seal-at-rest.js';
 import { createEgressPolicy, type EgressPolicy } from '../probes/egress.js';
+import { createRunSlots } from '../probes/run-slots.js';
 import { Runner } from './runner/runner.js';
 import { configureRdapBootstrap } from '../probes/rdap-bootstrap.js';
 import { startDispatcher } from './notify/dispatcher.js';
@@ -110,7 +111,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const lifecycle = new Lifecycle();
     const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate });
     const notifier = createNotifier(config, egress, metrics);
-    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, notifier, caches: createAppCaches() };
+    const probeSlots = { browser: createRunSlots(config.runner.browserConcurrency) };
+    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, probeSlots, notifier, caches: createAppCaches() };
 
     // Stored sign-in overrides take effect at start-up, never in the middle of a run.
     await effectiveTenant(deps);
@@ -125,7 +127,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     await warnOfUnverifiedPatternJoins(deps);
 
-    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, keyring, metrics });
+    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, probeSlots, keyring, metrics });
     const metricsServer = config.metricsListen ? await startMetricsServer(metrics, config.metricsListen) : undefined;
     handler = createApp(deps).callback();
     // Notifications go out from every node, whatever its role: the outbox is shared and leased.

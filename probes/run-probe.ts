@@ -2,6 +2,7 @@ import type { CheckDefinition } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
 import { ProbeFailure, type Probe, type ProbeResult } from './probe.js';
 import { loadProbe } from './registry.js';
+import type { ProbeSlots } from './run-slots.js';
 
 /** What the runner (or the CLI, or a test) hands `runProbe` besides the check. */
 export interface RunProbeOptions {
@@ -9,6 +10,11 @@ export interface RunProbeOptions {
   /** Secret values substituted into the check: redacted from any message. */
   secretValues?: readonly string[];
   now?: () => number;
+  /**
+   * Bounds on runs under way at once, by check type (the daemon bounds browser runs): a run
+   * waits for a slot within its own deadline, so a run that waits too long is a timeout.
+   */
+  slots?: ProbeSlots;
 }
 
 const MAX_MESSAGE = 200;
@@ -31,10 +37,16 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   }
   const started = now();
   const controller = new AbortController();
+  const slots = options.slots?.[check.type];
+  let waitingForSlot = slots !== undefined;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new ProbeFailure(`timeout after ${timeoutMs} ms`);
+      const error = new ProbeFailure(
+        waitingForSlot
+          ? `timeout after ${timeoutMs} ms waiting for a ${check.type} slot (limit ${slots!.limit} at once)`
+          : `timeout after ${timeoutMs} ms`,
+      );
       controller.abort(error);
       reject(error);
     }, timeoutMs);
@@ -45,10 +57,17 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   let message: string;
   let latencyMs: number | undefined;
   try {
-    const success = await Promise.race([
-      probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now }),
-      deadline,
-    ]);
+    const run = async () => {
+      // The slot is given back when the probe has finished, its teardown included.
+      const release = slots ? await slots.acquire(controller.signal) : undefined;
+      waitingForSlot = false;
+      try {
+        return await probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now });
+      } finally {
+        release?.();
+      }
+    };
+    const success = await Promise.race([run(), deadline]);
     ok = true;
     message = success.message ?? 'ok';
     latencyMs = success.latencyMs;

@@ -88,6 +88,8 @@ export interface Config {
 export interface RunnerConfig {
   role: 'all' | 'api' | 'runner';
   concurrency: number;
+  /** Browser checks running at once on this daemon. */
+  browserConcurrency: number;
   denyPrivate: boolean;
   leaseSeconds: number;
   resultsRetentionSeconds: number;
@@ -260,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     runner: {
       role: get('nodeRole')! as RunnerConfig['role'],
       concurrency: get('runnerConcurrency')!,
+      browserConcurrency: get('runnerBrowserConcurrency')!,
       denyPrivate: get('runnerDenyPrivate')!,
       leaseSeconds: get('runnerLease')!,
       resultsRetentionSeconds: get('resultsRetention')!,

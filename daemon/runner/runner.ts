@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressPolicy } from '../../probes/egress.js';
+import type { ProbeSlots } from '../../probes/run-slots.js';
 import { failureMessage, runProbe } from '../../probes/run-probe.js';
 import type { ProbeResult } from '../../probes/probe.js';
 import type { CheckDefinition } from '../../checks/index.js';
@@ -26,6 +27,8 @@ export interface RunnerDeps {
   logger: Logger;
   config: RunnerConfig;
   egress: EgressPolicy;
+  /** Bounds on checks of a type running at once in this process (browser), shared with runs now. */
+  probeSlots?: ProbeSlots;
   /** Decrypts the organization secrets a check refers to, just before it runs. */
   keyring: Keyring;
   metrics: Metrics;
@@ -214,7 +217,7 @@ export class Runner {
     try {
       if (check.type === 'heartbeat') return heartbeatVerdict(run, check.config, startedMs);
       const prepared = await prepareCheck(this.deps, run.organizationUid, check);
-      return await runProbe(prepared.check, { egress: this.deps.egress, secretValues: prepared.secretValues });
+      return await runProbe(prepared.check, { egress: this.deps.egress, slots: this.deps.probeSlots, secretValues: prepared.secretValues });
     } catch (error) {
       return { status: 'down', latencyMs: 0, message: failureMessage(error) };
     }
