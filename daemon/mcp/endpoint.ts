@@ -33,6 +33,8 @@ const NOT_JSON = Object.freeze({ notJson: true });
 export function mcpEndpoint(deps: AppDeps, path: string): Middleware {
   return async (ctx, next) => {
     if (ctx.path !== path) return next();
+    // Named like a REST route in the request log and the request metrics.
+    (ctx as { _matchedRoute?: string })._matchedRoute = path;
     const auth = await authenticateRequest(deps, ctx);
     if (!auth) {
       throw new AppError(

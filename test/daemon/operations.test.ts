@@ -53,8 +53,12 @@ describe.each(DATABASE_KINDS)('operating the daemon (%s)', (kind) => {
   it('serves Prometheus metrics with the request, sign-in and hashing series', async () => {
     await daemon.request('POST', '/auth/login', { body: { email: ADMIN_EMAIL, password: 'wrong-password' } });
     await daemon.request('GET', '/health');
+    // The MCP endpoint is named like a route, in the metrics and the access log.
+    expect((await daemon.request('POST', '/mcp', { body: {} })).status).toBe(401);
     const text = await (await fetch(daemon.metricsUrl!)).text();
     expect(text).toMatch(/svc_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/health",status="200"\} [1-9]/);
+    expect(text).toMatch(/svc_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/mcp",status="401"\} 1/);
+    expect(daemon.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'request' && l.route === '/api/v1/mcp')).toMatchObject({ method: 'POST', status: 401 });
     expect(text).toMatch(/svc_sign_ins_total\{method="password",result="failed"\} [1-9]/);
     expect(text).toMatch(/svc_sign_ins_total\{method="password",result="ok"\} [1-9]/);
     expect(text).toMatch(/svc_password_hash_seconds_count\{operation="verify"\} [1-9]/);
