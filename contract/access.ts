@@ -7,8 +7,8 @@
 export const ROLES = ['owner', 'admin', 'user', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Token scopes: REST (`api`, `api:read`) and MCP (`mcp`, `mcp:read`). */
-export const SCOPES = ['api', 'api:read', 'mcp', 'mcp:read'] as const;
+/** Token scopes: REST (`api`, `api:read`), MCP (`mcp`, `mcp:read`), and the organization's Prometheus series alone (`metrics:read`). */
+export const SCOPES = ['api', 'api:read', 'mcp', 'mcp:read', 'metrics:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The scopes a token gets when none are asked for, and what a session acts with. */

@@ -104,7 +104,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       config = { ...config, auth: { ...config.auth, jwtSecret: keyring.deriveKey('session signing').toString('base64url') } };
     }
     const policy = await resolveBootPolicy(db, config, logger);
-    const metrics = createMetrics(db);
+    const metrics = createMetrics(db, { checkSeriesLimit: config.metricsCheckSeriesLimit });
     const hasher = timedHasher(createPasswordHasher(policy.effective, { concurrency: config.auth.hashConcurrency }), metrics);
     const mailer = createMailer(config.mail.smtpUrl, config.mail.from, logger);
     if (!config.mail.smtpUrl) logger.info('e-mail is off: no SMTP server is configured (SVC_SMTP_URL), so no e-mail notification or notice is sent');

@@ -5,8 +5,8 @@ import { AppError, forbidden } from '../errors.js';
 import type { AuthContext, Membership, Scope } from './auth-context.js';
 import { can, type OrgPermission, type Role } from './permissions.js';
 
-/** The way a call comes in: each has its own token scopes. */
-export type Surface = 'rest' | 'mcp';
+/** The way a call comes in: each has its own token scopes. `metrics` is the REST route of an organization's Prometheus series. */
+export type Surface = 'rest' | 'mcp' | 'metrics';
 
 /** What a caller asks to do: through which surface, whether it changes data, and in which organization needing which permission. */
 export interface Action {
@@ -18,7 +18,10 @@ export interface Action {
 const SCOPES_NEEDED: Record<Surface, { read: Scope[]; write: Scope[] }> = {
   rest: { read: ['api', 'api:read'], write: ['api'] },
   mcp: { read: ['mcp', 'mcp:read'], write: ['mcp'] },
+  metrics: { read: ['api', 'api:read', 'metrics:read'], write: [] },
 };
+
+const SURFACE_NAMES: Record<Surface, string> = { rest: 'the REST API', mcp: 'MCP', metrics: "the organization's metrics" };
 
 /** The scopes, any one of which allows reading (or, with `writes`, changing data) through `surface`. */
 export const scopesNeeded = (surface: Surface, writes: boolean): Scope[] => SCOPES_NEEDED[surface][writes ? 'write' : 'read'];
@@ -66,7 +69,7 @@ export async function authorize(deps: Pick<AppDeps, 'db'>, auth: AuthContext, ac
 export async function authorize(deps: Pick<AppDeps, 'db'>, auth: AuthContext, action: Action): Promise<Membership | undefined> {
   if (auth.token && !scopesAllow(auth.scopes, action.surface, action.writes)) {
     const needed = scopesNeeded(action.surface, action.writes);
-    const doing = `${action.writes ? 'changing data' : 'reading'} through ${action.surface === 'rest' ? 'the REST API' : 'MCP'}`;
+    const doing = `${action.writes ? 'changing data' : 'reading'} through ${SURFACE_NAMES[action.surface]}`;
     throw new AccessDenied({ reason: 'scope', needed }, `This access token's scopes (${auth.scopes.join(', ')}) do not allow ${doing}; it needs ${needed.join(' or ')}.`);
   }
   if (!action.org) return undefined;

@@ -24,6 +24,7 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   /** Where Prometheus metrics are served; unset means nowhere. */
   metricsListen?: { host: string; port: number };
+  metricsCheckSeriesLimit: number;
   mail: { smtpUrl?: string; from: string };
   adminEmail: string;
   auth: {
@@ -218,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logColour: env.NO_COLOR === undefined,
     shutdownTimeoutSeconds: get('shutdownTimeout')!,
     metricsListen: get('metricsListen'),
+    metricsCheckSeriesLimit: get('metricsCheckSeriesLimit')!,
     mail: { smtpUrl: get('smtpUrl'), from: get('mailFrom')! },
     adminEmail: get('adminEmail')!,
     auth: {

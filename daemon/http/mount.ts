@@ -65,6 +65,6 @@ async function authorize(deps: AppDeps, ctx: Context, spec: RouteSpec): Promise<
     return auth;
   }
   if (!slug) throw new Error(`route ${spec.method} ${spec.path} declares ${spec.permission} but has no :org parameter`);
-  const { org, role } = await authorizeAction(deps, auth, { surface: 'rest', writes, org: { slug, permission: spec.permission } });
+  const { org, role } = await authorizeAction(deps, auth, { surface: spec.surface ?? 'rest', writes, org: { slug, permission: spec.permission } });
   return { ...auth, org, role };
 }

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/connect.js';
+import { CheckRunCounts, registerCheckMetrics } from './check-metrics.js';
 
 /** The daemon's Prometheus series, one registry per daemon (never module-level). */
 export interface Metrics {
@@ -15,6 +16,8 @@ export interface Metrics {
   importItems: Counter<'source' | 'outcome'>;
   /** Check runs by type and status, and how late each started after it was due. */
   checkRuns: Counter<'type' | 'status'>;
+  /** This process's runs per check, shown as svc_check_runs_total{org,check,status}. */
+  checkRunCounts: CheckRunCounts;
   runnerLagSeconds: Histogram;
   /** Notification deliveries by channel type and result. */
   notificationDeliveries: Counter<'channel_type' | 'result'>;
@@ -26,9 +29,14 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  * Creates the registry and its series. Gauges that describe the database (open incidents, pool
  * use) are read when Prometheus scrapes, so nothing polls between scrapes.
  */
-export function createMetrics(db: Db): Metrics {
+export function createMetrics(db: Db, options: { checkSeriesLimit: number }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'svc_' });
+  // Gauges named like counters, which promtool refuses: the event loop's handle counts are
+  // not worth a name of their own here.
+  for (const name of ['svc_nodejs_active_handles_total', 'svc_nodejs_active_requests_total', 'svc_nodejs_active_resources_total']) registry.removeSingleMetric(name);
+  const checkRunCounts = new CheckRunCounts();
+  registerCheckMetrics(registry, db, checkRunCounts, { seriesLimit: options.checkSeriesLimit });
   const metrics: Metrics = {
     registry,
     httpRequests: new Histogram({ name: 'svc_http_request_duration_seconds', help: 'API requests by route template and status.', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers: [registry] }),
@@ -36,7 +44,8 @@ export function createMetrics(db: Db): Metrics {
     passwordHashSeconds: new Histogram({ name: 'svc_password_hash_seconds', help: 'Time to hash or verify one password.', labelNames: ['operation'], buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry] }),
     imports: new Counter({ name: 'svc_imports_total', help: 'Imports by source and mode (preview or apply).', labelNames: ['source', 'mode'], registers: [registry] }),
     importItems: new Counter({ name: 'svc_import_items_total', help: 'Imported items by source and outcome.', labelNames: ['source', 'outcome'], registers: [registry] }),
-    checkRuns: new Counter({ name: 'svc_check_runs_total', help: 'Check runs by type and status.', labelNames: ['type', 'status'], registers: [registry] }),
+    checkRuns: new Counter({ name: 'svc_runner_runs_total', help: 'Check runs of this process by check type and status.', labelNames: ['type', 'status'], registers: [registry] }),
+    checkRunCounts,
     runnerLagSeconds: new Histogram({ name: 'svc_runner_lag_seconds', help: 'How late a check run started after it was due.', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] }),
     notificationDeliveries: new Counter({ name: 'svc_notification_deliveries_total', help: 'Notification delivery attempts by channel type and result.', labelNames: ['channel_type', 'result'], registers: [registry] }),
   };

@@ -35,6 +35,7 @@ import { pingRoutes } from './pings.js';
 import { groupRoleRoutes } from './group-roles.js';
 import { samlRoutes } from './saml.js';
 import { publicStatusRoutes } from './public-status.js';
+import { orgMetricsRoutes } from './org-metrics.js';
 
 /** The whole route table of the API, under /api/v1. */
 export const ROUTES: RouteSpec[] = [
@@ -73,5 +74,6 @@ export const ROUTES: RouteSpec[] = [
   ...publicStatusRoutes,
   ...checkChannelRoutes,
   ...channelDeliveryRoutes,
+  ...orgMetricsRoutes,
   ...openApiRoutes(() => ROUTES),
 ];

@@ -55,6 +55,8 @@ export interface RouteSpec<Body = any, P extends Permission = Permission> {
   rawBodyLimit?: number;
   /** Status of a successful answer; 204 when the handler returns undefined. */
   status?: number;
+  /** Which token scopes reach it: the REST API's (default), or also `metrics:read` for the metrics route. */
+  surface?: 'rest' | 'metrics';
   /** Callable while the account must still change its built-in password. */
   allowDuringPasswordChange?: boolean;
   /** One line for docs and the route listing. */

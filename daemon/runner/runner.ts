@@ -208,7 +208,10 @@ export class Runner {
     };
     if (!check.enabled) return { ...record, paused: true };
     const result = await this.probe(run, startedMs);
-    if (result) this.deps.metrics.checkRuns.inc({ type: check.type, status: result.status });
+    if (result) {
+      this.deps.metrics.checkRuns.inc({ type: check.type, status: result.status });
+      this.deps.metrics.checkRunCounts.add(check.uid, result.status);
+    }
     return { ...record, result };
   }
 
