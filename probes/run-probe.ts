@@ -1,6 +1,7 @@
 import type { CheckDefinition } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
 import { ProbeFailure, type Probe, type ProbeResult } from './probe.js';
+import { failureMessage } from './failure-message.js';
 import { loadProbe } from './registry.js';
 
 /** What the runner (or the CLI, or a test) hands `runProbe` besides the check. */
@@ -68,18 +69,6 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   const status = !ok ? 'down' : degradedResponseMs !== undefined && elapsed > degradedResponseMs ? 'degraded' : 'up';
   if (status === 'degraded') message = `slow: ${elapsed} ms, above ${degradedResponseMs} ms`;
   return { status, latencyMs: elapsed, message: redact(message, options.secretValues ?? []) };
-}
-
-/** A short, safe message for any error: our own failures as they are, others by code and first line. */
-export function failureMessage(error: unknown): string {
-  if (error instanceof ProbeFailure) return error.message;
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const firstLine = error.message.split('\n')[0] ?? '';
-    if (code && firstLine.includes(code)) return firstLine;
-    return code ? `${code}: ${firstLine}` : firstLine || error.name;
-  }
-  return String(error);
 }
 
 /** Removes credentials from a message: user info in URLs, the check's secret values, and over-long tails. */

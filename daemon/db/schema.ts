@@ -1,5 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely';
-import type { Role } from '../access/permissions.js';
+import type { Role } from '../../contract/access.js';
 
 /**
  * The database tables. The same schema runs on SQLite and PostgreSQL, so it keeps to types both

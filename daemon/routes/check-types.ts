@@ -1,5 +1,5 @@
 import { requireSample, runnableCheckTypes } from '../checks/check-types.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The check-type catalog: the same one the importers and the MCP tools use. */
 export const checkTypeRoutes: RouteSpec[] = [

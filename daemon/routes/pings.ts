@@ -2,7 +2,7 @@ import { RateLimiter } from '../auth/rate-limit.js';
 import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import { recordPing } from '../runner/heartbeat.js';
-import { route, type PublicCall, type RouteSpec } from './route.js';
+import { route, type PublicCall, type RouteSpec } from '../http/route.js';
 
 /** Unknown ping tokens allowed per client address per minute before 429. */
 const UNKNOWN_TOKENS_PER_MINUTE = 30;

@@ -7,7 +7,7 @@ import { loadBadgeCheck } from '../status-pages/public/badge-check.js';
 import { sendCacheable } from '../status-pages/public/cacheable.js';
 import { limitPublicClient } from '../status-pages/public/public-rate-limit.js';
 import { loadPublicStatus, type PublicStatus } from '../status-pages/public/public-status.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const SVG = 'image/svg+xml; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -1,6 +1,7 @@
 import type { CheckDefinition } from '../../checks/index.js';
 import type { EgressPolicy } from '../../probes/egress.js';
-import { failureMessage, runProbe } from '../../probes/run-probe.js';
+import { failureMessage } from '../../probes/failure-message.js';
+import { runProbe } from '../../probes/run-probe.js';
 import type { ProbeResult } from '../../probes/probe.js';
 import type { StoredCheck } from '../checks/check-rows.js';
 import type { Clock } from '../clock.js';

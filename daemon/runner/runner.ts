@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressPolicy } from '../../probes/egress.js';
-import { failureMessage, runProbe } from '../../probes/run-probe.js';
+import { failureMessage } from '../../probes/failure-message.js';
+import { runProbe } from '../../probes/run-probe.js';
 import type { ProbeResult } from '../../probes/probe.js';
 import type { CheckDefinition } from '../../checks/index.js';
 import type { Clock } from '../clock.js';

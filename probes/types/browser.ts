@@ -1,4 +1,4 @@
-import { CHROMIUM_PATH } from '../registry.js';
+import { CHROMIUM_PATH } from '../chromium-path.js';
 import { isIP } from 'node:net';
 import type { Browser, Route } from 'playwright-core';
 import { statusCodeMatcher } from '../../checks/status-codes.js';

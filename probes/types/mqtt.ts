@@ -4,7 +4,7 @@ import { passwordOf } from '../credentials.js';
 import { networkFailure } from '../connection-errors.js';
 import { assertJsonQueries } from '../json-queries.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
-import { failureMessage } from '../run-probe.js';
+import { failureMessage } from '../failure-message.js';
 import { resolveTarget, type TargetAddress } from '../target-address.js';
 import { formatHostPort } from '../target.js';
 import { keywordFailure } from '../text-match.js';
