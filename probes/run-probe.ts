@@ -2,6 +2,7 @@ import type { CheckDefinition } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
 import { ProbeFailure, type Probe, type ProbeResult } from './probe.js';
 import { failureMessage } from './failure-message.js';
+import { createProbeCaches, type ProbeCaches } from './probe-caches.js';
 import { loadProbe } from './registry.js';
 
 /** What the runner (or the CLI, or a test) hands `runProbe` besides the check. */
@@ -10,6 +11,8 @@ export interface RunProbeOptions {
   /** Secret values substituted into the check: redacted from any message. */
   secretValues?: readonly string[];
   now?: () => number;
+  /** What probes keep between runs: the runner passes its own; without it, this run gets a fresh one. */
+  caches?: ProbeCaches;
 }
 
 const MAX_MESSAGE = 200;
@@ -47,7 +50,7 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   let latencyMs: number | undefined;
   try {
     const success = await Promise.race([
-      probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now }),
+      probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now, caches: options.caches ?? createProbeCaches() }),
       deadline,
     ]);
     ok = true;

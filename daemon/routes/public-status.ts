@@ -27,7 +27,7 @@ async function sendBadgeOf(deps: AppDeps, ctx: Context, orgSlug: string, checkSl
   await limitPublicClient(deps, ctx.ip);
   const check = await loadBadgeCheck(deps.db.kysely, orgSlug, checkSlug);
   if (!check) throw noBadge();
-  await sendCacheable(ctx, SVG, await render(check));
+  await sendCacheable(ctx, deps.caches.gzipped, SVG, await render(check));
 }
 
 /** Public status pages as JSON, and badges of the checks they list: no sign-in, rate-limited per client, cacheable. */
@@ -41,7 +41,7 @@ export const publicStatusRoutes: RouteSpec[] = [
       await limitPublicClient(deps, ctx.ip);
       const status = await loadPublicStatus(deps, { orgSlug: params.org, pageSlug: params.page });
       if (!status) throw noPublicPage();
-      await sendCacheable(ctx, JSON_TYPE, publicJson(status));
+      await sendCacheable(ctx, deps.caches.gzipped, JSON_TYPE, publicJson(status));
     },
   }),
   route({
