@@ -202,8 +202,10 @@ describe.each(DATABASE_KINDS)('notification delivery to every channel type [%s]'
     // Registration sent each a confirmation mail; only notifications count here.
     const notices = (address: string) => smtp.mails.filter((m) => m.to.includes(address) && m.subject.startsWith('[svc] '));
     await until('the admin’s two mails', () => (notices('admin@svc.local').some((m) => m.subject.includes('Incident resolved: Personal mail')) ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(notices('keen@example.com').map((m) => m.subject)).toEqual(['[svc] Incident opened: Personal mail']);
+    // A sentinel incident opened after the resolve: once keen has its mail, a mail of the resolve would have come first.
+    await daemon.request('POST', '/orgs/default/incidents', { token: admin, body: { title: 'Sentinel' } });
+    await until('keen’s sentinel mail', () => (notices('keen@example.com').some((m) => m.subject.includes('Incident opened: Sentinel')) ? true : undefined));
+    expect(notices('keen@example.com').map((m) => m.subject)).toEqual(['[svc] Incident opened: Personal mail', '[svc] Incident opened: Sentinel']);
     expect(notices('quiet@example.com')).toHaveLength(0);
   });
 
