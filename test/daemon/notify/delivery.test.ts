@@ -147,8 +147,10 @@ describe.each(DATABASE_KINDS)('notification delivery to every channel type [%s]'
       `/opsgenie/v2/alerts/svc-${incident}/close?identifierType=alias`,
     ]);
     await until('three mails', () => smtp.mails.filter((m) => m.to.includes('oncall@example.com')).length === 3 || undefined);
-    // Let any stray duplicate arrive before counting.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Every message of the incident was in the outbox when its request answered; once none is
+    // left to send, every one has arrived and no stray duplicate can still come.
+    const outbox = () => daemon.deps.db.kysely.selectFrom('notification_outbox').select('status').where('incident_uid', '=', incident).execute();
+    await until('every message of the incident sent', async () => ((await outbox()).every((row) => row.status === 'sent') ? true : undefined));
     for (const prefix of ['/slack-hook', '/slack-api', '/discord', '/teams', '/telegram', '/pagerduty', '/opsgenie', '/googlechat', '/ntfy', '/pushover']) {
       expect(https.at(prefix), prefix).toHaveLength(3);
     }
