@@ -437,7 +437,12 @@ function declareOperatorCommands(program: Command): void {
       'after',
       example('source <(svc completion bash)            # bash, or in ~/.bashrc\nsvc completion zsh > "${fpath[1]}/_svc"     # zsh\nsvc completion fish > ~/.config/fish/completions/svc.fish'),
     )
-    .action(action(() => import('./commands/completion.js')));
+    .action(async function (this: Command, shell: string) {
+      // The script describes the program that declared this command, handed down (the command
+      // module does not import this file back).
+      const { completionScript } = await import('./commands/completion.js');
+      process.stdout.write(completionScript(shell, program));
+    });
 
   program
     .command('help')

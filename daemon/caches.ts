@@ -1,7 +1,11 @@
 import type { createRemoteJWKSet } from 'jose';
+import type { CheckTypeSummary } from '../checks/index.js';
+import { createProbeCaches, type ProbeCaches } from '../probes/probe-caches.js';
+import type { RateLimiter } from './auth/rate-limit.js';
 import { createDiscoveryCache, type DiscoveryCache } from './auth/oauth/discovery.js';
 import { createVerifiedTokenCache, type VerifiedTokenCache } from './auth/hs256.js';
 import { DayHistoryCache } from './status-pages/public/day-history-cache.js';
+import { createGzipCache, type GzipCache } from './status-pages/public/cacheable.js';
 
 /**
  * What one app keeps between requests. It lives on AppDeps, not in modules, so two apps in one
@@ -18,12 +22,22 @@ export interface AppCaches {
   enterpriseTenant?: Promise<string>;
   /** Past days of status-page history, which no longer change. */
   dayHistory: DayHistoryCache;
+  /** Compressed public answers (status pages, feeds, badges) by their ETag. */
+  gzipped: GzipCache;
+  /** The check-type catalog with its JSON Schemas, built on first use; fixed for the life of the app. */
+  checkTypes?: CheckTypeSummary[];
+  /** Unknown heartbeat ping tokens per client address, made on the first ping. */
+  pingLimiter?: RateLimiter;
+  /** What probes keep between runs: the RDAP bootstrap file, compiled JSON queries. */
+  probes: ProbeCaches;
 }
 
-/** Empty caches for a new app. */
-export const createAppCaches = (): AppCaches => ({
+/** Empty caches for a new app; `rdapBootstrapUrl` is `SVC_RDAP_BOOTSTRAP_URL`. */
+export const createAppCaches = (settings: { rdapBootstrapUrl?: string } = {}): AppCaches => ({
   verifiedTokens: createVerifiedTokenCache(),
   discovery: createDiscoveryCache(),
   keySets: new Map(),
   dayHistory: new DayHistoryCache(),
+  gzipped: createGzipCache(),
+  probes: createProbeCaches({ rdapBootstrapUrl: settings.rdapBootstrapUrl }),
 });

@@ -21,7 +21,7 @@ export interface BootPolicy {
   applied: PolicyOverrides;
 }
 
-/** Everything the app needs, passed in explicitly (ARCHITECTURE.md rule 5). */
+/** Everything the app needs, passed in explicitly: no module keeps state, so two apps in one process share nothing. */
 export interface AppDeps {
   db: Db;
   config: Config;

@@ -23,7 +23,6 @@ import { sealAtRest } from './secrets/seal-at-rest.js';
 import { createEgressPolicy, type EgressPolicy } from '../probes/egress.js';
 import { createRunSlots } from '../probes/run-slots.js';
 import { Runner } from './runner/runner.js';
-import { configureRdapBootstrap } from '../probes/rdap-bootstrap.js';
 import { startDispatcher } from './notify/dispatcher.js';
 import { createNotifier } from './notify/notifier.js';
 
@@ -81,7 +80,6 @@ async function bind(config: Config, handle: () => Handler): Promise<Server> {
 export async function startDaemon(config: Config, options: StartOptions = {}): Promise<RunningDaemon> {
   const logger = options.logger ?? createLogger(config.logLevel, undefined, { format: config.logFormat, colour: config.logColour });
   for (const warning of config.warnings) logger.warn(warning);
-  configureRdapBootstrap(config.probes.rdapBootstrapUrl);
   let handler: Handler = starting;
   // A runner node serves no HTTP; the others bind their port before touching the database.
   const server = config.runner.role === 'runner' ? undefined : await bind(config, () => handler);
@@ -112,7 +110,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate });
     const notifier = createNotifier(config, egress, metrics);
     const probeSlots = { browser: createRunSlots(config.runner.browserConcurrency) };
-    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, probeSlots, notifier, caches: createAppCaches() };
+    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, probeSlots, notifier, caches: createAppCaches({ rdapBootstrapUrl: config.probes.rdapBootstrapUrl }) };
 
     // Stored sign-in overrides take effect at start-up, never in the middle of a run.
     await effectiveTenant(deps);
@@ -127,7 +125,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     await warnOfUnverifiedPatternJoins(deps);
 
-    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, probeSlots, keyring, metrics });
+    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, probeSlots, keyring, metrics, probeCaches: deps.caches.probes });
     const metricsServer = config.metricsListen ? await startMetricsServer(metrics, config.metricsListen) : undefined;
     handler = createApp(deps).callback();
     // Notifications go out from every node, whatever its role: the outbox is shared and leased.

@@ -1,4 +1,4 @@
-// The contract every importer follows (ARCHITECTURE.md rule 6): a converter is a pure function
+// The contract every importer follows (docs/architecture.md, enforced by the dependency rules): a converter is a pure function
 // from the raw export of a source tool to check definitions plus warnings. No file system, no
 // network, no clock, no database, no environment. One item's problem is a warning; only input
 // that cannot be read at all throws, and then only an ImportInputError.

@@ -11,16 +11,19 @@ export interface JsonQuery {
 
 type Compiled = ReturnType<typeof jsonata>;
 
-// Checks run the same few expressions every interval: compiling once saves the parse per run.
-// The cache is bounded; past the bound the oldest entry goes.
+/**
+ * Compiled expressions by their text. Checks run the same few expressions every interval:
+ * compiling once saves the parse per run. Held by ProbeCaches; bounded, past the bound the
+ * oldest entry goes.
+ */
+export type CompiledQueries = Map<string, Compiled>;
 const MAX_CACHED = 2_000;
 
 // Expressions come from whoever writes checks and run on the daemon's event loop: JSONata's
 // guardrails bound each evaluation's time, recursion depth and sequence length.
 const GUARDRAILS = { timeout: 100, stack: 500, sequence: 100_000 };
-const compiled = new Map<string, Compiled>();
 
-function compile(expression: string): Compiled {
+function compile(compiled: CompiledQueries, expression: string): Compiled {
   let found = compiled.get(expression);
   if (!found) {
     try {
@@ -54,11 +57,11 @@ export function parseJsonBody(text: string): unknown {
  * Evaluates every assertion on `data`; throws a ProbeFailure naming the first that does not hold
  * (`JSON status is "down", expected == "ok"`).
  */
-export async function assertJsonQueries(data: unknown, queries: readonly JsonQuery[]): Promise<void> {
+export async function assertJsonQueries(data: unknown, queries: readonly JsonQuery[], compiled: CompiledQueries): Promise<void> {
   for (const query of queries) {
     let actual: unknown;
     try {
-      actual = await compile(query.expression).evaluate(data);
+      actual = await compile(compiled, query.expression).evaluate(data);
     } catch (error) {
       if (error instanceof ProbeFailure) throw error;
       throw new ProbeFailure(`JSON query ${query.expression} failed: ${(error as Error).message}`);

@@ -1,5 +1,6 @@
 import type { CheckDefinition, CheckTypeName } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
+import type { ProbeCaches } from './probe-caches.js';
 
 /** How one run of a check ended. */
 export type ProbeStatus = 'up' | 'degraded' | 'down';
@@ -23,6 +24,8 @@ export interface ProbeContext {
   egress: EgressPolicy;
   /** Milliseconds since the epoch (injectable for tests). */
   now(): number;
+  /** What probes keep between runs (the RDAP bootstrap file, compiled JSON queries). */
+  caches: ProbeCaches;
 }
 
 /**

@@ -8,29 +8,31 @@ export const DEFAULT_RDAP_BOOTSTRAP_URL = 'https://data.iana.org/rdap/dns.json';
 const BOOTSTRAP_TTL_MS = 24 * 3600 * 1000;
 const MAX_BOOTSTRAP_BYTES = 4 * 1024 * 1024;
 
-let bootstrapUrl = DEFAULT_RDAP_BOOTSTRAP_URL;
-let cached: { url: string; readAt: number; servers: Map<string, string[]> } | undefined;
-
-/** Sets where the bootstrap file is read (`SVC_RDAP_BOOTSTRAP_URL`); the daemon calls it at start. */
-export function configureRdapBootstrap(url: string): void {
-  bootstrapUrl = url;
-  cached = undefined;
-}
-
 /**
- * The RDAP base URLs that serve `domain`: those of its longest registered suffix in the
- * bootstrap file (read through the run's dispatcher, so the egress policy applies, and cached).
+ * The RDAP servers per top-level domain, read from the bootstrap file at `url` and kept for a
+ * day. The runner keeps one (on AppDeps.caches, through ProbeCaches); a one-off run gets its own.
  */
-export async function rdapServersFor(domain: string, dispatcher: Dispatcher, signal: AbortSignal, now: number): Promise<string[]> {
-  if (!cached || cached.url !== bootstrapUrl || now - cached.readAt > BOOTSTRAP_TTL_MS) {
-    cached = { url: bootstrapUrl, readAt: now, servers: await readBootstrap(bootstrapUrl, dispatcher, signal) };
+export class RdapBootstrap {
+  private cached: { readAt: number; servers: Map<string, string[]> } | undefined;
+
+  /** `url`: where the bootstrap file is read (`SVC_RDAP_BOOTSTRAP_URL`). */
+  constructor(readonly url: string = DEFAULT_RDAP_BOOTSTRAP_URL) {}
+
+  /**
+   * The RDAP base URLs that serve `domain`: those of its longest registered suffix in the
+   * bootstrap file (read through the run's dispatcher, so the egress policy applies).
+   */
+  async serversFor(domain: string, dispatcher: Dispatcher, signal: AbortSignal, now: number): Promise<string[]> {
+    if (!this.cached || now - this.cached.readAt > BOOTSTRAP_TTL_MS) {
+      this.cached = { readAt: now, servers: await readBootstrap(this.url, dispatcher, signal) };
+    }
+    const labels = domain.toLowerCase().replace(/\.$/, '').split('.');
+    for (let start = 1; start < labels.length; start++) {
+      const servers = this.cached.servers.get(labels.slice(start).join('.'));
+      if (servers) return servers;
+    }
+    throw new ProbeFailure(`no RDAP server is known for .${labels.at(-1)}`);
   }
-  const labels = domain.toLowerCase().replace(/\.$/, '').split('.');
-  for (let start = 1; start < labels.length; start++) {
-    const servers = cached.servers.get(labels.slice(start).join('.'));
-    if (servers) return servers;
-  }
-  throw new ProbeFailure(`no RDAP server is known for .${labels.at(-1)}`);
 }
 
 async function readBootstrap(url: string, dispatcher: Dispatcher, signal: AbortSignal): Promise<Map<string, string[]>> {

@@ -1,6 +1,7 @@
 import type { CheckTypeName } from '../checks/index.js';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { CHROMIUM_PATH } from './chromium-path.js';
 import { ProbeFailure, type Probe } from './probe.js';
 
 /**
@@ -35,9 +36,6 @@ const LOADERS: Partial<Record<CheckTypeName, () => Promise<Probe<any>>>> = {
   docker: () => import('./types/docker.js').then((module) => module.dockerProbe),
   browser: () => import('./types/browser.js').then((module) => module.browserProbe),
 };
-
-/** Where the browser probe finds Chromium. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /**
  * Programs of the host a type runs, beyond its npm driver: checked by path, without loading the

@@ -1,6 +1,8 @@
 import type { CheckDefinition } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
 import { ProbeFailure, type Probe, type ProbeResult } from './probe.js';
+import { failureMessage } from './failure-message.js';
+import { createProbeCaches, type ProbeCaches } from './probe-caches.js';
 import { loadProbe } from './registry.js';
 import type { ProbeSlots } from './run-slots.js';
 
@@ -15,6 +17,8 @@ export interface RunProbeOptions {
    * waits for a slot within its own deadline, so a run that waits too long is a timeout.
    */
   slots?: ProbeSlots;
+  /** What probes keep between runs: the runner passes its own; without it, this run gets a fresh one. */
+  caches?: ProbeCaches;
 }
 
 const MAX_MESSAGE = 200;
@@ -62,7 +66,7 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
       const release = slots ? await slots.acquire(controller.signal) : undefined;
       waitingForSlot = false;
       try {
-        return await probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now });
+        return await probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now, caches: options.caches ?? createProbeCaches() });
       } finally {
         release?.();
       }
@@ -87,18 +91,6 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   const status = !ok ? 'down' : degradedResponseMs !== undefined && elapsed > degradedResponseMs ? 'degraded' : 'up';
   if (status === 'degraded') message = `slow: ${elapsed} ms, above ${degradedResponseMs} ms`;
   return { status, latencyMs: elapsed, message: redact(message, options.secretValues ?? []) };
-}
-
-/** A short, safe message for any error: our own failures as they are, others by code and first line. */
-export function failureMessage(error: unknown): string {
-  if (error instanceof ProbeFailure) return error.message;
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const firstLine = error.message.split('\n')[0] ?? '';
-    if (code && firstLine.includes(code)) return firstLine;
-    return code ? `${code}: ${firstLine}` : firstLine || error.name;
-  }
-  return String(error);
 }
 
 /** Removes credentials from a message: user info in URLs, the check's secret values, and over-long tails. */

@@ -1,7 +1,7 @@
 import type { CheckDefinition } from '../checks/index.js';
 import { networkFailure } from './connection-errors.js';
 import { defineProbe, ProbeFailure, type Probe, type ProbeContext } from './probe.js';
-import { failureMessage } from './run-probe.js';
+import { failureMessage } from './failure-message.js';
 import { resolveTarget, type TargetAddress } from './target-address.js';
 import { onAbort } from './abort.js';
 

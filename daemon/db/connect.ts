@@ -19,7 +19,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import { postgresReader, sqliteReader, type ReadOne } from './prepared-reader.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../../contract/version.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 

@@ -1,5 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely';
-import type { Role } from '../access/permissions.js';
+import type { Role } from '../../contract/access.js';
 import type { IncidentResolution } from '../../contract/responses.js';
 
 /**

@@ -6,7 +6,7 @@ import { authorize as authorizeAction } from '../access/authorize.js';
 import { requireSession } from '../access/session-only.js';
 import type { AppDeps } from '../deps.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
-import { isOrgPermission, isStateChanging, type RouteSpec } from '../routes/route.js';
+import { isOrgPermission, isStateChanging, type RouteSpec } from './route.js';
 import { readJsonBody, readRawBody } from './body.js';
 import { parseOrThrow } from './validate.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { can, ROLES, type OrgPermission } from '../access/permissions.js';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
-import { isOrgPermission, isStateChanging, type RouteSpec } from '../routes/route.js';
+import { isOrgPermission, isStateChanging, type RouteSpec } from '../http/route.js';
 
 type Json = Record<string, unknown>;
 

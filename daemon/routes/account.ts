@@ -9,7 +9,7 @@ import { afterEmailVerified } from '../auth/registration.js';
 import { emailField, passwordField } from '../auth/schemas.js';
 import { conflict, forbidden } from '../errors.js';
 import { plainNameField } from '../plain-text.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const patchMe = z
   .object({

@@ -2,7 +2,7 @@ import { AUDIT_KINDS } from '../audit/audit-kinds.js';
 import { listAudit } from '../audit/audit-log.js';
 import { validationFailed } from '../errors.js';
 import { parsePage } from '../http/pagination.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The organization's audit log (admins). */
 export const auditLogRoutes: RouteSpec[] = [

@@ -12,7 +12,7 @@ import { sessionOrChallenge } from '../auth/totp-login.js';
 import { createUser } from '../auth/users.js';
 import { AppError, forbidden } from '../errors.js';
 import { plainNameField } from '../plain-text.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 import { logoutAll } from './sessions.js';
 
 /** Registration, password sign-in, sign-out, the account and its password. */

@@ -4,7 +4,7 @@ import { parsePage } from '../http/pagination.js';
 import { getStoredChannel } from '../notifications/channel-store.js';
 import { listDeliveries } from '../notify/outbox.js';
 import { orgOf } from './checks.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const channelNotFound = (uid: string) => notFound(`No notification channel "${uid}" in this organization.`);
 

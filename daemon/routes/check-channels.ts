@@ -3,7 +3,7 @@ import { getCheck } from '../checks/check-store.js';
 import { notFound } from '../errors.js';
 import { readCheckChannels, writeCheckChannels } from '../notify/check-channels.js';
 import { orgOf } from './checks.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const checkNotFound = (slug: string) => notFound(`No check "${slug}" in this organization.`);
 

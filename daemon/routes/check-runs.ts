@@ -9,7 +9,7 @@ import { unknownQueryParameters } from '../http/pagination.js';
 import type { AppDeps } from '../deps.js';
 import type { StoredCheck } from '../checks/check-rows.js';
 import { orgOf } from './checks.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The check's result series, making its state row when no runner has seen it yet. */
 async function seriesOf(deps: AppDeps, check: StoredCheck): Promise<number> {

@@ -4,7 +4,7 @@ import { parsePage, unknownQueryParameters } from '../http/pagination.js';
 import { listStateChanges } from '../runner/state-changes.js';
 import { countCheckStates } from '../runner/state-counts.js';
 import { orgOf } from './checks.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The organization's health at a glance: checks per state, and the state changes of its checks. */
 export const checkStateRoutes: RouteSpec[] = [

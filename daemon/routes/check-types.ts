@@ -1,5 +1,5 @@
 import { requireSample, runnableCheckTypes } from '../checks/check-types.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The check-type catalog: the same one the importers and the MCP tools use. */
 export const checkTypeRoutes: RouteSpec[] = [
@@ -8,7 +8,7 @@ export const checkTypeRoutes: RouteSpec[] = [
     path: '/check-types',
     permission: 'authenticated',
     summary: 'Every check type: type, title, description, what its target means, the JSON Schema of its config, and whether this daemon can run it (runnable, and reason when not).',
-    handler: async () => runnableCheckTypes(),
+    handler: async ({ deps }) => runnableCheckTypes(deps.caches),
   }),
   route({
     method: 'GET',

@@ -6,7 +6,7 @@ import { parseImportQuery } from '../import/import-query.js';
 import { runImport } from '../import/run-import.js';
 import type { AppDeps } from '../deps.js';
 import { orgOf } from './checks.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 import type { ImportResult } from '../../contract/responses.js';
 
 /** The largest import body: a big self-hosted database file fits, a runaway upload does not. */

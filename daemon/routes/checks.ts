@@ -10,7 +10,7 @@ import { missingReferences } from '../secrets/secret-store.js';
 import { checkViewsWithRuntime, seriesByUid, statesOf, withStates } from '../runner/check-runtime.js';
 import { recentLatenciesOf } from '../runner/list-latencies.js';
 import { uptime24hOf } from '../runner/list-uptime.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The organization of an org route; the mounting function has resolved it before the handler. */
 export const orgOf = (auth: OrgAuthContext): Organization => auth.org;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GROUP_ROLES, readGroupRoles, replaceGroupRoles } from '../orgs/group-roles.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const groupName = z.string().trim().min(1).max(256);
 

@@ -3,7 +3,7 @@ import { consumeHandoffCode } from '../auth/handoff.js';
 import { sessionOrChallenge } from '../auth/totp-login.js';
 import { findUser } from '../auth/users.js';
 import { unauthorized } from '../errors.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The dashboard's side of an external sign-in: the one-time code for the session. */
 export const handoffRoutes: RouteSpec[] = [

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 export const healthRoutes: RouteSpec[] = [
   route({

@@ -4,7 +4,7 @@ import { validationFailed, notFound } from '../errors.js';
 import { parsePage, unknownQueryParameters, type PageRequest } from '../http/pagination.js';
 import { advanceIncidentByMember, getIncident, INCIDENT_STATUSES, listIncidents, openIncidentByMember, type IncidentStatus } from '../incidents/incident-store.js';
 import { orgOf } from './checks.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 function parseListQuery(query: URLSearchParams): PageRequest & { status?: IncidentStatus } {
   const issues = unknownQueryParameters(query, ['status', 'limit', 'cursor']);

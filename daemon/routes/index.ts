@@ -23,7 +23,7 @@ import { notificationChannelRoutes } from './notification-channels.js';
 import { checkChannelRoutes } from './check-channels.js';
 import { channelDeliveryRoutes } from './channel-deliveries.js';
 import { notificationSettingsRoutes } from './notification-settings.js';
-import type { RouteSpec } from './route.js';
+import type { RouteSpec } from '../http/route.js';
 import { statusPageRoutes } from './status-pages.js';
 import { systemHashingRoutes } from './system-hashing.js';
 import { systemAuditLogRoutes } from './system-audit-log.js';

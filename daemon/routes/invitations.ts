@@ -4,7 +4,7 @@ import { requireSession } from '../access/session-only.js';
 import { emailField } from '../auth/schemas.js';
 import { parsePage } from '../http/pagination.js';
 import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from '../orgs/invitations.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** Invitations by e-mail with a role: created and listed by admins, accepted by the invited person. */
 export const invitationRoutes: RouteSpec[] = [

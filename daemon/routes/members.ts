@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../access/permissions.js';
 import { requireSession } from '../access/session-only.js';
 import { changeMemberRole, leaveOrganization, listMembers, removeMember } from '../orgs/members.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The organization's members: list, leave, change a role, remove. */
 export const memberRoutes: RouteSpec[] = [

@@ -12,7 +12,7 @@ import {
   type MembershipRequestStatus,
 } from '../orgs/membership-requests.js';
 import { orgSlugField } from '../orgs/organizations.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const STATUSES = ['pending', 'approved', 'rejected', 'withdrawn', 'all'] as const;
 

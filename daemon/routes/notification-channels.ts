@@ -5,7 +5,7 @@ import { toIssues } from '../http/validate.js';
 import { createChannel, deleteChannel, getChannel, getStoredChannel, listChannels, updateChannel } from '../notifications/channel-store.js';
 import { CHANNEL_CONFIGS, CHANNEL_TYPES, mergeConfig, secretsLeftBehind, type ChannelConfig, type ChannelType } from '../notifications/channel-types.js';
 import { orgOf } from './checks.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const name = z.string().trim().min(1).max(100);
 const type = z.enum(CHANNEL_TYPES);

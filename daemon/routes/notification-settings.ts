@@ -4,7 +4,7 @@ import type { OrgPermission } from '../access/permissions.js';
 import type { AppDeps } from '../deps.js';
 import { validationFailed } from '../errors.js';
 import { notificationSettingsSchema, readNotificationSettings, writeNotificationSettings } from '../notifications/notification-settings.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /**
  * The organization of `?org=`: required for a session, optional for a personal access token

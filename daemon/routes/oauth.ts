@@ -4,7 +4,7 @@ import { effectiveTenant, listProviders, TENANT_PARAMETER } from '../auth/oauth/
 import { validateTenant } from '../config/tenant.js';
 import { validationFailed } from '../errors.js';
 import { readParameter, writeParameter } from '../parameters.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** External sign-in: the providers, the redirect to one, and its callback. */
 export const oauthRoutes: RouteSpec[] = [

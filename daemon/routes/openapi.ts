@@ -1,6 +1,6 @@
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
 import { VERSION } from '../version.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** `GET /openapi.json`, built from the whole route table (about 2 ms, so it is not kept). */
 export function openApiRoutes(allRoutes: () => RouteSpec[]): RouteSpec[] {

@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { registerCheckMetrics } from '../metrics/check-metrics.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** An organization's own Prometheus series, for a tenant's Prometheus (a `metrics:read` token is enough). */
 export const orgMetricsRoutes: RouteSpec[] = [

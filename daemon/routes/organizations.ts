@@ -11,7 +11,7 @@ import {
   orgSlugField,
   updateOrganization,
 } from '../orgs/organizations.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const patchBody = z
   .object({

@@ -10,7 +10,7 @@ import {
 import { emailField, newPasswordField } from '../auth/schemas.js';
 import { requireUser } from '../auth/users.js';
 import { conflict } from '../errors.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The one answer to every reset request when mail is sent, whether or not the address has an account. */
 export const RESET_REQUESTED = {

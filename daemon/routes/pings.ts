@@ -2,17 +2,12 @@ import { RateLimiter } from '../auth/rate-limit.js';
 import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import { recordPing } from '../runner/heartbeat.js';
-import { route, type PublicCall, type RouteSpec } from './route.js';
+import { route, type PublicCall, type RouteSpec } from '../http/route.js';
 
 /** Unknown ping tokens allowed per client address per minute before 429. */
 const UNKNOWN_TOKENS_PER_MINUTE = 30;
 
-const limiters = new WeakMap<AppDeps, RateLimiter>();
-const limiterOf = (deps: AppDeps): RateLimiter => {
-  let limiter = limiters.get(deps);
-  if (!limiter) limiters.set(deps, (limiter = new RateLimiter(deps, UNKNOWN_TOKENS_PER_MINUTE, 60)));
-  return limiter;
-};
+const limiterOf = (deps: AppDeps): RateLimiter => (deps.caches.pingLimiter ??= new RateLimiter(deps, UNKNOWN_TOKENS_PER_MINUTE, 60));
 
 /** Records a ping; unknown tokens are 404 and counted per client, so tokens cannot be guessed at speed. */
 async function ping({ ctx, deps, params }: PublicCall<unknown>, kind: 'up' | 'fail'): Promise<unknown> {

@@ -7,7 +7,7 @@ import { loadBadgeCheck } from '../status-pages/public/badge-check.js';
 import { sendCacheable } from '../status-pages/public/cacheable.js';
 import { limitPublicClient } from '../status-pages/public/public-rate-limit.js';
 import { loadPublicStatus, type PublicStatus } from '../status-pages/public/public-status.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const SVG = 'image/svg+xml; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -27,7 +27,7 @@ async function sendBadgeOf(deps: AppDeps, ctx: Context, orgSlug: string, checkSl
   await limitPublicClient(deps, ctx.ip);
   const check = await loadBadgeCheck(deps.db.kysely, orgSlug, checkSlug);
   if (!check) throw noBadge();
-  await sendCacheable(ctx, SVG, await render(check));
+  await sendCacheable(ctx, deps.caches.gzipped, SVG, await render(check));
 }
 
 /** Public status pages as JSON, and badges of the checks they list: no sign-in, rate-limited per client, cacheable. */
@@ -41,7 +41,7 @@ export const publicStatusRoutes: RouteSpec[] = [
       await limitPublicClient(deps, ctx.ip);
       const status = await loadPublicStatus(deps, { orgSlug: params.org, pageSlug: params.page });
       if (!status) throw noPublicPage();
-      await sendCacheable(ctx, JSON_TYPE, publicJson(status));
+      await sendCacheable(ctx, deps.caches.gzipped, JSON_TYPE, publicJson(status));
     },
   }),
   route({

@@ -3,7 +3,7 @@ import { completeSamlLogin, serviceProviderMetadata, startSamlLogin, ACS_BODY_LI
 import { deleteSamlProvider, findSamlProvider, samlProviderView, storeSamlProvider } from '../auth/saml/saml-providers.js';
 import { notFound } from '../errors.js';
 import { failurePage } from '../auth/oauth/flow.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const samlBody = z
   .object({

@@ -4,7 +4,7 @@ import { AppError, notFound, validationFailed } from '../errors.js';
 import { deleteSecret, listSecrets, setSecret } from '../secrets/secret-store.js';
 import { sealAtRest } from '../secrets/seal-at-rest.js';
 import { orgOf } from './checks.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const NAME_MESSAGE = 'a secret name is an upper-case letter, then up to 63 upper-case letters, digits and "_" (e.g. DB_PASSWORD)';
 

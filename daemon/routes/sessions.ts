@@ -3,7 +3,7 @@ import { revokeUserSessions } from '../auth/sessions.js';
 import { requireUser } from '../auth/users.js';
 import type { Session } from '../db/schema.js';
 import { notFound, validationFailed } from '../errors.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 import type { SessionView as ContractSessionView } from '../../contract/responses.js';
 
 /** A session as its owner sees it: never the credential, only the public handle `id`. */

@@ -4,7 +4,7 @@ import { notFound } from '../errors.js';
 import { parsePage } from '../http/pagination.js';
 import { createStatusPage, deleteStatusPage, getStatusPage, listStatusPages, updateStatusPage } from '../status-pages/status-page-store.js';
 import { orgOf } from './checks.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const slug = z.string().regex(SLUG_PATTERN, 'a slug is 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit');
 const title = z.string().trim().min(1).max(200);

@@ -2,7 +2,7 @@ import { SYSTEM_AUDIT_KINDS } from '../audit/audit-kinds.js';
 import { listSystemAudit } from '../audit/system-audit-log.js';
 import { parsePage } from '../http/pagination.js';
 import { kindsQuery } from './audit-log.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** The server's audit log (super admins): what outlives or stands above one organization. */
 export const systemAuditLogRoutes: RouteSpec[] = [

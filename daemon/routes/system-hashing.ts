@@ -4,7 +4,7 @@ import { mergePolicy, PASSWORD_PRESETS, validatePolicy, validatePolicyOverrides,
 import type { AppDeps } from '../deps.js';
 import { validationFailed } from '../errors.js';
 import { readParameter, writeParameter } from '../parameters.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** Removes null and empty sections, so stored overrides hold only what was set. */
 function compact(overrides: PolicyOverrides): PolicyOverrides {

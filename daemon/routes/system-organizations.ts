@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../errors.js';
 import { grantOwnershipAsSuperAdmin } from '../orgs/members.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 /** A super admin's hand on an organization it need not belong to. */
 export const systemOrganizationRoutes: RouteSpec[] = [

@@ -5,7 +5,7 @@ import { accountView } from '../auth/account.js';
 import { emailField } from '../auth/schemas.js';
 import { normalizeEmail, requireUser } from '../auth/users.js';
 import { parsePage, toPage } from '../http/pagination.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 import type { SystemUser } from '../../contract/responses.js';
 
 /** Every account of the server (super admin only). */

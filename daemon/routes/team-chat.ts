@@ -3,7 +3,7 @@ import { requireSession } from '../access/session-only.js';
 import { completeInstall, installUrl } from '../auth/oauth/team-chat-install.js';
 import { unlinkWorkspace, workspaceLinkOf } from '../auth/oauth/workspace-links.js';
 import { notFound } from '../errors.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const installBody = z.object({ returnTo: z.string().max(2000).optional() });
 

@@ -6,7 +6,7 @@ import { recordAudit } from '../audit/audit-log.js';
 import { mintPersonalToken } from '../auth/personal-tokens.js';
 import { listPersonalTokens, revokePersonalToken } from '../auth/token-management.js';
 import { validationFailed } from '../errors.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const createBody = z.object({
   name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),

@@ -6,7 +6,7 @@ import { acceptTotpCode, limitedSecondFactor, newTotpSecret } from '../auth/totp
 import { completeSecondFactor, totpSecretOf } from '../auth/totp-login.js';
 import { consumeRecoveryCode, deleteRecoveryCodes, issueRecoveryCodes } from '../auth/totp-recovery.js';
 import { AppError, conflict, validationFailed } from '../errors.js';
-import { route, type RouteSpec } from './route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
 const codeField = z.string().trim().min(1, 'is required').max(64);
 

@@ -1,8 +1,10 @@
 import type { CheckDefinition } from '../../checks/index.js';
 import type { EgressPolicy } from '../../probes/egress.js';
 import type { ProbeSlots } from '../../probes/run-slots.js';
-import { failureMessage, runProbe } from '../../probes/run-probe.js';
+import { failureMessage } from '../../probes/failure-message.js';
+import { runProbe } from '../../probes/run-probe.js';
 import type { ProbeResult } from '../../probes/probe.js';
+import type { AppCaches } from '../caches.js';
 import type { StoredCheck } from '../checks/check-rows.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
@@ -14,7 +16,7 @@ import { heartbeatVerdict } from './heartbeat.js';
 import type { ResultView } from './result-codes.js';
 import { writeRecords } from './result-writer.js';
 
-type Deps = { db: Db; clock: Clock; egress: EgressPolicy; probeSlots?: ProbeSlots; keyring: Keyring };
+type Deps = { db: Db; clock: Clock; egress: EgressPolicy; probeSlots?: ProbeSlots; keyring: Keyring; caches: Pick<AppCaches, 'probes'> };
 
 const view = (at: number, result: ProbeResult): ResultView => ({ at: new Date(at).toISOString(), ...result });
 
@@ -68,5 +70,5 @@ async function runCandidate(deps: Deps, organizationUid: string, check: CheckDef
     // A secret it refers to is not set: a down result naming it, as a scheduled run records.
     return { status: 'down', latencyMs: 0, message: failureMessage(error) };
   }
-  return runProbe(prepared.check, { egress: deps.egress, slots: deps.probeSlots, secretValues: prepared.secretValues });
+  return runProbe(prepared.check, { egress: deps.egress, slots: deps.probeSlots, secretValues: prepared.secretValues, caches: deps.caches.probes });
 }

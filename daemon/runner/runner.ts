@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressPolicy } from '../../probes/egress.js';
 import type { ProbeSlots } from '../../probes/run-slots.js';
-import { failureMessage, runProbe } from '../../probes/run-probe.js';
+import { failureMessage } from '../../probes/failure-message.js';
+import type { ProbeCaches } from '../../probes/probe-caches.js';
+import { runProbe } from '../../probes/run-probe.js';
 import type { ProbeResult } from '../../probes/probe.js';
 import type { CheckDefinition } from '../../checks/index.js';
 import type { Clock } from '../clock.js';
@@ -32,6 +34,8 @@ export interface RunnerDeps {
   /** Decrypts the organization secrets a check refers to, just before it runs. */
   keyring: Keyring;
   metrics: Metrics;
+  /** What probes keep between runs (the app's, AppDeps.caches.probes). */
+  probeCaches: ProbeCaches;
 }
 
 /** Claims are made this far ahead, so a run starts on its second rather than at the next poll. */
@@ -220,7 +224,7 @@ export class Runner {
     try {
       if (check.type === 'heartbeat') return heartbeatVerdict(run, check.config, startedMs);
       const prepared = await prepareCheck(this.deps, run.organizationUid, check);
-      return await runProbe(prepared.check, { egress: this.deps.egress, slots: this.deps.probeSlots, secretValues: prepared.secretValues });
+      return await runProbe(prepared.check, { egress: this.deps.egress, slots: this.deps.probeSlots, secretValues: prepared.secretValues, caches: this.deps.probeCaches });
     } catch (error) {
       return { status: 'down', latencyMs: 0, message: failureMessage(error) };
     }

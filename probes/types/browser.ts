@@ -1,4 +1,4 @@
-import { CHROMIUM_PATH } from '../registry.js';
+import { CHROMIUM_PATH } from '../chromium-path.js';
 import type { Browser, Page, Request } from 'playwright-core';
 import { statusCodeMatcher } from '../../checks/status-codes.js';
 import { onAbort } from '../abort.js';

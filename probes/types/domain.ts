@@ -2,7 +2,6 @@ import { request } from 'undici';
 import { networkFailure } from '../connection-errors.js';
 import { runDispatcher } from '../http-dispatcher.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
-import { rdapServersFor } from '../rdap-bootstrap.js';
 
 const DAY_MS = 86_400_000;
 const MAX_RDAP_BYTES = 1024 * 1024;
@@ -24,7 +23,7 @@ export const domainProbe = defineProbe({
     const domain = check.target.toLowerCase().replace(/\.$/, '');
     const dispatcher = runDispatcher(context.egress, false);
     try {
-      const [server] = await rdapServersFor(domain, dispatcher, context.signal, context.now());
+      const [server] = await context.caches.rdapBootstrap.serversFor(domain, dispatcher, context.signal, context.now());
       if (!server) throw new ProbeFailure(`no RDAP server is known for ${domain}`);
       const url = new URL(`domain/${encodeURIComponent(domain)}`, server.endsWith('/') ? server : `${server}/`);
       const response = await request(url, {

@@ -4,7 +4,7 @@ import { Kafka, logLevel, type ISocketFactory, type SASLOptions } from 'kafkajs'
 import { passwordOf } from '../credentials.js';
 import { networkFailure } from '../connection-errors.js';
 import { defineProbe, ProbeFailure, type ProbeContext } from '../probe.js';
-import { failureMessage } from '../run-probe.js';
+import { failureMessage } from '../failure-message.js';
 import { formatHostPort, parseHostPort } from '../target.js';
 import { onAbort } from '../abort.js';
 

@@ -2,7 +2,7 @@ import { MongoClient } from 'mongodb';
 import { passwordOf } from '../credentials.js';
 import { networkFailure } from '../connection-errors.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
-import { failureMessage } from '../run-probe.js';
+import { failureMessage } from '../failure-message.js';
 import { resolveTarget } from '../target-address.js';
 import { formatHostPort, parseHostPort } from '../target.js';
 import { onAbort } from '../abort.js';

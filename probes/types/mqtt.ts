@@ -4,7 +4,7 @@ import { passwordOf } from '../credentials.js';
 import { networkFailure } from '../connection-errors.js';
 import { assertJsonQueries } from '../json-queries.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
-import { failureMessage } from '../run-probe.js';
+import { failureMessage } from '../failure-message.js';
 import { resolveTarget, type TargetAddress } from '../target-address.js';
 import { formatHostPort } from '../target.js';
 import { keywordFailure } from '../text-match.js';
@@ -59,7 +59,7 @@ export const mqttProbe = defineProbe({
       const problem = keywordFailure(text, config.keyword, 'message');
       if (problem) throw new ProbeFailure(`message on ${topic}: ${problem}`);
       if (config.jsonQueries.length > 0) {
-        await assertJsonQueries(parseMessage(text, topic), config.jsonQueries).catch((error: ProbeFailure) => {
+        await assertJsonQueries(parseMessage(text, topic), config.jsonQueries, context.caches.jsonQueries).catch((error: ProbeFailure) => {
           throw new ProbeFailure(`message on ${topic}: ${error.message}`);
         });
       }

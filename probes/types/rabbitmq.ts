@@ -2,7 +2,7 @@ import { Agent, request } from 'undici';
 import { passwordOf } from '../credentials.js';
 import { networkFailure } from '../connection-errors.js';
 import { defineProbe, ProbeFailure, type ProbeContext } from '../probe.js';
-import { failureMessage } from '../run-probe.js';
+import { failureMessage } from '../failure-message.js';
 
 /** The management API's node health check: 200 without alarms, 503 with the alarm as reason. */
 const HEALTH_PATH = 'api/health/checks/alarms';

@@ -2,7 +2,7 @@ import { WebSocket, type MessageEvent } from 'undici';
 import { onAbort } from '../abort.js';
 import { runDispatcher } from '../http-dispatcher.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
-import { failureMessage } from '../run-probe.js';
+import { failureMessage } from '../failure-message.js';
 import { requestHeaders } from '../request-headers.js';
 import { keywordFailure } from '../text-match.js';
 import { observeHandshake, type HandshakeObservation } from '../websocket-handshake.js';

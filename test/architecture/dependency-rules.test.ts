@@ -49,6 +49,21 @@ describe('architecture rules', () => {
       'dashboard/src/page.ts':
         "import { notFound } from '../../daemon/errors.js';\nimport type { x } from '../../contract/index.js';\nimport { VERSION } from '../../contract/version.js';\nexport const v: typeof x = notFound + Number(VERSION);\n",
       'dashboard/src/typed.ts': "import type { notFound } from '../../daemon/errors.js';\nexport const t: typeof notFound = 1;\n",
+      // A runtime cycle breaks the rule; a cycle through a type-only import does not.
+      'probes/ping.ts': "import { pong } from './pong.js';\nexport const ping = () => pong;\n",
+      'probes/pong.ts': "import { ping } from './ping.js';\nexport const pong = () => ping;\n",
+      'checks/field.ts': "import type { Kind } from './kind.js';\nexport interface Field { kind: Kind }\nexport const FIELD = 1;\n",
+      'checks/kind.ts': "import { FIELD } from './field.js';\nexport type Kind = 'text';\nexport const KIND = FIELD;\n",
+      // Inside the daemon: the database layer stands on nothing else, types included.
+      'daemon/db/connect.ts': "import { notFound } from '../errors.js';\nimport type { Deps } from '../deps.js';\nexport const open = (deps: Deps) => [deps, notFound];\n",
+      'daemon/deps.ts': 'export interface Deps { name: string }\n',
+      // Route tables are imported by route files, the MCP tools and app.ts, which mounts them.
+      'daemon/routes/health.ts': "import { open } from '../db/connect.js';\nexport const HEALTH = [open];\n",
+      'daemon/routes/index.ts': "import { HEALTH } from './health.js';\nexport const ROUTES = [...HEALTH];\n",
+      'daemon/mcp/tools.ts': "import { HEALTH } from '../routes/health.js';\nexport const TOOLS = HEALTH;\n",
+      'daemon/app.ts': "import { ROUTES } from './routes/index.js';\nexport const app = ROUTES;\n",
+      'daemon/runner/engine.ts': "import { HEALTH } from '../routes/health.js';\nexport const engine = HEALTH;\n",
+      'daemon/http/mount.ts': "import { ROUTES } from '../routes/index.js';\nexport const mount = ROUTES;\n",
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(scratch, path)), { recursive: true });
@@ -62,10 +77,16 @@ describe('architecture rules', () => {
       'checks-are-the-domain-model: checks/catalog.ts -> net',
       'cli-uses-no-daemon-internals: cli/whoami.ts -> daemon/errors.ts',
       'contract-is-the-ground-floor: contract/index.ts -> daemon/errors.ts',
+      'daemon-db-is-the-floor: daemon/db/connect.ts -> daemon/deps.ts',
+      'daemon-db-is-the-floor: daemon/db/connect.ts -> daemon/errors.ts',
+      'daemon-http-does-not-know-the-routes: daemon/http/mount.ts -> daemon/routes/index.ts',
+      'daemon-routes-are-the-top: daemon/http/mount.ts -> daemon/routes/index.ts',
+      'daemon-routes-are-the-top: daemon/runner/engine.ts -> daemon/routes/health.ts',
       'dashboard-does-not-bundle-node: dashboard/src/page.ts -> contract/version.ts',
       'dashboard-imports-only-types-from-outside: dashboard/src/page.ts -> daemon/errors.ts',
       'importers-do-not-touch-the-network: importers/sneaky-fetch.ts -> https',
       'importers-stay-pure: importers/convert.ts -> daemon/errors.ts',
+      'no-circular: probes/ping.ts -> probes/pong.ts',
       'probes-stand-alone: probes/http.ts -> daemon/errors.ts',
       'probes-stand-alone: probes/tcp.ts -> importers/convert.ts',
     ]);

@@ -1,16 +1,14 @@
-import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../daemon/clock.js';
 import { BUCKET_COLUMNS } from '../../daemon/runner/latency-histogram.js';
-import { browserSkipReason, fitsWidth, launchBrowser, type TestBrowser } from '../support/browser.js';
+import { browserSkipReason, docScreenshotsDir, fitsWidth, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { addMember } from '../support/members.js';
 
-const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots', import.meta.url));
 const NOW = new Date('2026-03-20T12:00:00Z');
 const DAY_MS = 86_400_000;
 
@@ -225,10 +223,7 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
         expect(await page.locator('ol.bar').first().evaluate((el) => getComputedStyle(el).display)).toBe('flex');
         expect(await fitsWidth(page)).toBe(true);
         expect(await page.getByText('Degraded performance').isVisible()).toBe(true);
-        if (kind === 'sqlite') {
-          mkdirSync(SCREENSHOTS, { recursive: true });
-          await page.screenshot({ path: `${SCREENSHOTS}/status-page-${width}.png`, fullPage: true });
-        }
+        if (kind === 'sqlite') await page.screenshot({ path: join(docScreenshotsDir(), `status-page-${width}.png`), fullPage: true });
         expect(browser.problems).toEqual([]);
         await page.close();
       });

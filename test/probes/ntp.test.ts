@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireProgram } from '../support/local-servers.js';
-import { probeCheck, runCheck } from '../support/probe-runs.js';
+import { loadProbeAndDriver, probeCheck, runCheck } from '../support/probe-runs.js';
 import { startPrivateChrony } from '../support/udp-daemons.js';
 import type { PrivateServer } from '../support/local-servers.js';
 
@@ -34,6 +34,7 @@ describe('ntp probe against a protocol-level fake NTP server, refused and timeou
   let port: number;
   let silentPort: number;
   beforeAll(async () => {
+    await loadProbeAndDriver('ntp'); // loaded before any clock starts
     // Answers like a synchronized stratum-2 server whose clock is 5 s ahead.
     fake = createSocket('udp4');
     fake.on('message', (request, peer) => {

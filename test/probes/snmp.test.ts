@@ -2,7 +2,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCheck } from '../../checks/index.js';
 import { freePort, requireProgram, type PrivateServer } from '../support/local-servers.js';
-import { probeCheck, runCheck } from '../support/probe-runs.js';
+import { loadProbeAndDriver, probeCheck, runCheck } from '../support/probe-runs.js';
 import { SNMP_SECRETS, startPrivateSnmpd } from '../support/udp-daemons.js';
 
 const snmpd = requireProgram('/usr/sbin/snmpd');
@@ -18,6 +18,8 @@ describe.skipIf(!snmpd.ok)('snmp probe against a private snmpd', () => {
   let target: string;
   const community = { community: SNMP_SECRETS.community };
   beforeAll(async () => {
+    // Loaded before any run, so no run's deadline counts the driver's loading.
+    await loadProbeAndDriver('snmp');
     server = await startPrivateSnmpd();
     target = `127.0.0.1:${server.port}`;
   });
@@ -71,6 +73,8 @@ describe('snmp check credentials', () => {
 describe('snmp probe, refused and timeout', () => {
   let silent: Socket;
   beforeAll(async () => {
+    // Loaded before any run, so no run's deadline counts the driver's loading.
+    await loadProbeAndDriver('snmp');
     silent = createSocket('udp4');
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
   });
@@ -89,7 +93,6 @@ describe('snmp probe, refused and timeout', () => {
     const result = await runCheck(probeCheck(snmp(`127.0.0.1:${silent.address().port}`, { oid: SYS_UPTIME }, 400)));
     expect(result.status).toBe('down');
     expect(Date.now() - started).toBeLessThan(550);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(udpSockets()).toBe(before);
+    await expect.poll(udpSockets).toBe(before);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { updateSwitch } from './required-tool.js';
 
 /** Debian's chromium; CI installs it (`.ci/run`). */
 export const CHROMIUM_PATH = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -104,20 +105,28 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   return path;
 }
 
-const DOC_SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+/**
+ * Where the README's screenshots are written: docs/screenshots/ with `UPDATE_SCREENSHOTS=1`, and
+ * otherwise test/artifacts/screenshots/ (git-ignored), so running the tests changes no tracked file.
+ */
+export function docScreenshotsDir(): string {
+  const dir = updateSwitch('UPDATE_SCREENSHOTS') ? fileURLToPath(new URL('../../docs/screenshots/', import.meta.url)) : join(ARTIFACTS_DIR, 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /**
- * Screenshots for the README (docs/screenshots/<name>-1280.png and -375.png), at a desktop and
- * a phone width; taken on SQLite only, so both databases' runs do not overwrite each other.
+ * Screenshots for the README (<name>-1280.png and -375.png, see `docScreenshotsDir`), at a
+ * desktop and a phone width; taken on SQLite only, so both databases' runs do not overwrite each other.
  */
 export async function docScreenshots(page: Page, name: string, kind: string): Promise<void> {
   if (kind !== 'sqlite') return;
-  mkdirSync(DOC_SCREENSHOTS, { recursive: true });
+  const dir = docScreenshotsDir();
   const { width, height } = page.viewportSize() ?? { width: 1280, height: 900 };
   for (const shotWidth of [1280, 375]) {
     await page.setViewportSize({ width: shotWidth, height: 900 });
     await page.waitForTimeout(300);
-    await page.screenshot({ path: `${DOC_SCREENSHOTS}${name}-${shotWidth}.png`, fullPage: true });
+    await page.screenshot({ path: join(dir, `${name}-${shotWidth}.png`), fullPage: true });
   }
   await page.setViewportSize({ width, height });
 }

@@ -33,8 +33,8 @@ export const listCheckTypesTool = defineTool({
     ),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async run({ args }) {
-    const types = checkTypeCatalog().map(({ schema, ...type }) => (args.includeSchemas ? { ...type, schema } : type));
+  async run({ deps, args }) {
+    const types = checkTypeCatalog(deps.caches).map(({ schema, ...type }) => (args.includeSchemas ? { ...type, schema } : type));
     return { structured: { types }, summary: `${types.length} check types: ${types.map((t) => t.type).join(', ')}.` };
   },
 });
@@ -58,9 +58,9 @@ export const getCheckTypeSampleTool = defineTool({
     check: z.record(z.string(), z.unknown()),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async run({ args }) {
+  async run({ deps, args }) {
     const check = requireSample(args.type);
-    const type = checkTypeCatalog().find((t) => t.type === args.type)!;
+    const type = checkTypeCatalog(deps.caches).find((t) => t.type === args.type)!;
     return {
       structured: { type: type.type, target: type.target, configSchema: type.schema, check },
       summary: `A complete ${type.title} check (type "${type.type}"). Target: ${type.target.description}`,

@@ -10,10 +10,12 @@ const gzipAsync = promisify(gzip);
 /** Below this a compressed answer saves too little to be worth it. */
 const GZIP_MIN_BYTES = 1024;
 const GZIP_CACHE_ENTRIES = 256;
-/** Compressed bodies by their ETag: everyone is sent the same page, so it is compressed once. */
-const gzipped = new Map<string, Buffer>();
 
-async function gzipOnce(tag: string, body: string): Promise<Buffer> {
+/** Compressed bodies by their ETag: everyone is sent the same page, so it is compressed once (held by AppDeps.caches). */
+export type GzipCache = Map<string, Buffer>;
+export const createGzipCache = (): GzipCache => new Map();
+
+async function gzipOnce(gzipped: GzipCache, tag: string, body: string): Promise<Buffer> {
   const known = gzipped.get(tag);
   if (known) return known;
   // On the thread pool, off the event loop.
@@ -28,7 +30,7 @@ async function gzipOnce(tag: string, body: string): Promise<Buffer> {
  * body when the client's If-None-Match already names it, and gzip for clients that accept it (a
  * 50-check page is about 250 KiB of repetitive HTML, and some 15 KiB compressed).
  */
-export async function sendCacheable(ctx: Context, type: string, body: string): Promise<void> {
+export async function sendCacheable(ctx: Context, gzipped: GzipCache, type: string, body: string): Promise<void> {
   // A fingerprint, not a security property: SHA-1 is the fastest hash Node offers on a 250 KiB page.
   const hash = createHash('sha1').update(body).digest('base64url');
   const compress = Buffer.byteLength(body) >= GZIP_MIN_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
@@ -47,7 +49,7 @@ export async function sendCacheable(ctx: Context, type: string, body: string): P
   }
   if (compress) {
     ctx.set('Content-Encoding', 'gzip');
-    ctx.body = await gzipOnce(tag, body);
+    ctx.body = await gzipOnce(gzipped, tag, body);
   } else {
     ctx.body = body;
   }

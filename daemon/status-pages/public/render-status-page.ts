@@ -1,10 +1,6 @@
+import { markup, raw, type Markup } from '../../markup.js';
 import type { PublicCheck, PublicStatus } from './public-status.js';
 import { STATUS_PAGE_CSS } from './status-page-style.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text made safe for HTML content and attribute values. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 const STATE_WORDS: Record<string, string> = {
   up: 'Operational',
@@ -26,9 +22,9 @@ const dayLevel = (uptime: number | null) => (uptime === null ? 'none' : uptime >
  * hidden from screen readers, which get the same facts once as a sentence (`barSummary`) rather
  * than 90 cells read one by one; that also keeps a 50-check page small.
  */
-function dayCell(day: PublicCheck['days'][number]): string {
+function dayCell(day: PublicCheck['days'][number]): Markup {
   const words = day.uptimePercent === null ? 'no data' : `${day.uptimePercent}% uptime`;
-  return `<li class="d-${dayLevel(day.uptimePercent)}" title="${day.date}: ${words}"></li>`;
+  return markup`<li class="d-${dayLevel(day.uptimePercent)}" title="${day.date}: ${words}"></li>`;
 }
 
 /** The bar in words: the days below full uptime, or that there were none. */
@@ -38,17 +34,17 @@ function barSummary(check: PublicCheck): string {
   return `Days below 99.9% uptime: ${bad.map((day) => `${day.date} (${day.uptimePercent}%)`).join(', ')}.`;
 }
 
-function checkItem(check: PublicCheck): string {
+function checkItem(check: PublicCheck): Markup {
   const uptime = check.uptime90d === null ? 'no data' : `${check.uptime90d}% uptime`;
-  return `<li>
-<div class="check-head"><span class="name">${escapeHtml(check.name)}</span><span class="state ${check.state}">${STATE_WORDS[check.state]}</span></div>
-<ol class="bar" aria-hidden="true">${check.days.map(dayCell).join('')}</ol>
+  return markup`<li>
+<div class="check-head"><span class="name">${check.name}</span><span class="state ${check.state}">${STATE_WORDS[check.state]}</span></div>
+<ol class="bar" aria-hidden="true">${check.days.map(dayCell)}</ol>
 <p class="visually-hidden">${barSummary(check)}</p>
 <div class="bar-legend"><span>90 days ago</span><span>${uptime}</span><span>Today</span></div>
 </li>`;
 }
 
-const when = (iso: string) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+const when = (iso: string) => markup`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 
 /**
  * The public status page as one small HTML document that works without JavaScript: the overall
@@ -56,52 +52,50 @@ const when = (iso: string) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(
  */
 export function renderStatusPage(status: PublicStatus, links: { feed: string }): string {
   const incidents = status.incidents.length
-    ? `<ol class="incidents">${status.incidents
-        .map(
-          (incident) =>
-            `<li><strong>${escapeHtml(incident.title)}</strong> <span class="muted">(${incident.status})</span><br><span class="muted">Opened ${when(incident.openedAt)}${incident.resolvedAt ? `, resolved ${when(incident.resolvedAt)}` : ''}</span></li>`,
-        )
-        .join('')}</ol>`
-    : '<p class="muted">No incidents in the last 14 days.</p>';
-  return `<!doctype html>
+    ? markup`<ol class="incidents">${status.incidents.map(
+        (incident) =>
+          markup`<li><strong>${incident.title}</strong> <span class="muted">(${incident.status})</span><br><span class="muted">Opened ${when(incident.openedAt)}${incident.resolvedAt ? markup`, resolved ${when(incident.resolvedAt)}` : ''}</span></li>`,
+      )}</ol>`
+    : markup`<p class="muted">No incidents in the last 14 days.</p>`;
+  return markup`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <link rel="icon" href="data:,">
-<title>${escapeHtml(status.title)}: ${STATE_WORDS[status.state]}</title>
-<link rel="alternate" type="application/atom+xml" title="Incidents" href="${escapeHtml(links.feed)}">
-<style>${STATUS_PAGE_CSS}</style>
+<title>${status.title}: ${STATE_WORDS[status.state]}</title>
+<link rel="alternate" type="application/atom+xml" title="Incidents" href="${links.feed}">
+<style>${raw(STATUS_PAGE_CSS)}</style>
 </head>
 <body>
 <main>
 <header>
-<h1>${escapeHtml(status.title)}</h1>
-${status.description ? `<p class="description">${escapeHtml(status.description)}</p>` : ''}
+<h1>${status.title}</h1>
+${status.description ? markup`<p class="description">${status.description}</p>` : ''}
 <p class="overall ${stateClass(status.state)}" role="status">${STATE_WORDS[status.state]}</p>
 </header>
 <section aria-labelledby="checks-title">
 <h2 id="checks-title">Services</h2>
-${status.checks.length ? `<ul class="checks">${status.checks.map(checkItem).join('\n')}</ul>` : '<p class="muted">No services are listed on this page.</p>'}
+${status.checks.length ? markup`<ul class="checks">${status.checks.map(checkItem)}</ul>` : markup`<p class="muted">No services are listed on this page.</p>`}
 </section>
 <section aria-labelledby="incidents-title">
 <h2 id="incidents-title">Incidents</h2>
 ${incidents}
 </section>
-<footer>Updated ${when(status.updatedAt)} · <a href="${escapeHtml(links.feed)}">Incident feed (Atom)</a></footer>
+<footer>Updated ${when(status.updatedAt)} · <a href="${links.feed}">Incident feed (Atom)</a></footer>
 </main>
 </body>
 </html>
-`;
+`.toString();
 }
 
 /** The answer to a page that does not exist or is not public (the same for both). */
 export function renderNotFoundPage(): string {
-  return `<!doctype html>
+  return markup`<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><link rel="icon" href="data:,"><title>Status page not found</title><style>${STATUS_PAGE_CSS}</style></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><link rel="icon" href="data:,"><title>Status page not found</title><style>${raw(STATUS_PAGE_CSS)}</style></head>
 <body><main><h1>Status page not found</h1><p class="muted">There is no public status page at this address.</p></main></body>
 </html>
-`;
+`.toString();
 }

@@ -41,7 +41,7 @@ export function statusPageSite(deps: AppDeps): Middleware {
       return;
     }
     const links = publicPageLinks(deps.config.baseUrl, orgSlug!, pageSlug!);
-    if (match[3]) await sendCacheable(ctx, 'application/atom+xml; charset=utf-8', renderIncidentFeed(status, links));
-    else await sendCacheable(ctx, 'text/html; charset=utf-8', renderStatusPage(status, links));
+    if (match[3]) await sendCacheable(ctx, deps.caches.gzipped, 'application/atom+xml; charset=utf-8', renderIncidentFeed(status, links));
+    else await sendCacheable(ctx, deps.caches.gzipped, 'text/html; charset=utf-8', renderStatusPage(status, links));
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { can, type OrgPermission } from '../../../daemon/access/permissions.js';
-import { isStateChanging, type RouteSpec } from '../../../daemon/routes/route.js';
+import { isStateChanging, type RouteSpec } from '../../../daemon/http/route.js';
 import { ROUTES } from '../../../daemon/routes/index.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';

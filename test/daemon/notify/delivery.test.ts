@@ -147,8 +147,10 @@ describe.each(DATABASE_KINDS)('notification delivery to every channel type [%s]'
       `/opsgenie/v2/alerts/svc-${incident}/close?identifierType=alias`,
     ]);
     await until('three mails', () => smtp.mails.filter((m) => m.to.includes('oncall@example.com')).length === 3 || undefined);
-    // Let any stray duplicate arrive before counting.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Every message of the incident was in the outbox when its request answered; once none is
+    // left to send, every one has arrived and no stray duplicate can still come.
+    const outbox = () => daemon.deps.db.kysely.selectFrom('notification_outbox').select('status').where('incident_uid', '=', incident).execute();
+    await until('every message of the incident sent', async () => ((await outbox()).every((row) => row.status === 'sent') ? true : undefined));
     for (const prefix of ['/slack-hook', '/slack-api', '/discord', '/teams', '/telegram', '/pagerduty', '/opsgenie', '/googlechat', '/ntfy', '/pushover']) {
       expect(https.at(prefix), prefix).toHaveLength(3);
     }
@@ -202,8 +204,10 @@ describe.each(DATABASE_KINDS)('notification delivery to every channel type [%s]'
     // Registration sent each a confirmation mail; only notifications count here.
     const notices = (address: string) => smtp.mails.filter((m) => m.to.includes(address) && m.subject.startsWith('[svc] '));
     await until('the admin’s two mails', () => (notices('admin@svc.local').some((m) => m.subject.includes('Incident resolved: Personal mail')) ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(notices('keen@example.com').map((m) => m.subject)).toEqual(['[svc] Incident opened: Personal mail']);
+    // A sentinel incident opened after the resolve: once keen has its mail, a mail of the resolve would have come first.
+    await daemon.request('POST', '/orgs/default/incidents', { token: admin, body: { title: 'Sentinel' } });
+    await until('keen’s sentinel mail', () => (notices('keen@example.com').some((m) => m.subject.includes('Incident opened: Sentinel')) ? true : undefined));
+    expect(notices('keen@example.com').map((m) => m.subject)).toEqual(['[svc] Incident opened: Personal mail', '[svc] Incident opened: Sentinel']);
     expect(notices('quiet@example.com')).toHaveLength(0);
   });
 

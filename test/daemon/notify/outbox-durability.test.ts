@@ -9,13 +9,17 @@ import { ADMIN_PASSWORD, FAST_HASHING, startTestDaemon, TEST_SECRET_KEY } from '
 /** A webhook receiver that answers the first `answerFirst` requests and holds every later one open until `release()`. */
 async function startHoldingReceiver(answerFirst: number) {
   const arrivals: string[] = [];
+  /** The incident title of each arrival, in order. */
+  const titles: string[] = [];
   const held: ServerResponse[] = [];
   let holding = true;
   const server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      arrivals.push(JSON.parse(Buffer.concat(chunks).toString('utf8')).id);
+      const message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      arrivals.push(message.id);
+      titles.push(message.incident?.title ?? '');
       if (holding && arrivals.length > answerFirst) held.push(res);
       else res.end('ok');
     });
@@ -24,6 +28,7 @@ async function startHoldingReceiver(answerFirst: number) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     arrivals,
+    titles,
     release() {
       holding = false;
     },
@@ -148,13 +153,15 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('two daemons on on
       expect(channel.status).toBe(201);
       await Promise.all(Array.from({ length: 150 }, (_, i) => one.request('POST', '/orgs/default/incidents', { token, body: { title: `Incident ${i}` } })));
       await until('150 arrivals', () => receiver.arrivals.length >= 150);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      expect(receiver.arrivals).toHaveLength(150);
-      expect(new Set(receiver.arrivals).size).toBe(150);
+      // A sentinel enqueued after the 150: once it arrived, a second sending of any of them would have too.
+      await one.request('POST', '/orgs/default/incidents', { token, body: { title: 'Sentinel' } });
+      await until('the sentinel', () => receiver.titles.includes('Sentinel'));
+      expect(receiver.arrivals).toHaveLength(151);
+      expect(new Set(receiver.arrivals).size).toBe(151);
       // Each daemon counts what it sent: together exactly the 150.
       const sent = async (daemon: typeof one) => (await daemon.deps.metrics.notificationDeliveries.get()).values.find((v) => v.labels.result === 'sent')?.value ?? 0;
       const [byOne, byTwo] = [await sent(one), await sent(two as typeof one)];
-      expect(byOne + byTwo).toBe(150);
+      expect(byOne + byTwo).toBe(151);
     } finally {
       await two.close();
       await one.stop();
