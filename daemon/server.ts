@@ -107,7 +107,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const hasher = timedHasher(createPasswordHasher(policy.effective, { concurrency: config.auth.hashConcurrency }), metrics);
     const mailer = createMailer(config.mail.smtpUrl, config.mail.from, logger);
     const lifecycle = new Lifecycle();
-    const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate });
+    const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate, allow: config.runner.allow });
     const notifier = createNotifier(config, egress, metrics);
     const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, notifier, caches: createAppCaches() };
 

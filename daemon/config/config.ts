@@ -89,6 +89,8 @@ export interface RunnerConfig {
   role: 'all' | 'api' | 'runner';
   concurrency: number;
   denyPrivate: boolean;
+  /** The only networks outbound connections for members may reach (empty: no such limit). */
+  allow?: string[];
   leaseSeconds: number;
   resultsRetentionSeconds: number;
 }
@@ -261,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       role: get('nodeRole')! as RunnerConfig['role'],
       concurrency: get('runnerConcurrency')!,
       denyPrivate: get('runnerDenyPrivate')!,
+      allow: get('runnerAllow') ?? [],
       leaseSeconds: get('runnerLease')!,
       resultsRetentionSeconds: get('resultsRetention')!,
     },
