@@ -23,6 +23,11 @@ export interface ProbeContext {
   egress: EgressPolicy;
   /** Milliseconds since the epoch (injectable for tests). */
   now(): number;
+  /**
+   * The secret values substituted into the check: whatever holds one is a credential, sent only
+   * to the origin it was written for.
+   */
+  secretValues?: readonly string[];
 }
 
 /**

@@ -46,7 +46,7 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   let latencyMs: number | undefined;
   try {
     const success = await Promise.race([
-      probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now }),
+      probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now, secretValues: options.secretValues ?? [] }),
       deadline,
     ]);
     ok = true;
