@@ -29,7 +29,11 @@ export interface AppDeps {
   policy: BootPolicy;
   mailer: Mailer;
   logger: Logger;
-  /** Outbound HTTP (import adapters, OAuth); tests may point it at local servers. */
+  /**
+   * Outbound HTTP to the sign-in providers the operator configured (OAuth, OpenID Connect
+   * discovery, key sets), through an egress policy that refuses link-local, metadata and
+   * non-unicast addresses (probes/egress-fetch.ts).
+   */
   fetch: typeof fetch;
   /** What the app keeps between requests (verified tokens, discovery documents). */
   caches: AppCaches;

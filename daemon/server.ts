@@ -21,6 +21,7 @@ import { warnOfUnverifiedPatternJoins } from './orgs/email-pattern.js';
 import { openKeyring } from './secrets/open-keyring.js';
 import { sealAtRest } from './secrets/seal-at-rest.js';
 import { createEgressPolicy, type EgressPolicy } from '../probes/egress.js';
+import { egressFetch } from '../probes/egress-fetch.js';
 import { Runner } from './runner/runner.js';
 import { configureRdapBootstrap } from '../probes/rdap-bootstrap.js';
 import { startDispatcher } from './notify/dispatcher.js';
@@ -45,7 +46,6 @@ export interface RunningDaemon {
 export interface StartOptions {
   clock?: Clock;
   logger?: Logger;
-  fetch?: typeof fetch;
   /** Where notifications may connect; by default the policy of SVC_RUNNER_DENY_PRIVATE. */
   egress?: EgressPolicy;
 }
@@ -109,7 +109,10 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const lifecycle = new Lifecycle();
     const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate, allow: config.runner.allow });
     const notifier = createNotifier(config, egress, metrics);
-    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, notifier, caches: createAppCaches() };
+    // Sign-in providers are the operator's to configure and often live on the private network:
+    // their requests are refused link-local, metadata and non-unicast addresses only.
+    const providerEgress = createEgressPolicy({ denyPrivate: false });
+    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: egressFetch(providerEgress), metrics, lifecycle, keyring, egress, notifier, caches: createAppCaches() };
 
     // Stored sign-in overrides take effect at start-up, never in the middle of a run.
     await effectiveTenant(deps);
