@@ -11,8 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCANNED = ['daemon', 'probes', 'importers', 'checks', 'contract'];
 
-/** The egress module itself: the policy, and the HTTP dispatcher and fetch built on it. */
-const EGRESS_MODULE = ['probes/egress.ts', 'probes/http-dispatcher.ts', 'probes/egress-fetch.ts'];
+/** The egress module itself: the policy, and the HTTP dispatcher, fetch and SOCKS proxy built on it. */
+const EGRESS_MODULE = ['probes/egress.ts', 'probes/http-dispatcher.ts', 'probes/egress-fetch.ts', 'probes/egress-socks-proxy.ts'];
 
 const RESOLVED = 'connects only to the address resolveTarget (the egress policy) allowed';
 const DISPATCHER = "requests through runDispatcher (the egress policy's connector)";
@@ -43,7 +43,7 @@ const ALLOWED: Record<string, string> = {
   'probes/types/mqtt.ts': RESOLVED,
   'probes/types/ssh.ts': RESOLVED,
   'probes/types/snmp.ts': RESOLVED,
-  'probes/types/mongodb.ts': "the egress policy's lookup for names, and announced members filtered by the policy before the driver sees them",
+  'probes/types/mongodb.ts': "every connection through the run's SOCKS proxy (probes/egress-socks-proxy.ts), which applies the egress policy",
   'probes/types/grpc.ts': RESOLVED,
   'probes/types/browser.ts': 'Chromium, under the browser check rules (the egress policy on every request)',
   'probes/types/dns.ts': 'asks the resolver the egress policy allowed',
