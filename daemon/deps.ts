@@ -43,8 +43,10 @@ export interface AppDeps {
   lifecycle: Lifecycle;
   /** Encrypts what must be read back (TOTP secrets, channel settings, organization secrets). */
   keyring: Keyring;
-  /** Where checks (and other outbound traffic to user-given targets) may connect. */
+  /** Where checks may connect: the deny rules and SVC_RUNNER_ALLOW. */
   egress: EgressPolicy;
+  /** Where the daemon may connect for members besides checks (notifications, SAML metadata): the deny rules. */
+  memberEgress: EgressPolicy;
   /** Delivers notifications to channels (the outbox dispatcher and the channel test). */
   notifier: Notifier;
 }

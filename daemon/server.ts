@@ -107,12 +107,15 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const hasher = timedHasher(createPasswordHasher(policy.effective, { concurrency: config.auth.hashConcurrency }), metrics);
     const mailer = createMailer(config.mail.smtpUrl, config.mail.from, logger);
     const lifecycle = new Lifecycle();
+    // Checks may be held to SVC_RUNNER_ALLOW; what else the daemon fetches for members
+    // (notifications, SAML metadata) reaches services anywhere the deny rules allow.
     const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate, allow: config.runner.allow });
-    const notifier = createNotifier(config, egress, metrics);
+    const memberEgress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate });
+    const notifier = createNotifier(config, memberEgress, metrics);
     // Sign-in providers are the operator's to configure and often live on the private network:
     // their requests are refused link-local, metadata and non-unicast addresses only.
     const providerEgress = createEgressPolicy({ denyPrivate: false });
-    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: egressFetch(providerEgress), metrics, lifecycle, keyring, egress, notifier, caches: createAppCaches() };
+    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: egressFetch(providerEgress), metrics, lifecycle, keyring, egress, memberEgress, notifier, caches: createAppCaches() };
 
     // Stored sign-in overrides take effect at start-up, never in the middle of a run.
     await effectiveTenant(deps);

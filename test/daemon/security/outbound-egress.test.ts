@@ -49,13 +49,13 @@ describe.each(DATABASE_KINDS)('outbound requests for members go through the egre
   let witness: Awaited<ReturnType<typeof startWitness>>;
   let admin: string;
 
+  // 0.0.0.0 reaches the loopback listener when connected to, and every policy refuses it.
   beforeAll(async () => {
     witness = await startWitness();
     daemon = await startTestDaemon(kind, {
       env: {
-        // Member-given addresses may reach 127.0.0.2 only: the witness on 127.0.0.1 is outside.
+        // Checks may reach 127.0.0.2 only; the witness listens on 127.0.0.1.
         SVC_RUNNER_ALLOW: '127.0.0.2/32',
-        // 0.0.0.0 reaches the loopback listener when connected to, and is refused by every policy.
         SVC_OIDC_ISSUER: `http://0.0.0.0:${witness.port}`,
         SVC_OIDC_CLIENT_ID: 'svc',
         SVC_OIDC_CLIENT_SECRET: 'oidc-client-secret',
@@ -68,20 +68,27 @@ describe.each(DATABASE_KINDS)('outbound requests for members go through the egre
     await witness?.close();
   });
 
-  it('refuses a SAML metadata address outside the allowed networks with 400 naming the policy, and connects nowhere', async () => {
-    const refused = await daemon.request('PUT', '/orgs/default/saml', { token: admin, body: { metadataUrl: `https://127.0.0.1:${witness.port}/metadata` } });
+  it('refuses a SAML metadata address the policy forbids with 400 naming the refusal, and connects nowhere', async () => {
+    const refused = await daemon.request('PUT', '/orgs/default/saml', { token: admin, body: { metadataUrl: `https://0.0.0.0:${witness.port}/metadata` } });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('refused by the egress policy') });
-    expect(refused.body.error.details.issues).toEqual([{ path: 'metadataUrl', message: 'not fetched: egress policy refuses 127.0.0.1 (outside the allowed networks)' }]);
+    expect(refused.body.error.details.issues).toEqual([{ path: 'metadataUrl', message: 'not fetched: egress policy refuses 0.0.0.0 (link-local, metadata or unspecified address)' }]);
     expect(await witness.beforeSentinel()).toEqual([]);
     expect((await daemon.request('GET', '/orgs/default/saml', { token: admin })).status).toBe(404);
   });
 
-  it('refuses a webhook channel test outside the allowed networks, and connects nowhere', async () => {
-    const created = await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'Hook', type: 'webhook', config: { url: `http://127.0.0.1:${witness.port}/hook` } } });
+  it('refuses a webhook channel test to an address the policy forbids, and connects nowhere', async () => {
+    const created = await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'Hook', type: 'webhook', config: { url: `http://0.0.0.0:${witness.port}/hook` } } });
     expect(created.status).toBe(201);
     const test = await daemon.request('POST', `/orgs/default/notification-channels/${created.body.uid}/test`, { token: admin });
-    expect(test.body).toMatchObject({ ok: false, responseCode: null, error: expect.stringContaining('egress policy refuses 127.0.0.1 (outside the allowed networks)') });
+    expect(test.body).toMatchObject({ ok: false, responseCode: null, error: expect.stringContaining('egress policy refuses 0.0.0.0 (link-local, metadata or unspecified address)') });
+    expect(await witness.beforeSentinel()).toEqual([]);
+  });
+
+  it('runs a test check only inside SVC_RUNNER_ALLOW: outside it, down saying so, and nothing connects', async () => {
+    const run = await daemon.request('POST', '/orgs/default/checks/test', { token: admin, body: { name: 'Outside', type: 'tcp', target: `127.0.0.1:${witness.port}` } });
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ status: 'down', message: 'egress policy refuses 127.0.0.1 (outside the allowed networks)' });
     expect(await witness.beforeSentinel()).toEqual([]);
   });
 
