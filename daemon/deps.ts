@@ -30,7 +30,11 @@ export interface AppDeps {
   policy: BootPolicy;
   mailer: Mailer;
   logger: Logger;
-  /** Outbound HTTP (import adapters, OAuth); tests may point it at local servers. */
+  /**
+   * Outbound HTTP to the sign-in providers the operator configured (OAuth, OpenID Connect
+   * discovery, key sets), through an egress policy that refuses link-local, metadata and
+   * non-unicast addresses (probes/egress-fetch.ts).
+   */
   fetch: typeof fetch;
   /** What the app keeps between requests (verified tokens, discovery documents). */
   caches: AppCaches;
@@ -40,10 +44,12 @@ export interface AppDeps {
   lifecycle: Lifecycle;
   /** Encrypts what must be read back (TOTP secrets, channel settings, organization secrets). */
   keyring: Keyring;
-  /** Where checks (and other outbound traffic to user-given targets) may connect. */
+  /** Where checks may connect: the deny rules and SVC_RUNNER_ALLOW. */
   egress: EgressPolicy;
   /** How many checks of a bounded type (browser) run at once in this process: shared by the runner and runs now. */
   probeSlots: ProbeSlots;
+  /** Where the daemon may connect for members besides checks (notifications, SAML metadata): the deny rules. */
+  memberEgress: EgressPolicy;
   /** Delivers notifications to channels (the outbox dispatcher and the channel test). */
   notifier: Notifier;
 }

@@ -22,6 +22,7 @@ import { openKeyring } from './secrets/open-keyring.js';
 import { sealAtRest } from './secrets/seal-at-rest.js';
 import { createEgressPolicy, type EgressPolicy } from '../probes/egress.js';
 import { createRunSlots } from '../probes/run-slots.js';
+import { egressFetch } from '../probes/egress-fetch.js';
 import { Runner } from './runner/runner.js';
 import { startDispatcher } from './notify/dispatcher.js';
 import { createNotifier } from './notify/notifier.js';
@@ -45,7 +46,6 @@ export interface RunningDaemon {
 export interface StartOptions {
   clock?: Clock;
   logger?: Logger;
-  fetch?: typeof fetch;
   /** Where notifications may connect; by default the policy of SVC_RUNNER_DENY_PRIVATE. */
   egress?: EgressPolicy;
 }
@@ -107,10 +107,19 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const mailer = createMailer(config.mail.smtpUrl, config.mail.from, logger);
     if (!config.mail.smtpUrl) logger.info('e-mail is off: no SMTP server is configured (SVC_SMTP_URL), so no e-mail notification or notice is sent');
     const lifecycle = new Lifecycle();
-    const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate });
-    const notifier = createNotifier(config, egress, metrics);
+    // Checks may be held to SVC_RUNNER_ALLOW; what else the daemon fetches for members
+    // (notifications, SAML metadata) reaches services anywhere the deny rules allow.
+    const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate, allow: config.runner.allow });
+    const memberEgress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate });
+    const notifier = createNotifier(config, memberEgress, metrics);
+    // Sign-in providers are the operator's to configure and often live on the private network:
+    // their requests are refused link-local, metadata and non-unicast addresses only.
+    const providerEgress = createEgressPolicy({ denyPrivate: false });
     const probeSlots = { browser: createRunSlots(config.runner.browserConcurrency) };
-    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, probeSlots, notifier, caches: createAppCaches({ rdapBootstrapUrl: config.probes.rdapBootstrapUrl }) };
+    const deps: AppDeps = {
+      db, config, clock, hasher, policy, mailer, logger, fetch: egressFetch(providerEgress), metrics, lifecycle, keyring, egress, memberEgress, probeSlots, notifier,
+      caches: createAppCaches({ rdapBootstrapUrl: config.probes.rdapBootstrapUrl }),
+    };
 
     // Stored sign-in overrides take effect at start-up, never in the middle of a run.
     await effectiveTenant(deps);

@@ -26,6 +26,11 @@ export interface ProbeContext {
   now(): number;
   /** What probes keep between runs (the RDAP bootstrap file, compiled JSON queries). */
   caches: ProbeCaches;
+  /**
+   * The secret values substituted into the check: whatever holds one is a credential, sent only
+   * to the origin it was written for.
+   */
+  secretValues?: readonly string[];
 }
 
 /**

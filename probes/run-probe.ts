@@ -66,7 +66,7 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
       const release = slots ? await slots.acquire(controller.signal) : undefined;
       waitingForSlot = false;
       try {
-        return await probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now, caches: options.caches ?? createProbeCaches() });
+        return await probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now, caches: options.caches ?? createProbeCaches(), secretValues: options.secretValues ?? [] });
       } finally {
         release?.();
       }

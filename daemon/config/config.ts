@@ -92,6 +92,8 @@ export interface RunnerConfig {
   /** Browser checks running at once on this daemon. */
   browserConcurrency: number;
   denyPrivate: boolean;
+  /** The only networks outbound connections for members may reach (empty: no such limit). */
+  allow?: string[];
   leaseSeconds: number;
   resultsRetentionSeconds: number;
 }
@@ -266,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       concurrency: get('runnerConcurrency')!,
       browserConcurrency: get('runnerBrowserConcurrency')!,
       denyPrivate: get('runnerDenyPrivate')!,
+      allow: get('runnerAllow') ?? [],
       leaseSeconds: get('runnerLease')!,
       resultsRetentionSeconds: get('resultsRetention')!,
     },

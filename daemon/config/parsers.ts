@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import type { TrustProxy } from '../http/client-address.js';
+import { parseNetworks } from '../../probes/egress.js';
 
 /**
  * Parsers for configuration values. Each takes the raw value (a string from the environment, or
@@ -141,6 +142,16 @@ export const trustProxy = (): Parser<TrustProxy> => ({
       else list.addSubnet(address, bits, family);
     }
     return { kind: 'addresses', list, text: value };
+  },
+});
+
+/** A comma-separated list of IP addresses and networks (`127.0.0.0/8, ::1`), kept as the entries. */
+export const networks = (): Parser<string[]> => ({
+  describe: 'list of IP addresses and networks',
+  parse(raw) {
+    const entries = (Array.isArray(raw) ? raw.map(text) : text(raw).split(',')).map((entry) => entry.trim()).filter(Boolean);
+    parseNetworks(entries);
+    return entries;
   },
 });
 

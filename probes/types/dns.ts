@@ -47,6 +47,14 @@ async function resolverFor(server: string | undefined, context: ProbeContext): P
     const { host, port } = parseHostPort(server, 53);
     const { address } = await context.egress.resolve(host);
     resolver.setServers([isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`]);
+  } else if (context.egress.options.denyPrivate || (context.egress.options.allow?.length ?? 0) > 0) {
+    // The system's resolver answers for the daemon's own network (internal zones, split horizon):
+    // where the policy limits targets, it must allow that resolver too, or the check names one.
+    for (const server of resolver.getServers()) {
+      const address = server.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1');
+      const why = context.egress.refusal(address);
+      if (why) throw new ProbeFailure(`${why}, the system resolver: name a resolver in the check`);
+    }
   }
   return resolver;
 }

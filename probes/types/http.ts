@@ -5,7 +5,7 @@ import { assertCertificateTime } from '../certificate.js';
 import { runDispatcher } from '../http-dispatcher.js';
 import { assertJsonQueries, parseJsonBody } from '../json-queries.js';
 import { defineProbe, ProbeFailure, type ProbeSuccess } from '../probe.js';
-import { requestHeaders } from '../request-headers.js';
+import { crossOriginHeaders, holdsSecret, requestHeaders } from '../request-headers.js';
 import { keywordFailure } from '../text-match.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -38,7 +38,7 @@ export const httpProbe = defineProbe({
   async run(check, context): Promise<ProbeSuccess> {
     const { config } = check;
     const password = (config as { basicAuthPassword?: string }).basicAuthPassword;
-    const headers = requestHeaders(config.headers);
+    let headers = requestHeaders(config.headers);
     if (config.basicAuthUser !== undefined) {
       headers.authorization = `Basic ${Buffer.from(`${config.basicAuthUser}:${password ?? ''}`).toString('base64')}`;
     }
@@ -76,15 +76,19 @@ export const httpProbe = defineProbe({
           if (next.protocol !== 'http:' && next.protocol !== 'https:') {
             throw new ProbeFailure(`redirect to a ${next.protocol.slice(0, -1)} URL`);
           }
-          if (next.origin !== url.origin) {
-            // Credentials go to the origin they were meant for only; the certificate that counts
-            // is the one of the origin that gives the final answer.
-            delete headers.authorization;
-            certificate = undefined;
-          }
           if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
             method = method === 'HEAD' ? 'HEAD' : 'GET';
             body = undefined;
+          }
+          if (next.origin !== url.origin) {
+            // Credentials go to the origin they were meant for only (scheme, host and port): the
+            // credential headers and every header or body that holds a secret of the check stay
+            // behind. The certificate that counts is the one of the origin that gives the final answer.
+            headers = crossOriginHeaders(headers, context.secretValues ?? []);
+            if (typeof body === 'string' && holdsSecret(body, context.secretValues ?? [])) {
+              throw new ProbeFailure(`redirect to another origin (${next.origin}) would send a request body that holds a secret`);
+            }
+            certificate = undefined;
           }
           url = next;
           continue;

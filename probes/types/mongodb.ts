@@ -1,4 +1,4 @@
-import { MongoClient } from 'mongodb';
+import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { passwordOf } from '../credentials.js';
 import { networkFailure } from '../connection-errors.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
@@ -6,14 +6,15 @@ import { failureMessage } from '../failure-message.js';
 import { resolveTarget } from '../target-address.js';
 import { formatHostPort, parseHostPort } from '../target.js';
 import { onAbort } from '../abort.js';
+import { startEgressSocksProxy, type EgressSocksProxy } from '../egress-socks-proxy.js';
 
 /**
  * MongoDB through `mongodb`, the official driver: connects (directly to the target, or to the
  * deployment its SRV record names), signs in when a user is set, and runs the command
- * (`{ping: 1}` by default) on the database (admin by default). Every host name the driver
- * connects to, members found through SRV or replica set discovery included, resolves through
- * the egress policy's lookup. (Node skips the lookup for an IP literal: a member that a
- * deployment lists by address is not judged by the policy.)
+ * (`{ping: 1}` by default) on the database (admin by default). The driver connects through a
+ * SOCKS5 proxy of the run (probes/egress-socks-proxy.ts), so every server it is about to use,
+ * members named by SRV records or announced in a server's `hello` included, by name or by IP
+ * address, is judged by the egress policy before any connection to it is opened.
  */
 export const mongodbProbe = defineProbe({
   type: 'mongodb',
@@ -25,9 +26,9 @@ export const mongodbProbe = defineProbe({
     if (!config.srv) await resolveTarget(check.target, 27017, context);
     const uri = config.srv ? `mongodb+srv://${host}/` : `mongodb://${formatHostPort({ host, port })}/`;
     const password = passwordOf(config);
-    const client = new MongoClient(uri, {
+    const proxy = await startEgressSocksProxy(context.egress);
+    const client = egressMongoClient(uri, proxy, {
       directConnection: !config.srv,
-      lookup: context.egress.lookup,
       auth: config.username ? { username: config.username, password } : undefined,
       // mongodb+srv turns TLS on by default, as the driver does; otherwise useTls decides.
       ...(config.srv && !config.useTls ? {} : { tls: config.useTls }),
@@ -39,7 +40,10 @@ export const mongodbProbe = defineProbe({
       maxPoolSize: 1,
       appName: 'svc',
     });
-    const stopListening = onAbort(context.signal, () => void client.close().catch(() => {}));
+    const stopListening = onAbort(context.signal, () => {
+      void client.close().catch(() => {});
+      void proxy.close();
+    });
     const command = config.command ?? { ping: 1 };
     const name = Object.keys(command)[0] ?? 'command';
     // The driver keeps retrying an unreachable server until serverSelectionTimeoutMS; a direct
@@ -56,13 +60,23 @@ export const mongodbProbe = defineProbe({
     } catch (error) {
       if (context.signal.aborted) throw context.signal.reason;
       if (error instanceof ProbeFailure) throw error;
+      // What the proxy saw is the truth about the connections: the driver only hears a SOCKS reply.
+      if (proxy.refusals.length > 0) throw new ProbeFailure(proxy.refusals[0]);
+      const connectError = proxy.connectErrors[0];
+      if (connectError) throw networkFailure(connectError, host, port) ?? new ProbeFailure(failureMessage(connectError));
       throw networkFailure(serverError(error), host, port) ?? new ProbeFailure(describe(error, config.username, name));
     } finally {
       stopListening();
       if (!context.signal.aborted) await client.close().catch(() => {});
+      await proxy.close();
     }
   },
 });
+
+/** A client whose every connection, to any server it discovers, goes through the run's egress proxy. */
+export function egressMongoClient(uri: string, proxy: EgressSocksProxy, options: MongoClientOptions): MongoClient {
+  return new MongoClient(uri, { ...options, proxyHost: proxy.host, proxyPort: proxy.port });
+}
 
 /** A server selection failure carries the real error of the server it tried. */
 function serverError(error: unknown): unknown {

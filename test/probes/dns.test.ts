@@ -1,7 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsmasq, type Dnsmasq } from './support/dnsmasq.js';
-import { checkOf, probe, timedProbe } from './support/probe-run.js';
+import { Resolver } from 'node:dns/promises';
+import { checkOf, probe, testEgress, timedProbe } from './support/probe-run.js';
 
 /** A UDP relay in front of the real server that holds each query `delayMs` before passing it on. */
 async function startDelayingRelay(upstreamPort: number, delayMs: number): Promise<Socket> {
@@ -83,6 +84,22 @@ describe('dns probe against a real DNS server (dnsmasq)', () => {
     } finally {
       silent.close();
     }
+  });
+
+  it("under deny-private or an allow-list, asks the system's resolver only when the policy allows it", async () => {
+    // Outside any allow-list of one documentation address, whatever this machine's resolver is.
+    const outside = await probe(checkOf('dns', 'www.x.test'), testEgress({ allow: ['192.0.2.1/32'] }));
+    expect(outside.status).toBe('down');
+    expect(outside.message).toMatch(/^egress policy refuses \S+ \(outside the allowed networks\), the system resolver: name a resolver in the check$/);
+    // Under deny-private, refused exactly when the policy refuses one of the system's resolvers.
+    const strict = testEgress({ denyPrivate: true });
+    const systemRefusal = new Resolver().getServers().map((server) => strict.refusal(server.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/:\d+$/, ''))).find(Boolean);
+    // (Run only where it is refused: a query to an allowed system resolver would leave loopback.)
+    if (systemRefusal) {
+      expect(await probe(checkOf('dns', 'www.x.test'), strict)).toMatchObject({ status: 'down', message: `${systemRefusal}, the system resolver: name a resolver in the check` });
+    }
+    // A resolver named in the check is judged by itself.
+    expect(await probe(checkOf('dns', 'www.x.test', { resolver }), testEgress({ allow: ['127.0.0.1/32'] }))).toMatchObject({ status: 'up' });
   });
 
   it('refuses a resolver the egress policy forbids', async () => {

@@ -19,6 +19,70 @@ describe('the egress policy', () => {
     expect(strict.refusal('93.184.215.14')).toBeUndefined();
   });
 
+  it('judges every range by a table: what an open policy refuses, and what deny-private adds', () => {
+    const ALWAYS = 'link-local, metadata or unspecified address';
+    const NOT_UNICAST = 'multicast, broadcast or reserved address';
+    const PRIVATE = 'loopback or private address';
+    // [address, refusal of an open policy, refusal with denyPrivate]
+    const table: Array<[string, string | undefined, string | undefined]> = [
+      ['93.184.215.14', undefined, undefined],
+      ['2606:2800:21f:cb07:6820:80da:af6b:8b2c', undefined, undefined],
+      ['224.0.0.251', NOT_UNICAST, NOT_UNICAST],
+      ['239.255.255.250', NOT_UNICAST, NOT_UNICAST],
+      ['240.0.0.1', NOT_UNICAST, NOT_UNICAST],
+      ['255.255.255.255', NOT_UNICAST, NOT_UNICAST],
+      ['ff02::1', NOT_UNICAST, NOT_UNICAST],
+      ['198.18.0.1', undefined, PRIVATE],
+      ['198.19.255.254', undefined, PRIVATE],
+      ['192.0.0.170', undefined, PRIVATE],
+      ['fec0::1', undefined, PRIVATE],
+      // IPv4-mapped and SIIT forms: the IPv4 address they spell.
+      ['::ffff:0:169.254.169.254', ALWAYS, ALWAYS],
+      ['::ffff:0:a9fe:a9fe', ALWAYS, ALWAYS],
+      ['::ffff:0:10.0.0.1', undefined, PRIVATE],
+      ['::ffff:0:7f00:1', undefined, PRIVATE],
+      ['::ffff:0:93.184.215.14', undefined, undefined],
+      // NAT64 (well-known and local-use prefixes), 6to4 and IPv4-compatible: judged by the IPv4 they carry.
+      ['64:ff9b::169.254.169.254', ALWAYS, ALWAYS],
+      ['64:ff9b::a9fe:a9fe', ALWAYS, ALWAYS],
+      ['64:ff9b::7f00:1', undefined, PRIVATE],
+      ['64:ff9b::10.1.2.3', undefined, PRIVATE],
+      ['64:ff9b:1::a9fe:a9fe', ALWAYS, ALWAYS],
+      ['64:ff9b::5db8:d70e', undefined, undefined],
+      ['2002:a9fe:a9fe::1', ALWAYS, ALWAYS],
+      ['2002:7f00:1::', undefined, PRIVATE],
+      ['2002:c0a8:101::1', undefined, PRIVATE],
+      ['2002:5db8:d70e::1', undefined, undefined],
+      ['::169.254.169.254', ALWAYS, ALWAYS],
+      ['::a9fe:a9fe', ALWAYS, ALWAYS],
+      ['::10.0.0.1', undefined, PRIVATE],
+      ['::224.0.0.1', NOT_UNICAST, NOT_UNICAST],
+      ['::1', undefined, PRIVATE],
+      ['::', ALWAYS, ALWAYS],
+    ];
+    const open = testEgress();
+    const strict = testEgress({ denyPrivate: true });
+    for (const [address, openly, strictly] of table) {
+      expect(open.refusal(address), `${address} (open)`).toBe(openly && `egress policy refuses ${address} (${openly})`);
+      expect(strict.refusal(address), `${address} (deny-private)`).toBe(strictly && `egress policy refuses ${address} (${strictly})`);
+    }
+  });
+
+  it('connects only inside the allow-list when one is set, and still refuses what is denied inside it', () => {
+    const allowLoopback = testEgress({ allow: ['127.0.0.0/8', '::1'] });
+    expect(allowLoopback.refusal('127.0.0.1')).toBeUndefined();
+    expect(allowLoopback.refusal('::1')).toBeUndefined();
+    expect(allowLoopback.refusal('::ffff:127.0.0.2')).toBeUndefined();
+    expect(allowLoopback.refusal('93.184.215.14')).toBe('egress policy refuses 93.184.215.14 (outside the allowed networks)');
+    expect(allowLoopback.refusal('::2')).toBe('egress policy refuses ::2 (link-local, metadata or unspecified address)');
+    expect(allowLoopback.refusal('64:ff9b::7f00:1')).toBe('egress policy refuses 64:ff9b::7f00:1 (outside the allowed networks)');
+    const everything = testEgress({ allow: ['0.0.0.0/0', '::/0'], denyPrivate: true });
+    expect(everything.refusal('169.254.169.254')).toMatch(/link-local/);
+    expect(everything.refusal('10.0.0.1')).toMatch(/loopback or private/);
+    expect(everything.refusal('93.184.215.14')).toBeUndefined();
+    expect(() => testEgress({ allow: ['127.0.0.0/33'] })).toThrow(/127\.0\.0\.0\/33/);
+  });
+
   it('turns a refused target into a down result saying so, for every probe type', async () => {
     const targets: Array<[Parameters<typeof checkOf>[0], string]> = [
       ['http', 'http://169.254.169.254/latest/meta-data/'],

@@ -1,3 +1,4 @@
+import { egressRefusal } from '../../../probes/egress-fetch.js';
 import type { AppDeps } from '../../deps.js';
 import type { ProviderEndpoints } from './catalog.js';
 
@@ -27,7 +28,10 @@ export async function discover(deps: Pick<AppDeps, 'fetch' | 'clock' | 'caches'>
   const hit = cache.get(issuer);
   if (hit && now - hit.at < CACHE_MS) return hit.value;
   const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
-  const response = await deps.fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+  const response = await deps.fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) }).catch((error: unknown) => {
+    const refused = egressRefusal(error);
+    throw refused ? new Error(`discovery document at ${url} not read: ${refused}`) : error;
+  });
   if (!response.ok) throw new Error(`discovery document at ${url} answered ${response.status}`);
   const doc = (await response.json()) as Record<string, unknown>;
   const text = (name: string): string => {

@@ -1,3 +1,5 @@
+import { egressFetch, egressRefusal } from '../../../probes/egress-fetch.js';
+import type { EgressPolicy } from '../../../probes/egress.js';
 import { AppError, validationFailed } from '../../errors.js';
 import { xmlTools } from './xml-dom.js';
 
@@ -45,19 +47,41 @@ export async function parseIdpMetadata(xml: string): Promise<IdpMetadata> {
 }
 
 /**
- * Fetches metadata from an https address (10 s, 512 KiB, no redirects). Only an organization's
- * admins may name the address, and nothing of the answer but the parsed metadata is kept or shown.
+ * Fetches metadata from an https address (10 s, 512 KiB, no redirects) through the egress policy
+ * of member-given addresses. Only an organization's admins may name the address, and nothing of
+ * the answer but the parsed metadata is kept or shown: no error repeats any of the document.
  */
-export async function fetchIdpMetadata(url: string): Promise<string> {
+export async function fetchIdpMetadata(egress: EgressPolicy, url: string): Promise<string> {
   if (!/^https:\/\//i.test(url)) throw validationFailed([{ path: 'metadataUrl', message: 'must be an https:// address' }]);
   let response: Response;
   try {
-    response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
-  } catch {
+    response = await egressFetch(egress)(url, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    const refused = egressRefusal(error);
+    if (refused) throw validationFailed([{ path: 'metadataUrl', message: `not fetched: ${refused}` }], 'The identity provider metadata address is refused by the egress policy.');
     throw new AppError('UPSTREAM_FAILED', 'The identity provider metadata could not be fetched.');
   }
-  if (!response.ok) throw new AppError('UPSTREAM_FAILED', `The identity provider metadata address answered ${response.status}.`);
-  const text = await response.text();
-  if (text.length > METADATA_MAX_BYTES) throw validationFailed([{ path: 'metadataUrl', message: `the document is larger than ${METADATA_MAX_BYTES / 1024} KiB` }]);
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    throw new AppError('UPSTREAM_FAILED', `The identity provider metadata address answered ${response.status}.`);
+  }
+  const text = await readCapped(response);
+  if (text === undefined) throw validationFailed([{ path: 'metadataUrl', message: `the document is larger than ${METADATA_MAX_BYTES / 1024} KiB` }]);
   return text;
+}
+
+/** The body as text, or undefined (and the rest left unread) once it passes METADATA_MAX_BYTES. */
+async function readCapped(response: Response): Promise<string | undefined> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > METADATA_MAX_BYTES) {
+      await response.body.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

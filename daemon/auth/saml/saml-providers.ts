@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { validationFailed } from '../../errors.js';
 import { fetchIdpMetadata, parseIdpMetadata } from './idp-metadata.js';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'memberEgress'>;
 
 /** The SAML identity provider of an organization as the API shows it (no key material). */
 export interface SamlProviderView {
@@ -62,8 +62,13 @@ export async function storeSamlProvider(
   actorUid: string,
   input: { metadataXml?: string; metadataUrl?: string; required?: boolean },
 ): Promise<SamlProvidersTable> {
-  const xml = input.metadataXml ?? (await fetchIdpMetadata(input.metadataUrl!));
-  const metadata = await parseIdpMetadata(xml);
+  const xml = input.metadataXml ?? (await fetchIdpMetadata(deps.memberEgress, input.metadataUrl!));
+  // A fetched document is not the caller's to read: what is wrong with it is not described.
+  const metadata = input.metadataXml
+    ? await parseIdpMetadata(xml)
+    : await parseIdpMetadata(xml).catch(() => {
+        throw validationFailed([{ path: 'metadataUrl', message: 'the document at this address is not SAML identity provider metadata' }]);
+      });
   const { X509Certificate } = await import('node:crypto');
   for (const body of metadata.certificates) {
     try {

@@ -43,6 +43,13 @@ describe('configuration', () => {
     expect(config.auth.providers).toEqual({});
   });
 
+  it('reads SVC_RUNNER_ALLOW as a list of addresses and networks, from the environment or a YAML list, and names a bad entry', () => {
+    expect(loadConfig({ SVC_RUNNER_ALLOW: '127.0.0.0/8, ::1' }, dir()).runner.allow).toEqual(['127.0.0.0/8', '::1']);
+    expect(loadConfig({}, withFile('runner:\n  allow: [10.0.0.0/8, "fd00::/8"]\n')).runner.allow).toEqual(['10.0.0.0/8', 'fd00::/8']);
+    expect(loadConfig({}, dir()).runner.allow).toEqual([]);
+    expect(failure({ SVC_RUNNER_ALLOW: '127.0.0.0/8, example.com' })).toContain('got "example.com"');
+  });
+
   it('a random JWT secret differs on each start', () => {
     expect(loadConfig({}, dir()).auth.jwtSecret).not.toBe(loadConfig({}, dir()).auth.jwtSecret);
   });

@@ -39,7 +39,7 @@ function header(length: number, requestId: number, responseTo: number, opCode: n
 }
 
 /** Starts the fake on a free loopback port with one SCRAM-SHA-256 user. */
-export async function startMongoFake(user: { username: string; password: string }): Promise<MongoFake> {
+export async function startMongoFake(user: { username: string; password: string }, helloExtras: (port: number) => Document = () => ({})): Promise<MongoFake> {
   const commands: string[] = [];
   const sockets = new Set<Socket>();
   const salt = randomBytes(16);
@@ -60,7 +60,7 @@ export async function startMongoFake(user: { username: string; password: string 
           helloOk: true, ismaster: true, isWritablePrimary: true, maxBsonObjectSize: 16 * 1024 * 1024,
           maxMessageSizeBytes: 48_000_000, maxWriteBatchSize: 100_000, localTime: new Date(),
           logicalSessionTimeoutMinutes: 30, connectionId: nextId++, minWireVersion: 0, maxWireVersion: 21,
-          readOnly: false, saslSupportedMechs: ['SCRAM-SHA-256'], ok: 1,
+          readOnly: false, saslSupportedMechs: ['SCRAM-SHA-256'], ok: 1, ...helloExtras(port),
         };
       case 'ping':
       case 'endsessions':
@@ -149,6 +149,7 @@ export async function startMongoFake(user: { username: string; password: string 
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
   return {
     port: (server.address() as AddressInfo).port,
     commands,
