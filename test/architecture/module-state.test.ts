@@ -14,6 +14,7 @@ const ALLOWED: Record<string, string> = {
   'daemon/audit/audit-log.ts: lastMsOf': 'the last audit id time per injected clock object, not per module',
   'daemon/mcp/tool-listing.ts: built': "each tool's JSON Schemas, derived once from the tool's own constant definition",
   'probes/http-dispatcher.ts: connectors': 'connectors derived from an egress policy object, which belongs to one app',
+  'probes/egress-fetch.ts: dispatchers': 'dispatchers derived from an egress policy object, which belongs to one app',
   'probes/tls-options.ts: trustStores': 'trust stores derived from an egress policy object, which belongs to one app',
   'probes/registry.ts: loaded': "which driver modules were imported; Node's module cache is process-wide anyway",
   // Moving to typed worker files with their state on AppDeps.caches (issue 27, another change).

@@ -12,7 +12,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const SCANNED = ['daemon', 'probes', 'importers', 'checks', 'contract'];
 
 /** The egress module itself: the policy, and the HTTP dispatcher, fetch and SOCKS proxy built on it. */
-const EGRESS_MODULE = ['probes/egress.ts', 'probes/http-dispatcher.ts', 'probes/egress-fetch.ts', 'probes/egress-socks-proxy.ts'];
+const EGRESS_MODULE = ['probes/egress.ts', 'probes/http-dispatcher.ts', 'probes/egress-fetch.ts', 'probes/egress-socks-proxy.ts', 'probes/browser-egress-proxy.ts'];
 
 const RESOLVED = 'connects only to the address resolveTarget (the egress policy) allowed';
 const DISPATCHER = "requests through runDispatcher (the egress policy's connector)";
