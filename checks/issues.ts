@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** One validation problem: a dotted field path (`config.expectedStatusCodes.0`) and a sentence. */
 export interface ValidationIssue {

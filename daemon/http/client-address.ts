@@ -1,4 +1,4 @@
-import { BlockList, isIP } from 'node:net';
+import { type BlockList, isIP } from 'node:net';
 import type { Middleware } from 'koa';
 
 /**

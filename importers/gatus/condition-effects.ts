@@ -1,4 +1,4 @@
-import { DNS_RCODES, type CheckTypeName } from '../../checks/index.js';
+import type { DNS_RCODES, CheckTypeName } from '../../checks/index.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { statusCodeList } from '../../checks/status-codes.js';
 import { textValue } from '../shared/values.js';

@@ -168,8 +168,8 @@ describe('the daemon as a process', () => {
     await waitForReady(`http://127.0.0.1:${port}`);
     child.kill('SIGTERM');
     await exited;
-    expect(output().stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  svc daemon listening on /m);
-    expect(output().stdout).toMatch(/INFO  request {2}requestId=\S+ method=GET route=\/api\/v1\/ready status=200/);
+    expect(output().stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}svc daemon listening on /m);
+    expect(output().stdout).toMatch(/INFO {2}request {2}requestId=\S+ method=GET route=\/api\/v1\/ready status=200/);
   });
 
   it('fails on a port in use before anything is written', async () => {
