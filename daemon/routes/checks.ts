@@ -30,6 +30,7 @@ export const checkRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/checks',
     permission: 'checks:read',
+    response: 'CheckPage',
     summary:
       'List checks in creation order, each with state, stateSince and lastResult: ?label=key=value (repeatable), ?type=, ?state=, ' +
       '?include=uptime24h,latencies (24-hour uptime; the last 20 response times, oldest first), ?limit= (1-500, default 50), ?cursor=.',
@@ -54,6 +55,7 @@ export const checkRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/checks',
     permission: 'checks:write',
+    response: 'Check',
     summary: 'Create a check (the slug is derived from the name when absent); 409 SLUG_TAKEN when in use.',
     // Validated by the catalog, which reports every problem with its field path.
     body: z.unknown(),
@@ -69,6 +71,7 @@ export const checkRoutes: RouteSpec[] = [
     path: '/orgs/:org/checks/validate',
     // Writes nothing, but exists only to prepare a write, so it needs what the write needs.
     permission: 'checks:write',
+    response: 'CheckValidation',
     summary: 'Validate a candidate check without writing: the normalised check and the secrets it refers to that are not set (missingSecrets), or every problem.',
     body: z.unknown(),
     async handler({ deps, auth, body }) {
@@ -80,6 +83,7 @@ export const checkRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/checks/:slug',
     permission: 'checks:read',
+    response: 'Check',
     summary: 'One check, with state, stateSince, lastResult and (heartbeat) pingUrl.',
     async handler({ deps, auth, params }) {
       const [view] = await checkViewsWithRuntime(deps, [await requireCommittedCheck(deps.db, orgOf(auth).uid, params.slug)]);
@@ -90,6 +94,7 @@ export const checkRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/orgs/:org/checks/:slug',
     permission: 'checks:write',
+    response: 'Check',
     summary: 'Change a check with a JSON Merge Patch (null removes a field); the result is validated as a whole.',
     body: z.unknown(),
     async handler({ deps, auth, params, body }) {

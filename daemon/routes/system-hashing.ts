@@ -36,6 +36,7 @@ export const systemHashingRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/system/hashing',
     permission: 'superAdmin',
+    response: 'HashingView',
     summary: 'The policy in force, the stored overrides, the presets, and whether a restart is pending.',
     handler: async ({ deps }) => hashingView(deps),
   }),
@@ -43,6 +44,7 @@ export const systemHashingRoutes: RouteSpec[] = [
     method: 'PUT',
     path: '/system/hashing',
     permission: 'superAdmin',
+    response: 'HashingView',
     summary: 'Replace the stored overrides; validated now, effective after a restart.',
     // Validated by the policy's own rules, which name each field.
     body: z.unknown(),
