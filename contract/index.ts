@@ -5,6 +5,7 @@ export * from './enterprise-sign-in.js';
 export * from './import-sources.js';
 export * from './import-warnings.js';
 export * from './notification-channels.js';
+export type * from './request-bodies.js';
 export type * from './response-bodies.js';
 export type * from './responses.js';
 export * from './status-pages.js';

@@ -36,6 +36,7 @@ export const checkRunRoutes: RouteSpec[] = [
     permission: 'checks:write',
     response: 'CheckResult',
     summary: 'Run a candidate check once without saving it; answers the result {at, status, latencyMs, message}.',
+    bodyType: 'CheckInput',
     body: z.unknown(),
     async handler({ deps, auth, body }) {
       return testCheck(deps, orgOf(auth).uid, validCheck(body));

@@ -58,6 +58,7 @@ export const checkRoutes: RouteSpec[] = [
     response: 'Check',
     summary: 'Create a check (the slug is derived from the name when absent); 409 SLUG_TAKEN when in use.',
     // Validated by the catalog, which reports every problem with its field path.
+    bodyType: 'CheckInput',
     body: z.unknown(),
     status: 201,
     async handler({ deps, auth, body }) {
@@ -73,6 +74,7 @@ export const checkRoutes: RouteSpec[] = [
     permission: 'checks:write',
     response: 'CheckValidation',
     summary: 'Validate a candidate check without writing: the normalised check and the secrets it refers to that are not set (missingSecrets), or every problem.',
+    bodyType: 'CheckInput',
     body: z.unknown(),
     async handler({ deps, auth, body }) {
       const check = validCheck(body);
@@ -96,6 +98,7 @@ export const checkRoutes: RouteSpec[] = [
     permission: 'checks:write',
     response: 'Check',
     summary: 'Change a check with a JSON Merge Patch (null removes a field); the result is validated as a whole.',
+    bodyType: 'CheckPatch',
     body: z.unknown(),
     async handler({ deps, auth, params, body }) {
       const org = orgOf(auth);

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import type { RequestName } from '../../contract/request-bodies.js';
 import type { ResponseBodies, ResponseName } from '../../contract/response-bodies.js';
 import type { AuthContext, OrgAuthContext } from '../access/auth-context.js';
 import type { OrgPermission } from '../access/permissions.js';
@@ -80,6 +81,8 @@ export interface RouteSpec<
   permission: P;
   /** Zod schema of the JSON body; when set the body is parsed and validated (400 lists every problem). */
   body?: z.ZodType<Body>;
+  /** The body's type in the contract, when the handler validates it itself (`body: z.unknown()`): for the OpenAPI document. */
+  bodyType?: RequestName;
   /** Hand the handler the raw body bytes (up to this many) instead of JSON. */
   rawBodyLimit?: number;
   /** Status of a successful answer; 204 when the handler returns undefined. */

@@ -47,6 +47,7 @@ export const systemHashingRoutes: RouteSpec[] = [
     response: 'HashingView',
     summary: 'Replace the stored overrides; validated now, effective after a restart.',
     // Validated by the policy's own rules, which name each field.
+    bodyType: 'PolicyOverrides',
     body: z.unknown(),
     async handler({ deps, body: input }) {
       const issues = validatePolicyOverrides(input);
