@@ -1,27 +1,9 @@
+import type { Incident, Page } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { orgPath, resolveOrg } from './checks-org.js';
 
-interface Actor {
-  email: string;
-  name: string;
-}
-
-/** An incident as the API answers it (the fields the CLI prints). */
-interface Incident {
-  uid: string;
-  title: string;
-  status: 'open' | 'acknowledged' | 'resolved';
-  checkSlug: string | null;
-  createdAt: string;
-  acknowledgedBy: Actor | null;
-  resolvedBy: Actor | null;
-}
-
-interface IncidentPage {
-  items: Incident[];
-  nextCursor: string | null;
-}
+type IncidentPage = Page<Incident>;
 
 /** What `--status` accepts: the API's statuses, `active` (open or acknowledged) and `all`. */
 const STATUS_CHOICES = ['active', 'open', 'acknowledged', 'resolved', 'all'];
