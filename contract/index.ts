@@ -8,4 +8,5 @@ export * from './notification-channels.js';
 export type * from './request-bodies.js';
 export type * from './response-bodies.js';
 export type * from './responses.js';
+export * from './states.js';
 export * from './status-pages.js';

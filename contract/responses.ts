@@ -3,6 +3,7 @@
 import type { Role, Scope } from './access.js';
 import type { ImportSource } from './import-sources.js';
 import type { ImportWarningCode } from './import-warnings.js';
+import type { CheckState, IncidentStatus, UptimeWindow } from './states.js';
 
 export interface Account {
   uid: string;
@@ -217,8 +218,7 @@ export interface Check {
   missingSecrets?: string[];
 }
 
-/** A check's state: `pending` until its first result, `paused` when disabled. */
-export type CheckState = 'pending' | 'up' | 'degraded' | 'down' | 'paused';
+export type { CheckState, IncidentStatus, UptimeWindow } from './states.js';
 
 /** One run of a check. */
 export interface CheckResult {
@@ -260,7 +260,7 @@ export interface StateChange {
 
 /** Uptime of a check over a window. */
 export interface Uptime {
-  window: '24h' | '7d' | '30d' | '90d';
+  window: UptimeWindow;
   uptimePercent: number | null;
   runs: number;
   downRuns: number;
@@ -404,7 +404,6 @@ export interface Organization {
   createdAt: string;
 }
 
-export type IncidentStatus = 'open' | 'acknowledged' | 'resolved';
 
 /** Who did something, as an incident shows it. */
 export interface IncidentActor {

@@ -44,7 +44,8 @@ export function generateResponseSchemas() {
   /** The type alias a property's written type names (`type: ChannelType`), which a resolved union may not carry. */
   function writtenAlias(node) {
     if (!node || !ts.isTypeReferenceNode(node) || node.typeArguments?.length) return undefined;
-    const symbol = checker.getSymbolAtLocation(node.typeName);
+    let symbol = checker.getSymbolAtLocation(node.typeName);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
     return symbol && symbol.flags & ts.SymbolFlags.TypeAlias && inContract(symbol) ? symbol : undefined;
   }
 

@@ -1,4 +1,4 @@
-import type { CheckResult, Page, Uptime } from '../../contract/index.js';
+import { UPTIME_WINDOWS, type CheckResult, type Page, type Uptime } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { orgPath, resolveOrg } from './checks-org.js';
@@ -35,7 +35,7 @@ export async function results(options: { org?: string; args: string[]; limit?: s
 export async function uptime(options: { org?: string; args: string[]; window?: string }, deps: CommandDeps): Promise<void> {
   const [slug] = options.args;
   const window = options.window ?? '24h';
-  if (!['24h', '7d', '30d', '90d'].includes(window)) throw usageError(`--window takes 24h, 7d, 30d or 90d; got "${window}"`);
+  if (!(UPTIME_WINDOWS as readonly string[]).includes(window)) throw usageError(`--window takes 24h, 7d, 30d or 90d; got "${window}"`);
   const org = await resolveOrg(options, deps);
   const answer = await deps.client().get<Uptime>(
     `${checkPath(org, slug)}/uptime`,

@@ -1,4 +1,4 @@
-import type { Incident, Page } from '../../contract/index.js';
+import { INCIDENT_STATUSES, type Incident, type Page } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { orgPath, resolveOrg } from './checks-org.js';
@@ -14,7 +14,7 @@ export async function list(options: { status: string; check?: string }, deps: Co
   const org = await resolveOrg({}, deps);
   const client = deps.client();
   // The API filters by one status; "active" and "all" read everything and keep what they mean.
-  const apiStatus = ['open', 'acknowledged', 'resolved'].includes(options.status) ? options.status : undefined;
+  const apiStatus = (INCIDENT_STATUSES as readonly string[]).includes(options.status) ? options.status : undefined;
   const incidents: Incident[] = [];
   let cursor: string | null = null;
   do {

@@ -12,7 +12,7 @@ import { enqueueIncidentNotifications } from '../notify/enqueue.js';
 // each and when. open -> acknowledged -> resolved; open -> resolved directly is allowed too.
 
 export type IncidentStatus = IncidentsTable['status'];
-export const INCIDENT_STATUSES: readonly IncidentStatus[] = ['open', 'acknowledged', 'resolved'];
+export { INCIDENT_STATUSES } from '../../contract/states.js';
 
 /** Who did something, as an incident shows it. */
 export type Actor = ContractIncidentActor;

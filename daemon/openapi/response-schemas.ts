@@ -597,13 +597,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
               "type": "string"
             },
             "role": {
-              "type": "string",
-              "enum": [
-                "owner",
-                "admin",
-                "user",
-                "viewer"
-              ]
+              "$ref": "#/components/schemas/Role"
             }
           },
           "required": [
@@ -1215,7 +1209,6 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
     ]
   },
   "CheckState": {
-    "description": "A check's state: `pending` until its first result, `paused` when disabled.",
     "type": "string",
     "enum": [
       "pending",
@@ -1361,13 +1354,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "type": "string"
       },
       "role": {
-        "type": "string",
-        "enum": [
-          "owner",
-          "admin",
-          "user",
-          "viewer"
-        ]
+        "$ref": "#/components/schemas/Role"
       },
       "status": {
         "$ref": "#/components/schemas/InvitationStatus"
@@ -1639,18 +1626,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "$ref": "#/components/schemas/ImportAction"
       },
       "reason": {
-        "description": "For a skipped item: the warning code that explains it.",
-        "type": "string",
-        "enum": [
-          "UNSUPPORTED_TYPE",
-          "UNSUPPORTED_SETTING",
-          "SECRET_DROPPED",
-          "NOTIFICATIONS_DROPPED",
-          "INVALID_ITEM",
-          "VALUE_ADJUSTED",
-          "OWNED_ELSEWHERE",
-          "BECAME_LABEL"
-        ]
+        "$ref": "#/components/schemas/ImportWarningCode"
       },
       "message": {
         "description": "For a skipped item: that warning's sentence.",
@@ -1666,13 +1642,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "source": {
-        "type": "string",
-        "enum": [
-          "configfile-monitor",
-          "hosted-monitor-api",
-          "selfhosted-monitor-db",
-          "uptime-api-monitor"
-        ]
+        "$ref": "#/components/schemas/ImportSource"
       },
       "dryRun": {
         "type": "boolean"
@@ -1723,6 +1693,16 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "checks"
     ]
   },
+  "ImportSource": {
+    "description": "An import source value, as the API and the CLI name it.",
+    "type": "string",
+    "enum": [
+      "configfile-monitor",
+      "hosted-monitor-api",
+      "selfhosted-monitor-db",
+      "uptime-api-monitor"
+    ]
+  },
   "ImportWarning": {
     "type": "object",
     "properties": {
@@ -1735,17 +1715,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "type": "string"
       },
       "code": {
-        "type": "string",
-        "enum": [
-          "UNSUPPORTED_TYPE",
-          "UNSUPPORTED_SETTING",
-          "SECRET_DROPPED",
-          "NOTIFICATIONS_DROPPED",
-          "INVALID_ITEM",
-          "VALUE_ADJUSTED",
-          "OWNED_ELSEWHERE",
-          "BECAME_LABEL"
-        ]
+        "$ref": "#/components/schemas/ImportWarningCode"
       },
       "field": {
         "description": "The source's field the warning is about, in the source's own spelling.",
@@ -1759,6 +1729,20 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "item",
       "code",
       "message"
+    ]
+  },
+  "ImportWarningCode": {
+    "description": "- `UNSUPPORTED_TYPE`: the item has no equivalent check type; it is skipped.\n- `UNSUPPORTED_SETTING`: a setting has no equivalent; the check is imported without it.\n- `SECRET_DROPPED`: a password, token, key or credential was not carried over; where the check\n  has a field for it, the check refers to a secret instead and the message names the secret to set.\n- `NOTIFICATIONS_DROPPED`: alert or notification bindings were dropped.\n- `INVALID_ITEM`: the item is unusable (or the catalog rejects the check); it is skipped.\n- `VALUE_ADJUSTED`: a value was changed to fit the catalog (e.g. an interval raised to 10 s).\n- `OWNED_ELSEWHERE`: a check of the same slug is managed by another import source or was made\n  by hand; it is left as it is (action `conflict`) unless the import takes it over.\n- `BECAME_LABEL`: the item (a group) produces no check of its own but a label on its members.",
+    "type": "string",
+    "enum": [
+      "UNSUPPORTED_TYPE",
+      "UNSUPPORTED_SETTING",
+      "SECRET_DROPPED",
+      "NOTIFICATIONS_DROPPED",
+      "INVALID_ITEM",
+      "VALUE_ADJUSTED",
+      "OWNED_ELSEWHERE",
+      "BECAME_LABEL"
     ]
   },
   "Incident": {
@@ -1897,13 +1881,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "type": "string"
       },
       "role": {
-        "type": "string",
-        "enum": [
-          "owner",
-          "admin",
-          "user",
-          "viewer"
-        ]
+        "$ref": "#/components/schemas/Role"
       },
       "status": {
         "$ref": "#/components/schemas/InvitationStatus"
@@ -1954,13 +1932,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "type": "string"
       },
       "role": {
-        "type": "string",
-        "enum": [
-          "owner",
-          "admin",
-          "user",
-          "viewer"
-        ]
+        "$ref": "#/components/schemas/Role"
       }
     },
     "required": [
@@ -2090,13 +2062,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "type": "string"
       },
       "role": {
-        "type": "string",
-        "enum": [
-          "owner",
-          "admin",
-          "user",
-          "viewer"
-        ]
+        "$ref": "#/components/schemas/Role"
       },
       "joinedAt": {
         "type": "string"
@@ -2125,13 +2091,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "type": "string"
       },
       "role": {
-        "type": "string",
-        "enum": [
-          "owner",
-          "admin",
-          "user",
-          "viewer"
-        ]
+        "$ref": "#/components/schemas/Role"
       }
     },
     "required": [
@@ -2545,13 +2505,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "type": "string"
       },
       "role": {
-        "type": "string",
-        "enum": [
-          "owner",
-          "admin",
-          "user",
-          "viewer"
-        ]
+        "$ref": "#/components/schemas/Role"
       },
       "memberCount": {
         "type": "number"
@@ -2605,13 +2559,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "type": "string"
       },
       "role": {
-        "type": "string",
-        "enum": [
-          "owner",
-          "admin",
-          "user",
-          "viewer"
-        ]
+        "$ref": "#/components/schemas/Role"
       },
       "createdAt": {
         "type": "string"
@@ -3108,6 +3056,15 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
     },
     "required": [
       "revoked"
+    ]
+  },
+  "Role": {
+    "type": "string",
+    "enum": [
+      "owner",
+      "admin",
+      "user",
+      "viewer"
     ]
   },
   "SamlProvider": {
@@ -3657,13 +3614,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "window": {
-        "type": "string",
-        "enum": [
-          "24h",
-          "7d",
-          "30d",
-          "90d"
-        ]
+        "$ref": "#/components/schemas/UptimeWindow"
       },
       "uptimePercent": {
         "anyOf": [
@@ -3738,6 +3689,15 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "downRuns",
       "latencyP50Ms",
       "latencyP95Ms"
+    ]
+  },
+  "UptimeWindow": {
+    "type": "string",
+    "enum": [
+      "24h",
+      "7d",
+      "30d",
+      "90d"
     ]
   },
   "WorkspaceLink": {
