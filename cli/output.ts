@@ -10,7 +10,7 @@ export interface Output {
   success(text: string): void;
   warn(text: string): void;
   json(value: unknown): void;
-  table(rows: Record<string, unknown>[], columns: { key: string; title: string }[]): void;
+  table(rows: readonly object[], columns: { key: string; title: string }[]): void;
 }
 
 export function createOutput(options: { json: boolean; stdout?: NodeJS.WriteStream; stderr?: NodeJS.WriteStream; env?: NodeJS.ProcessEnv }): Output {
@@ -34,9 +34,9 @@ export function createOutput(options: { json: boolean; stdout?: NodeJS.WriteStre
     table(rows, columns) {
       if (rows.length === 0) return;
       const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-      const widths = columns.map((c) => Math.max(c.title.length, ...rows.map((r) => cell(r[c.key]).length)));
+      const widths = columns.map((c) => Math.max(c.title.length, ...rows.map((r) => cell((r as Record<string, unknown>)[c.key]).length)));
       write(stdout, kleur.bold(columns.map((c, i) => c.title.padEnd(widths[i])).join('  ').trimEnd()));
-      for (const row of rows) write(stdout, columns.map((c, i) => cell(row[c.key]).padEnd(widths[i])).join('  ').trimEnd());
+      for (const row of rows) write(stdout, columns.map((c, i) => cell((row as Record<string, unknown>)[c.key]).padEnd(widths[i])).join('  ').trimEnd());
     },
   };
 }

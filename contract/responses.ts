@@ -3,6 +3,7 @@
 import type { Role, Scope } from './access.js';
 import type { ImportSource } from './import-sources.js';
 import type { ImportWarningCode } from './import-warnings.js';
+import type { CheckState, IncidentStatus, UptimeWindow } from './states.js';
 
 export interface Account {
   uid: string;
@@ -25,11 +26,62 @@ export interface Session {
   user: Account;
 }
 
-/** `POST /auth/login` answers a session, or asks for the second factor. */
-export type LoginAnswer = Session | { mfaRequired: true; mfaToken: string };
+/** What a first factor answers for an account with two-factor: the token that goes with the code. */
+export interface MfaChallenge {
+  mfaRequired: true;
+  mfaToken: string;
+}
 
-export interface HandoffAnswer extends Session {
-  returnTo?: string | null;
+/** `POST /auth/login` answers a session, or asks for the second factor. */
+export type LoginAnswer = Session | MfaChallenge;
+
+/** `POST /auth/handoff/exchange`: a sign-in's answer, and where the browser was going. */
+export type HandoffAnswer = LoginAnswer & { returnTo?: string | null };
+
+/** `POST /auth/register`: the new account. */
+export interface Registered {
+  user: Account;
+}
+
+/** `POST /auth/verify-email`: the address now verified. */
+export interface EmailVerified {
+  email: string;
+  emailVerified: true;
+}
+
+/** How many sessions were signed out. */
+export interface Revoked {
+  revoked: number;
+}
+
+/** `POST /auth/2fa/confirm`: the one-time recovery codes, shown once. */
+export interface RecoveryCodes {
+  recoveryCodes: string[];
+}
+
+/** `POST /auth/password-reset`: the same answer whether or not the address has an account. */
+export interface PasswordResetRequested {
+  message: string;
+  /** False when this server sends no mail: no link is on its way. */
+  mailed: boolean;
+  expiresInSeconds: number;
+}
+
+/** `POST /system/users/{uid}/password-reset`: the link issued for an account. */
+export interface PasswordResetIssued {
+  userUid: string;
+  email: string;
+  expiresAt: string;
+  mailed: boolean;
+  /** Only when the daemon sends no mail, to pass on by other means. */
+  url?: string;
+}
+
+/** `GET /health` and `GET /ready`. */
+export interface Health {
+  status: 'ok' | 'ready';
+  version: string;
+  database: 'sqlite' | 'postgres';
 }
 
 export interface Provider {
@@ -41,6 +93,11 @@ export interface Provider {
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+}
+
+/** A listing that is never long enough to need pages. */
+export interface List<T> {
+  items: T[];
 }
 
 export type PasswordAlgorithm = 'argon2id' | 'bcrypt';
@@ -121,8 +178,14 @@ export interface CheckType {
   type: string;
   title: string;
   description: string;
-  target: { kind: string; description: string; example?: string; schemes?: string[] };
+  target: { kind: string; description: string; example?: string; schemes?: readonly string[] };
   schema: JsonSchema;
+}
+
+/** A check type as `GET /check-types` lists it: whether this daemon can run it, and why not. */
+export interface CheckTypeListing extends CheckType {
+  runnable: boolean;
+  reason?: string;
 }
 
 export interface Thresholds {
@@ -155,8 +218,7 @@ export interface Check {
   missingSecrets?: string[];
 }
 
-/** A check's state: `pending` until its first result, `paused` when disabled. */
-export type CheckState = 'pending' | 'up' | 'degraded' | 'down' | 'paused';
+export type { CheckState, IncidentStatus, UptimeWindow } from './states.js';
 
 /** One run of a check. */
 export interface CheckResult {
@@ -198,7 +260,7 @@ export interface StateChange {
 
 /** Uptime of a check over a window. */
 export interface Uptime {
-  window: '24h' | '7d' | '30d' | '90d';
+  window: UptimeWindow;
   uptimePercent: number | null;
   runs: number;
   downRuns: number;
@@ -331,14 +393,6 @@ export interface SystemUser {
   createdAt: string;
 }
 
-export interface NotificationSettings {
-  org: string;
-  email: boolean;
-  events: string[];
-  quietHours: { start: string; end: string; timeZone: string } | null;
-  updatedAt: string | null;
-}
-
 export interface Organization {
   uid: string;
   slug: string;
@@ -350,7 +404,6 @@ export interface Organization {
   createdAt: string;
 }
 
-export type IncidentStatus = 'open' | 'acknowledged' | 'resolved';
 
 /** Why the system resolved an incident. */
 export type IncidentResolution = 'recovered' | 'check-paused' | 'check-deleted';
@@ -378,4 +431,75 @@ export interface Incident {
   /** Why the system resolved it: the check recovered, or was paused or deleted. Null otherwise. */
   resolution: IncidentResolution | null;
   updatedAt: string;
+}
+
+/** `POST /orgs/{org}/checks/validate`: the normalised check and the secrets it refers to that are not set. */
+export interface CheckValidation {
+  valid: true;
+  check: Check;
+  missingSecrets: string[];
+}
+
+/** An organization as `GET /orgs` lists it, with the caller's role. */
+export interface OrganizationSummary {
+  uid: string;
+  slug: string;
+  name: string;
+  role: Role;
+  createdAt: string;
+}
+
+/** `POST /invitations/{token}/accept`: the organization joined and the role. */
+export interface InvitationAccepted {
+  org: string;
+  role: Role;
+}
+
+/** `POST /membership-requests`: the request is on its way to the organization's admins. */
+export interface MembershipRequested {
+  org: string;
+  status: 'requested';
+}
+
+/** An admin's decision on a membership request; `role` when approved. */
+export interface MembershipDecision {
+  status: 'approved' | 'rejected';
+  userUid: string;
+  role?: Role;
+}
+
+/** A membership request as its requester sees it: which organization, and where it stands. */
+export interface OwnMembershipRequest {
+  uid: string;
+  org: string;
+  message: string | null;
+  via: string;
+  status: MembershipRequestStatus;
+  decidedAt: string | null;
+  createdAt: string;
+}
+
+/** An entry of the server's audit log: an organization's entry plus the organization concerned. */
+export interface SystemAuditEntry extends AuditEntry {
+  organizationUid: string | null;
+}
+
+/** `PUT /orgs/{org}/secrets/{name}`: whether the secret was created or replaced. */
+export interface SecretWritten {
+  name: string;
+  created: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `POST /system/secrets/rotate`: how many values were sealed again, and with which key. */
+export interface SecretsRotated {
+  reencrypted: number;
+  keyId: string;
+}
+
+/** What a heartbeat ping answers: whether the ping counted. */
+export interface PingAnswer {
+  ok: true;
+  recorded: boolean;
 }

@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { readStdinPassword } from '../prompts.js';
-import type { TwoFactorSetup as Setup } from '../../contract/index.js';
+import type { RecoveryCodes, TwoFactorSetup as Setup } from '../../contract/index.js';
 
 /** A six-digit code from the app, or else a recovery code. */
 const isAppCode = (code: string) => /^\d{6}$/.test(code.replace(/\s+/g, ''));
@@ -27,7 +27,7 @@ export async function enable(options: { code?: string }, deps: CommandDeps): Pro
     }
   }
   const code = options.code ?? (await deps.prompts.text('Code shown by the app', '--code'));
-  const { recoveryCodes } = await api.post<{ recoveryCodes: string[] }>('/auth/2fa/confirm', { code: code.trim() });
+  const { recoveryCodes } = await api.post<RecoveryCodes>('/auth/2fa/confirm', { code: code.trim() });
   if (out.jsonMode) return out.json({ twoFactorEnabled: true, recoveryCodes });
   out.success('two-factor sign-in is on');
   out.line('Recovery codes (each works once; keep them somewhere safe, they are not shown again):');

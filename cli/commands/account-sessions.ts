@@ -1,13 +1,13 @@
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
-import type { SessionView } from '../../contract/index.js';
+import type { List, Revoked, SessionView } from '../../contract/index.js';
 
 /** Long user agents would push every other column off the screen. */
 const short = (text: string | null, max = 40) => (text && text.length > max ? `${text.slice(0, max - 1)}…` : text ?? '');
 
 /** `svc account sessions`: the signed-in account's live sessions. */
 export async function list(_options: unknown, deps: CommandDeps): Promise<void> {
-  const { items } = await deps.client().get<{ items: SessionView[] }>('/auth/sessions');
+  const { items } = await deps.client().get<List<SessionView>>('/auth/sessions');
   if (deps.out.jsonMode) return deps.out.json(items);
   if (items.length === 0) return deps.out.line('no live session');
   deps.out.table(
@@ -32,12 +32,12 @@ export async function revoke(options: { args: string[]; all?: boolean }, deps: C
   if (!id && !options.all) throw usageError('give the ID of the session to end (see svc account sessions), or --all to end every other one');
   const client = deps.client();
   if (options.all) {
-    const { revoked } = await client.post<{ revoked: number }>('/auth/logout', undefined, { query: { all: 'true' } });
+    const { revoked } = await client.post<Revoked>('/auth/logout', undefined, { query: { all: 'true' } });
     if (deps.out.jsonMode) return deps.out.json({ revoked });
     return deps.out.success(`ended ${revoked} other session${revoked === 1 ? '' : 's'}; this one stays signed in`);
   }
   // Read first, only to tell whether the one ended is the session this CLI uses.
-  const { items } = await client.get<{ items: SessionView[] }>('/auth/sessions');
+  const { items } = await client.get<List<SessionView>>('/auth/sessions');
   await client.request('DELETE', `/auth/sessions/${encodeURIComponent(id)}`);
   const wasCurrent = items.some((s) => s.id === id && s.current);
   if (deps.out.jsonMode) return deps.out.json({ revoked: 1, id, current: wasCurrent });

@@ -1,15 +1,7 @@
+import type { PasswordResetIssued } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { resolveUser } from './user-lookup.js';
-
-interface ResetAnswer {
-  userUid: string;
-  email: string;
-  expiresAt: string;
-  mailed: boolean;
-  /** Only when the daemon sends no mail. */
-  url?: string;
-}
 
 /**
  * `svc admin user reset-password --user <uid|email>`: issues a reset link for any account. The
@@ -19,7 +11,7 @@ export async function run(options: { user?: string }, deps: CommandDeps): Promis
   if (!options.user) throw usageError('--user <uid|email> is required');
   const client = deps.client();
   const uid = await resolveUser(client, options.user);
-  const answer = await client.post<ResetAnswer>(`/system/users/${encodeURIComponent(uid)}/password-reset`);
+  const answer = await client.post<PasswordResetIssued>(`/system/users/${encodeURIComponent(uid)}/password-reset`);
   if (deps.out.jsonMode) return deps.out.json(answer);
   if (answer.mailed) return deps.out.success(`a password reset link was mailed to ${answer.email}; it works once, until ${answer.expiresAt}`);
   deps.out.warn('the daemon sends no mail (SVC_SMTP_URL is unset): pass this link on yourself, privately');

@@ -1,27 +1,8 @@
+import type { ChannelDelivery as Delivery, ChannelTestResult, NotificationChannel as Channel, Page } from '../../contract/index.js';
 import { readFileSync } from 'node:fs';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { orgPath, resolveOrg } from './checks-org.js';
-
-/** A channel as the API answers it, secrets masked. */
-interface Channel {
-  uid: string;
-  name: string;
-  type: string;
-  default: boolean;
-  config: Record<string, unknown>;
-}
-
-interface Delivery {
-  uid: string;
-  event: string;
-  status: string;
-  attempts: number;
-  responseCode: number | null;
-  error: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-}
 
 const channelPath = (org: string, uid: string) => `${orgPath(org)}/notification-channels/${encodeURIComponent(uid)}`;
 
@@ -32,7 +13,7 @@ export async function list(options: { org?: string }, deps: CommandDeps): Promis
   const channels: Channel[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.get<{ items: Channel[]; nextCursor: string | null }>(`${orgPath(org)}/notification-channels`, { query: { limit: '200', cursor } });
+    const page = await client.get<Page<Channel>>(`${orgPath(org)}/notification-channels`, { query: { limit: '200', cursor } });
     channels.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
@@ -76,7 +57,7 @@ export async function create(options: { org?: string; name: string; type: string
 export async function test(options: { org?: string; args: string[] }, deps: CommandDeps): Promise<void> {
   const [uid] = options.args;
   const org = await resolveOrg(options, deps);
-  const result = await deps.client().post<{ ok: boolean; responseCode: number | null; error: string | null }>(`${channelPath(org, uid)}/test`);
+  const result = await deps.client().post<ChannelTestResult>(`${channelPath(org, uid)}/test`);
   if (deps.out.jsonMode) deps.out.json(result);
   else if (result.ok) deps.out.success(`test message delivered${result.responseCode ? ` (${result.responseCode})` : ''}`);
   else deps.out.warn(`test message not delivered: ${result.error}`);
@@ -89,7 +70,7 @@ export async function deliveries(options: { org?: string; args: string[]; limit?
   const limit = options.limit ?? '50';
   if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 200) throw usageError(`--limit takes a whole number from 1 to 200; got "${limit}"`);
   const org = await resolveOrg(options, deps);
-  const page = await deps.client().get<{ items: Delivery[] }>(`${channelPath(org, uid)}/deliveries`, { query: { limit } });
+  const page = await deps.client().get<Page<Delivery>>(`${channelPath(org, uid)}/deliveries`, { query: { limit } });
   if (deps.out.jsonMode) return deps.out.json(page.items);
   if (page.items.length === 0) return deps.out.info('no deliveries yet');
   deps.out.table(

@@ -1,14 +1,8 @@
+import { UPTIME_WINDOWS, type CheckResult, type Page, type Uptime } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { orgPath, resolveOrg } from './checks-org.js';
 
-/** One result as the API answers it. */
-interface Result {
-  at: string;
-  status: string;
-  latencyMs: number;
-  message: string;
-}
 
 const checkPath = (org: string, slug: string) => `${orgPath(org)}/checks/${encodeURIComponent(slug)}`;
 
@@ -21,7 +15,7 @@ export async function results(options: { org?: string; args: string[]; limit?: s
   const limit = options.limit === undefined ? 20 : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw usageError(`--limit takes a whole number from 1 to 1000; got "${options.limit}"`);
   const org = await resolveOrg(options, deps);
-  const page = await deps.client().get<{ items: Result[]; nextCursor: string | null }>(`${checkPath(org, slug)}/results`, {
+  const page = await deps.client().get<Page<CheckResult>>(`${checkPath(org, slug)}/results`, {
     query: { limit: String(limit), from: options.from, to: options.to },
   });
   if (deps.out.jsonMode) return deps.out.json(page.items);
@@ -41,9 +35,9 @@ export async function results(options: { org?: string; args: string[]; limit?: s
 export async function uptime(options: { org?: string; args: string[]; window?: string }, deps: CommandDeps): Promise<void> {
   const [slug] = options.args;
   const window = options.window ?? '24h';
-  if (!['24h', '7d', '30d', '90d'].includes(window)) throw usageError(`--window takes 24h, 7d, 30d or 90d; got "${window}"`);
+  if (!(UPTIME_WINDOWS as readonly string[]).includes(window)) throw usageError(`--window takes 24h, 7d, 30d or 90d; got "${window}"`);
   const org = await resolveOrg(options, deps);
-  const answer = await deps.client().get<{ uptimePercent: number | null; runs: number; downRuns: number; latencyP50Ms: number | null; latencyP95Ms: number | null }>(
+  const answer = await deps.client().get<Uptime>(
     `${checkPath(org, slug)}/uptime`,
     { query: { window } },
   );
@@ -57,7 +51,7 @@ export async function uptime(options: { org?: string; args: string[]; window?: s
 export async function run(options: { org?: string; args: string[] }, deps: CommandDeps): Promise<void | number> {
   const [slug] = options.args;
   const org = await resolveOrg(options, deps);
-  const result = await deps.client().request<Result>('POST', `${checkPath(org, slug)}/run`);
+  const result = await deps.client().request<CheckResult>('POST', `${checkPath(org, slug)}/run`);
   if (deps.out.jsonMode) deps.out.json(result);
   else deps.out.line(`${slug}: ${statusText(deps, result.status)} in ${result.latencyMs} ms: ${result.message}`);
   return result.status === 'down' ? EXIT.failure : EXIT.ok;

@@ -1,3 +1,4 @@
+import type { CheckValidation } from '../../contract/index.js';
 import { ApiError, type ApiClient } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { CliError } from '../errors.js';
@@ -31,11 +32,11 @@ async function desiredChecks(entries: unknown[], file: string, client: ApiClient
     }
     const labels = isRecord(entry.labels) ? entry.labels : {};
     try {
-      const answer = await client.post<{ check: CheckDefinition }>(`${orgPath(org)}/checks/validate`, {
+      const answer = await client.post<CheckValidation>(`${orgPath(org)}/checks/validate`, {
         ...entry,
         labels: { ...labels, [MANAGED_LABEL.key]: MANAGED_LABEL.value },
       });
-      checks.push(answer.check);
+      checks.push({ ...answer.check });
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 'VALIDATION_FAILED')) throw error;
       problems.push(`${where}: ${error.message}`);

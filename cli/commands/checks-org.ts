@@ -1,3 +1,4 @@
+import type { Account } from '../../contract/index.js';
 import type { ApiClient } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
@@ -7,7 +8,7 @@ export const chosenOrg = (options: { org?: string }, deps: CommandDeps): string 
 
 /** The slugs of the signed-in account's organizations; belonging to none is a usage error. */
 export async function accountOrgs(client: ApiClient): Promise<string[]> {
-  const me = await client.get<{ organizations: { slug: string }[] }>('/auth/me');
+  const me = await client.get<Account>('/auth/me');
   const slugs = me.organizations.map((org) => org.slug);
   if (slugs.length === 0) throw usageError('this account belongs to no organization');
   return slugs;

@@ -1,3 +1,4 @@
+import type { Account } from '../../contract/index.js';
 import type { ApiClient } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
@@ -12,7 +13,7 @@ import { chosenOrg, severalOrgsError } from './checks-org.js';
 export async function resolveImportOrg(options: { org?: string }, deps: CommandDeps, client: ApiClient): Promise<string> {
   const chosen = chosenOrg(options, deps);
   if (chosen) return chosen;
-  const me = await client.get<{ organizations: { slug: string }[]; tokenOrganization?: string }>('/auth/me');
+  const me = await client.get<Account>('/auth/me');
   if (me.tokenOrganization) return me.tokenOrganization;
   const slugs = me.organizations.map((org) => org.slug);
   if (slugs.length === 0) throw usageError('this account belongs to no organization');

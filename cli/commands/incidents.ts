@@ -1,27 +1,9 @@
+import { INCIDENT_STATUSES, type Incident, type Page } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { orgPath, resolveOrg } from './checks-org.js';
 
-interface Actor {
-  email: string;
-  name: string;
-}
-
-/** An incident as the API answers it (the fields the CLI prints). */
-interface Incident {
-  uid: string;
-  title: string;
-  status: 'open' | 'acknowledged' | 'resolved';
-  checkSlug: string | null;
-  createdAt: string;
-  acknowledgedBy: Actor | null;
-  resolvedBy: Actor | null;
-}
-
-interface IncidentPage {
-  items: Incident[];
-  nextCursor: string | null;
-}
+type IncidentPage = Page<Incident>;
 
 /** What `--status` accepts: the API's statuses, `active` (open or acknowledged) and `all`. */
 const STATUS_CHOICES = ['active', 'open', 'acknowledged', 'resolved', 'all'];
@@ -32,7 +14,7 @@ export async function list(options: { status: string; check?: string }, deps: Co
   const org = await resolveOrg({}, deps);
   const client = deps.client();
   // The API filters by one status; "active" and "all" read everything and keep what they mean.
-  const apiStatus = ['open', 'acknowledged', 'resolved'].includes(options.status) ? options.status : undefined;
+  const apiStatus = (INCIDENT_STATUSES as readonly string[]).includes(options.status) ? options.status : undefined;
   const incidents: Incident[] = [];
   let cursor: string | null = null;
   do {

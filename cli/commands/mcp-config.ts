@@ -1,3 +1,4 @@
+import type { MintedToken } from '../../contract/index.js';
 import { PERSONAL_TOKEN_PREFIX } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
@@ -35,15 +36,6 @@ interface Options {
   client?: string;
   org?: string;
   readOnly?: boolean;
-}
-
-/** A minted token as `POST /auth/tokens` answers it. */
-interface MintedToken {
-  uid: string;
-  name: string;
-  org: string;
-  scopes: string[];
-  token: string;
 }
 
 /**

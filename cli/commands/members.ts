@@ -1,27 +1,16 @@
+import { ROLES, type CreatedInvitation, type List, type Member } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { orgPath, resolveOrg } from './checks-org.js';
 import { confirmed } from './confirm.js';
 
-/** A member as the API lists it. */
-type Member = {
-  uid: string;
-  email: string;
-  name: string;
-  role: string;
-  joinedAt: string;
-};
-
-/** The roles a member can have, from most to least power. */
-const ROLES = ['owner', 'admin', 'user', 'viewer'];
-
 const checkRole = (role: string, flag: string): string => {
-  if (!ROLES.includes(role)) throw usageError(`${flag} takes ${ROLES.join(', ')}; got "${role}"`);
+  if (!(ROLES as readonly string[]).includes(role)) throw usageError(`${flag} takes ${ROLES.join(', ')}; got "${role}"`);
   return role;
 };
 
 async function members(org: string, deps: CommandDeps): Promise<Member[]> {
-  return (await deps.client().get<{ items: Member[] }>(`${orgPath(org)}/members`)).items;
+  return (await deps.client().get<List<Member>>(`${orgPath(org)}/members`)).items;
 }
 
 /** The member named by uid or e-mail address (case-insensitive); naming nobody is a usage error. */
@@ -72,7 +61,7 @@ export async function invite(options: { args: string[]; role: string }, deps: Co
   const [email] = options.args;
   const role = checkRole(options.role, '--role');
   const org = await resolveOrg({}, deps);
-  const invitation = await deps.client().post<{ uid: string; email: string; role: string; expiresAt: string; url: string }>(`${orgPath(org)}/invitations`, { email, role });
+  const invitation = await deps.client().post<CreatedInvitation>(`${orgPath(org)}/invitations`, { email, role });
   if (deps.out.jsonMode) return deps.out.json(invitation);
   deps.out.success(`invited ${invitation.email} to ${org} as ${invitation.role} (valid until ${invitation.expiresAt}); the link, also mailed when the daemon sends mail:`);
   deps.out.line(invitation.url);

@@ -1,13 +1,5 @@
+import type { List, Organization, OrganizationSummary } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
-
-/** An organization as the API lists it, with the caller's role. */
-type Organization = {
-  uid: string;
-  slug: string;
-  name: string;
-  role: string;
-  createdAt: string;
-};
 
 /** A slug from a name, as the daemon's rules want it: lower-case letters, digits and inner hyphens. */
 export const orgSlugFrom = (name: string): string =>
@@ -22,7 +14,7 @@ export const orgSlugFrom = (name: string): string =>
 
 /** `svc orgs list`: the caller's organizations. */
 export async function list(_options: unknown, deps: CommandDeps): Promise<void> {
-  const { items } = await deps.client().get<{ items: Organization[] }>('/orgs');
+  const { items } = await deps.client().get<List<OrganizationSummary>>('/orgs');
   if (deps.out.jsonMode) return deps.out.json(items);
   if (items.length === 0) return deps.out.info('member of no organization (create one with svc orgs create)');
   deps.out.table(items, [

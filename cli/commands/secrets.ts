@@ -1,3 +1,4 @@
+import type { List, SecretSummary, SecretsRotated, SecretWritten } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
 import { readStdin } from '../prompts.js';
@@ -7,13 +8,6 @@ import { orgPath, resolveOrg } from './checks-org.js';
 // argument, which would leave it in the shell history and in the process list.
 
 const NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
-
-interface SecretSummary {
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  usedBy: string[];
-}
 
 function checkedName(name: string | undefined): string {
   if (!name || !NAME.test(name)) throw usageError(`a secret name is an upper-case letter, then up to 63 upper-case letters, digits and "_" (e.g. DB_PASSWORD); got "${name ?? ''}"`);
@@ -39,7 +33,7 @@ export async function set(options: { org?: string; stdin?: boolean; fromEnv?: st
   const name = checkedName(options.args[0]);
   const org = await resolveOrg(options, deps);
   const value = await secretValue(options, name, deps);
-  const result = await deps.client().request<{ name: string; created: boolean }>('PUT', `${orgPath(org)}/secrets/${name}`, { body: { value } });
+  const result = await deps.client().request<SecretWritten>('PUT', `${orgPath(org)}/secrets/${name}`, { body: { value } });
   if (deps.out.jsonMode) return deps.out.json({ ...result, org });
   deps.out.success(`${result.created ? 'set' : 'replaced'} secret ${name} in ${org}`);
 }
@@ -47,7 +41,7 @@ export async function set(options: { org?: string; stdin?: boolean; fromEnv?: st
 /** `svc secrets list`: names, dates and the checks that use each; never a value. */
 export async function list(options: { org?: string }, deps: CommandDeps): Promise<void> {
   const org = await resolveOrg(options, deps);
-  const { items } = await deps.client().get<{ items: SecretSummary[] }>(`${orgPath(org)}/secrets`);
+  const { items } = await deps.client().get<List<SecretSummary>>(`${orgPath(org)}/secrets`);
   if (deps.out.jsonMode) return deps.out.json(items);
   if (items.length === 0) return deps.out.info(`no secrets in ${org}`);
   deps.out.table(
@@ -75,7 +69,7 @@ export async function remove(options: { org?: string; args: string[] }, deps: Co
 
 /** `svc admin secrets rotate`: re-encrypts every stored secret with the daemon's current key. */
 export async function rotate(_options: unknown, deps: CommandDeps): Promise<void> {
-  const result = await deps.client().post<{ reencrypted: number; keyId: string }>('/system/secrets/rotate');
+  const result = await deps.client().post<SecretsRotated>('/system/secrets/rotate');
   if (deps.out.jsonMode) return deps.out.json(result);
   deps.out.success(`re-encrypted ${result.reencrypted} stored secret${result.reencrypted === 1 ? '' : 's'} with key ${result.keyId}; once every replica runs with this key, SVC_SECRET_KEY_PREVIOUS may be removed`);
 }

@@ -1,21 +1,9 @@
+import type { Page, StatusPage } from '../../contract/index.js';
 import type { CommandDeps } from '../context.js';
 import { orgPath, resolveOrg } from './checks-org.js';
 import { confirmed } from './confirm.js';
 
-/** A status page as the API answers it. */
-interface StatusPage {
-  slug: string;
-  title: string;
-  description: string | null;
-  public: boolean;
-  checks: string[];
-  createdAt: string;
-}
-
-interface StatusPagePage {
-  items: StatusPage[];
-  nextCursor: string | null;
-}
+type StatusPagePage = Page<StatusPage>;
 
 const pagePath = (org: string, slug: string) => `${orgPath(org)}/status-pages/${encodeURIComponent(slug)}`;
 

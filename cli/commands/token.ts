@@ -1,6 +1,6 @@
 import type { CommandDeps } from '../context.js';
 import { usageError } from '../errors.js';
-import { SCOPES, type TokenView } from '../../contract/index.js';
+import { SCOPES, type List, type MintedToken, type TokenView } from '../../contract/index.js';
 import { resolveOrg } from './checks-org.js';
 
 interface CreateOptions {
@@ -35,7 +35,7 @@ export async function create(options: CreateOptions, deps: CommandDeps): Promise
   const expiresAt = options.expires ? parseExpiry(options.expires) : null;
   // A token belongs to one organization: the chosen one, else the account's only one.
   const org = await resolveOrg(options, deps);
-  const minted = await deps.client().post<TokenView & { token: string }>('/auth/tokens', {
+  const minted = await deps.client().post<MintedToken>('/auth/tokens', {
     name: options.name,
     org,
     ...(scopes.length > 0 ? { scopes: [...new Set(scopes)] } : {}),
@@ -49,7 +49,7 @@ export async function create(options: CreateOptions, deps: CommandDeps): Promise
 
 /** `svc token list`: the caller's tokens. */
 export async function list(_options: unknown, deps: CommandDeps): Promise<void> {
-  const { items } = await deps.client().get<{ items: TokenView[] }>('/auth/tokens');
+  const { items } = await deps.client().get<List<TokenView>>('/auth/tokens');
   if (deps.out.jsonMode) return deps.out.json(items);
   if (items.length === 0) return deps.out.info('no access tokens (create one with svc token create)');
   deps.out.table(

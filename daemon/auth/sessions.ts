@@ -1,3 +1,4 @@
+import type { Session as SessionAnswer } from '../../contract/responses.js';
 import type { Kysely } from 'kysely';
 import type { Context } from 'koa';
 import { isoIn } from '../clock.js';
@@ -14,12 +15,7 @@ import { signHs256, verifyHs256 } from './hs256.js';
 import { randomToken, sha256 } from './secrets.js';
 
 /** What sign-in returns (API.md "Session and sign-in"). */
-export interface SessionResponse {
-  accessToken: string;
-  tokenType: 'Bearer';
-  expiresAt: string;
-  user: Account;
-}
+export type SessionResponse = SessionAnswer;
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'caches'>;
 

@@ -1,3 +1,4 @@
+import type { MfaChallenge as ContractMfaChallenge } from '../../contract/responses.js';
 import type { Context } from 'koa';
 import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
@@ -10,10 +11,7 @@ import { consumeRecoveryCode } from './totp-recovery.js';
 export const MFA_TOKEN_TTL_SECONDS = 300;
 
 /** What a first factor answers for an account with 2FA. */
-export interface MfaChallenge {
-  mfaRequired: true;
-  mfaToken: string;
-}
+export type MfaChallenge = ContractMfaChallenge;
 
 /** The confirmed TOTP secret of an account (decrypted), if it has 2FA. */
 export async function totpSecretOf(deps: Pick<AppDeps, 'db' | 'keyring'>, userUid: string): Promise<string | null> {

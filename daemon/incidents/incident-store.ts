@@ -11,7 +11,7 @@ import { advanceIncident, alreadyResolved, openIncident, type IncidentStatus } f
 // with the engine, is incident-lifecycle.ts).
 
 export type { IncidentStatus };
-export const INCIDENT_STATUSES: readonly IncidentStatus[] = ['open', 'acknowledged', 'resolved'];
+export { INCIDENT_STATUSES } from '../../contract/states.js';
 
 /** Who did something, as an incident shows it. */
 export type Actor = ContractIncidentActor;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import type { ChannelType } from '../../contract/notification-channels.js';
 
 // The kinds of notification channel and their settings. Webhook URLs and tokens are secrets:
 // whoever holds one can post as the organization, so they are stored for delivery but the API
 // only ever shows them masked.
 
-export const CHANNEL_TYPES = ['email', 'webhook', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'opsgenie', 'googlechat', 'mattermost', 'ntfy', 'pushover'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+export { CHANNEL_TYPES, type ChannelType } from '../../contract/notification-channels.js';
 
 const httpUrl = (schemes: string[]) =>
   z

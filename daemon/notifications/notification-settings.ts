@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { NOTIFICATION_EVENTS } from '../../contract/notification-channels.js';
 import type { Database } from '../db/schema.js';
 
-/** The events a member can be notified of. */
-export const NOTIFICATION_EVENTS = ['incident.opened', 'incident.acknowledged', 'incident.resolved', 'check.down', 'check.up'] as const;
+export { NOTIFICATION_EVENTS } from '../../contract/notification-channels.js';
 
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 

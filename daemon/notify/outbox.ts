@@ -1,3 +1,4 @@
+import type { ChannelDelivery } from '../../contract/notification-channels.js';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { NotificationOutboxTable } from '../db/schema.js';
@@ -79,20 +80,7 @@ export async function markFailed(db: Db, row: OutboxRow, owner: string, error: D
 }
 
 /** A delivery as the log answers it: never the payload's secrets (it holds none) nor a lease. */
-export interface DeliveryView {
-  uid: string;
-  event: string;
-  incidentUid: string | null;
-  checkUid: string | null;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  responseCode: number | null;
-  error: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-}
+export type DeliveryView = ChannelDelivery;
 
 const toView = (row: OutboxRow): DeliveryView => ({
   uid: row.uid,

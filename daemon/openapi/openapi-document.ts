@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { can, ROLES, type OrgPermission } from '../access/permissions.js';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { isOrgPermission, isStateChanging, type RouteSpec } from '../http/route.js';
+import { REQUEST_SCHEMAS, RESPONSE_SCHEMAS, SCHEMA_COMPONENTS } from './response-schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -32,6 +33,7 @@ function requestBody(route: RouteSpec): Json | undefined {
     return { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
   }
   if (!route.body) return undefined;
+  if (route.bodyType) return { required: true, content: { 'application/json': { schema: REQUEST_SCHEMAS[route.bodyType] } } };
   let schema: Json;
   try {
     schema = z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }) as Json;
@@ -42,15 +44,35 @@ function requestBody(route: RouteSpec): Json | undefined {
   return { required: false, content: { 'application/json': { schema } } };
 }
 
+/** The success answers of a route, from what it declares: its contract type, what it writes itself, or nothing (204). */
+function successResponses(route: RouteSpec): Json {
+  const success = String(route.status ?? 200);
+  const noContent = { description: 'Done, no content.' };
+  if (route.response) {
+    const schema = RESPONSE_SCHEMAS[route.response];
+    return {
+      [success]: { description: `Success: ${route.response}.`, content: { 'application/json': { schema } } },
+      ...(route.emptyAnswer ? { '204': noContent } : {}),
+    };
+  }
+  const written = route.writes;
+  if (written && 'redirect' in written) {
+    return { '302': { description: 'A redirect to the next step of the sign-in.', headers: { Location: { schema: { type: 'string' } } } } };
+  }
+  if (written) {
+    const schema = written.body ? RESPONSE_SCHEMAS[written.body] : { type: 'string' };
+    return { [success]: { description: written.description, content: { [written.mediaType]: { schema } } } };
+  }
+  // A handler that returns nothing answers 204.
+  return { '204': noContent };
+}
+
 function operation(route: RouteSpec): Json {
   const parameters = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const success = String(route.status ?? 200);
   const responses: Json = {
-    [success]: { description: 'Success: see docs/api.md for the shape of this answer.', content: { 'application/json': { schema: {} } } },
+    ...successResponses(route),
     default: { description: `An error: ${errorCodes(route).map((code) => `${ERROR_STATUS[code]} ${code}`).join(', ')}.`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
   };
-  // A handler that returns nothing answers 204; routes that always answer a body declare their status.
-  if (route.method === 'DELETE' && !route.status) responses['204'] = { description: 'Done, no content.' };
   const body = requestBody(route);
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/:([A-Za-z]+)/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
@@ -67,7 +89,8 @@ function operation(route: RouteSpec): Json {
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the route table: every route with who may
- * call it, its parameters, its request body's schema (from the route's zod schema) and its errors.
+ * call it, its parameters, its request body's schema (from the route's zod schema), its success
+ * answer's schema (from the contract type it declares) and its errors.
  */
 export function buildOpenApiDocument(routes: RouteSpec[], info: { version: string; serverUrl: string }): Json {
   const paths: Record<string, Json> = {};
@@ -96,6 +119,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A session (from sign-in) or a personal access token.' } },
       schemas: {
+        ...SCHEMA_COMPONENTS,
         Error: {
           type: 'object',
           required: ['error'],

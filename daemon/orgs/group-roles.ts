@@ -1,12 +1,11 @@
+import type { GroupRole } from '../../contract/enterprise-sign-in.js';
 import { joinOrganizationIn } from '../access/membership.js';
 import { roleRank, type Role } from '../access/permissions.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Organization, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 
-/** The roles a directory group can give: never `owner`. */
-export const GROUP_ROLES = ['admin', 'user', 'viewer'] as const;
-export type GroupRole = (typeof GROUP_ROLES)[number];
+export { GROUP_ROLES, type GroupRole } from '../../contract/enterprise-sign-in.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'logger'>;
 

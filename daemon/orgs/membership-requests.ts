@@ -1,3 +1,4 @@
+import type { OwnMembershipRequest } from '../../contract/responses.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { joinOrganizationIn, lockOrganization, memberLimitReached } from '../access/membership.js';
 import { requirePermission } from '../access/authorize.js';
@@ -120,15 +121,7 @@ export async function decideMembershipRequest(
 }
 
 /** A request as its requester sees it: which organization, and where it stands. */
-export interface OwnMembershipRequestView {
-  uid: string;
-  org: string;
-  message: string | null;
-  via: string;
-  status: MembershipRequestStatus;
-  decidedAt: string | null;
-  createdAt: string;
-}
+export type OwnMembershipRequestView = OwnMembershipRequest;
 
 /** One page of the caller's own requests, newest first; `status` undefined lists all. */
 export async function listOwnMembershipRequests(

@@ -32,6 +32,7 @@ export const accountRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/auth/me',
     permission: 'authenticated',
+    response: 'Account',
     allowDuringPasswordChange: true,
     summary: 'Change the name, or the e-mail address with the current password; other sessions then end (and with `revokeTokens: true` every personal access token).',
     body: patchMe,
@@ -57,6 +58,7 @@ export const accountRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/verify-email',
     permission: 'public',
+    response: 'EmailVerified',
     summary: 'Confirm an e-mail address with the token from the verification mail.',
     body: z.object({ token: z.string().min(1, 'is required').max(200) }),
     async handler({ ctx, deps, body }) {

@@ -10,6 +10,7 @@ export const auditLogRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/audit-log',
     permission: 'audit-log:read',
+    response: 'AuditEntryPage',
     summary: 'Audit entries newest first; ?kind= (repeatable or comma-separated), ?limit=, ?cursor=.',
     handler: async ({ deps, auth, query }) => listAudit(deps.db.kysely, { organizationUid: auth.org.uid, kinds: kindsQuery(query, AUDIT_KINDS), ...parsePage(query) }),
   }),

@@ -21,6 +21,7 @@ export const authRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/register',
     permission: 'public',
+    response: 'Registered',
     summary: 'Create an account with e-mail and password (limited per client address: 429 with Retry-After).',
     body: z.object({ email: emailField, password: newPasswordField, name: plainNameField(200, { allowEmpty: true }).optional() }),
     status: 201,
@@ -39,6 +40,7 @@ export const authRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/login',
     permission: 'public',
+    response: 'LoginAnswer',
     summary: 'Sign in with e-mail and password.',
     body: z.object({ email: z.string().max(254), password: passwordField }),
     async handler({ ctx, deps, body }) {
@@ -52,6 +54,8 @@ export const authRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/logout',
     permission: 'authenticated',
+    response: 'Revoked',
+    emptyAnswer: true,
     allowDuringPasswordChange: true,
     summary: 'Sign out: the session ends server-side. With ?all=true every other session ends instead and this one stays: 200 {revoked}.',
     async handler({ deps, auth, query }) {
@@ -64,6 +68,7 @@ export const authRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/me',
     permission: 'authenticated',
+    response: 'Account',
     allowDuringPasswordChange: true,
     summary: 'The signed-in account; with a personal access token, also the organization it reaches (tokenOrganization).',
     handler: async ({ deps, auth }) => accountView(deps.db, auth.user, auth.token?.organizationUid),

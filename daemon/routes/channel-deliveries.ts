@@ -14,6 +14,7 @@ export const channelDeliveryRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/notification-channels/:uid/deliveries',
     permission: 'notification-channels:read',
+    response: 'ChannelDeliveryPage',
     summary: 'The delivery log of a channel, newest first: event, status (pending, sent, failed), attempts, response code, error; ?limit=, ?cursor=.',
     async handler({ deps, auth, params, query }) {
       const org = orgOf(auth);
@@ -25,6 +26,7 @@ export const channelDeliveryRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/notification-channels/:uid/test',
     permission: 'notification-channels:write',
+    response: 'ChannelTestResult',
     summary: 'Send a test message to the channel now and answer the result {ok, responseCode, error}.',
     async handler({ deps, auth, params }) {
       const org = orgOf(auth);

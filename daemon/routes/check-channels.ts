@@ -13,6 +13,7 @@ export const checkChannelRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/checks/:slug/channels',
     permission: 'checks:read',
+    response: 'CheckChannels',
     summary: "The channels the check chose {channels: [uid]}; empty means the organization's default channels apply.",
     async handler({ deps, auth, params }) {
       const check = await getCheck(deps.db.kysely, orgOf(auth).uid, params.slug);
@@ -24,6 +25,7 @@ export const checkChannelRoutes: RouteSpec[] = [
     method: 'PUT',
     path: '/orgs/:org/checks/:slug/channels',
     permission: 'checks:write',
+    response: 'CheckChannels',
     summary: "Choose the check's channels {channels: [uid]} (replaces the choice; [] falls back to the default channels).",
     body: z.strictObject({ channels: z.array(z.string().min(1).max(64)).max(50) }),
     async handler({ deps, auth, params, body }) {

@@ -34,7 +34,9 @@ export const checkRunRoutes: RouteSpec[] = [
     path: '/orgs/:org/checks/test',
     // Runs a candidate against its target: as much a write as creating it.
     permission: 'checks:write',
+    response: 'CheckResult',
     summary: 'Run a candidate check once without saving it; answers the result {at, status, latencyMs, message}.',
+    bodyType: 'CheckInput',
     body: z.unknown(),
     async handler({ deps, auth, body }) {
       return testCheck(deps, orgOf(auth).uid, validCheck(body));
@@ -44,6 +46,7 @@ export const checkRunRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/checks/:slug/results',
     permission: 'checks:read',
+    response: 'CheckResultPage',
     summary: 'Raw results, newest first: ?limit= (1-1000, default 100), ?cursor=, ?from= and ?to= (ISO-8601); {items, nextCursor}.',
     async handler({ deps, auth, params, query }) {
       const parsed = parseResultsQuery(query);
@@ -55,6 +58,8 @@ export const checkRunRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/checks/:slug/uptime',
     permission: 'checks:read',
+    response: 'Uptime',
+    emptyAnswer: true,
     summary: 'Uptime over ?window=24h|7d|30d|90d (default 24h) from hourly aggregates; ?bucket=hour|day adds buckets.',
     async handler({ deps, auth, params, query }) {
       const { window, bucket } = parseUptimeQuery(query);
@@ -67,6 +72,7 @@ export const checkRunRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/checks/:slug/run',
     permission: 'checks:write',
+    response: 'CheckResult',
     summary: 'Run the check now, outside its schedule; the result is recorded and answered.',
     async handler({ deps, auth, params }) {
       const org = orgOf(auth).uid;
@@ -77,6 +83,7 @@ export const checkRunRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/checks/:slug/ping-token',
     permission: 'checks:write',
+    response: 'Check',
     summary: 'Heartbeat checks: replace the ping token; the old ping URL stops working. Answers the check with its new pingUrl.',
     async handler({ deps, auth, params }) {
       const check = await requireCommittedCheck(deps.db, orgOf(auth).uid, params.slug);

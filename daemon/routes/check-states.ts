@@ -12,6 +12,7 @@ export const checkStateRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/check-states',
     permission: 'checks:read',
+    response: 'CheckStateCounts',
     summary: 'How many checks are in each state, counted by the database: {total, counts: {pending, up, degraded, down, paused}}.',
     async handler({ deps, auth, query }) {
       const issues = unknownQueryParameters(query, []);
@@ -23,6 +24,7 @@ export const checkStateRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/state-changes',
     permission: 'checks:read',
+    response: 'StateChangePage',
     summary: 'State changes of the checks, newest first: ?check=<slug> keeps those of one check; ?limit= (1-200, default 50), ?cursor=; {items: [{uid, checkSlug, from, to, message, incidentUid, at}], nextCursor}.',
     async handler({ deps, auth, query }) {
       const issues = unknownQueryParameters(query, ['check', 'limit', 'cursor']);

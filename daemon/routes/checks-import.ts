@@ -35,6 +35,7 @@ export const checkImportRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/checks/import/convert',
     permission: 'checks:write',
+    response: 'ImportResult',
     rawBodyLimit: IMPORT_BODY_LIMIT,
     summary:
       'Import checks from another tool: ?source= (configfile-monitor, hosted-monitor-api, selfhosted-monitor-db, uptime-api-monitor, or the tool names), ' +

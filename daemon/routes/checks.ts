@@ -30,6 +30,7 @@ export const checkRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/checks',
     permission: 'checks:read',
+    response: 'CheckPage',
     summary:
       'List checks in creation order, each with state, stateSince and lastResult: ?label=key=value (repeatable), ?type=, ?state=, ' +
       '?include=uptime24h,latencies (24-hour uptime; the last 20 response times, oldest first), ?limit= (1-500, default 50), ?cursor=.',
@@ -54,8 +55,10 @@ export const checkRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/checks',
     permission: 'checks:write',
+    response: 'Check',
     summary: 'Create a check (the slug is derived from the name when absent); 409 SLUG_TAKEN when in use.',
     // Validated by the catalog, which reports every problem with its field path.
+    bodyType: 'CheckInput',
     body: z.unknown(),
     status: 201,
     async handler({ deps, auth, body }) {
@@ -69,7 +72,9 @@ export const checkRoutes: RouteSpec[] = [
     path: '/orgs/:org/checks/validate',
     // Writes nothing, but exists only to prepare a write, so it needs what the write needs.
     permission: 'checks:write',
+    response: 'CheckValidation',
     summary: 'Validate a candidate check without writing: the normalised check and the secrets it refers to that are not set (missingSecrets), or every problem.',
+    bodyType: 'CheckInput',
     body: z.unknown(),
     async handler({ deps, auth, body }) {
       const check = validCheck(body);
@@ -80,6 +85,7 @@ export const checkRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/checks/:slug',
     permission: 'checks:read',
+    response: 'Check',
     summary: 'One check, with state, stateSince, lastResult and (heartbeat) pingUrl.',
     async handler({ deps, auth, params }) {
       const [view] = await checkViewsWithRuntime(deps, [await requireCommittedCheck(deps.db, orgOf(auth).uid, params.slug)]);
@@ -90,7 +96,9 @@ export const checkRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/orgs/:org/checks/:slug',
     permission: 'checks:write',
+    response: 'Check',
     summary: 'Change a check with a JSON Merge Patch (null removes a field); the result is validated as a whole.',
+    bodyType: 'CheckPatch',
     body: z.unknown(),
     async handler({ deps, auth, params, body }) {
       const org = orgOf(auth);

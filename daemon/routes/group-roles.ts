@@ -10,6 +10,7 @@ export const groupRoleRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/group-roles',
     permission: 'organization:settings',
+    response: 'GroupRoles',
     summary: 'The directory group → role mapping of SAML and LDAP sign-in (admin).',
     handler: async ({ deps, auth }) => ({ groupRoles: await readGroupRoles(deps, auth.org.uid) }),
   }),
@@ -17,6 +18,7 @@ export const groupRoleRoutes: RouteSpec[] = [
     method: 'PUT',
     path: '/orgs/:org/group-roles',
     permission: 'organization:settings',
+    response: 'GroupRoles',
     summary: 'Replace the group → role mapping: `{groupRoles: {"<group>": "admin" | "user" | "viewer"}}` (never owner; admin).',
     body: z.object({ groupRoles: z.record(groupName, z.enum(GROUP_ROLES)).refine((m) => Object.keys(m).length <= 500, 'at most 500 groups') }),
     async handler({ deps, auth, body }) {

@@ -11,6 +11,7 @@ export const handoffRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/handoff/exchange',
     permission: 'public',
+    response: 'HandoffAnswer',
     summary: 'Exchange the one-time code of /d/auth/complete for the session (or an mfa challenge) and the returnTo path.',
     body: z.object({ code: z.string().min(1).max(200) }),
     async handler({ ctx, deps, body }) {

@@ -9,6 +9,7 @@ export const healthRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/health',
     permission: 'public',
+    response: 'Health',
     summary: 'Liveness: answers once the daemon accepts requests.',
     handler: async ({ deps }) => ({ status: 'ok', version: VERSION, database: deps.db.kind }),
   }),
@@ -16,6 +17,7 @@ export const healthRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/ready',
     permission: 'public',
+    response: 'Health',
     summary: 'Readiness: 200 when the database answers, migrations are done and the daemon is not draining; 503 otherwise.',
     handler: async ({ deps }) => {
       // Migrations run before the app serves anything, so answering here means they are done.

@@ -25,6 +25,7 @@ export const incidentRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/incidents',
     permission: 'incidents:read',
+    response: 'IncidentPage',
     summary: 'List incidents, newest first: ?status=open|acknowledged|resolved, ?limit= (1-200, default 50), ?cursor=.',
     handler: async ({ deps, auth, query }) => listIncidents(deps.db.kysely, orgOf(auth).uid, parseListQuery(query)),
   }),
@@ -32,6 +33,7 @@ export const incidentRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/incidents',
     permission: 'incidents:write',
+    response: 'Incident',
     summary: 'Open an incident by hand, optionally about a check.',
     body: z.strictObject({
       title: z.string().trim().min(1).max(200),
@@ -52,6 +54,7 @@ export const incidentRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/incidents/:uid',
     permission: 'incidents:read',
+    response: 'Incident',
     summary: 'One incident.',
     async handler({ deps, auth, params }) {
       const incident = await getIncident(deps.db.kysely, orgOf(auth).uid, params.uid);
@@ -63,6 +66,7 @@ export const incidentRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/incidents/:uid/acknowledge',
     permission: 'incidents:write',
+    response: 'Incident',
     summary: 'Acknowledge an open incident (records who and when); repeating it changes nothing.',
     handler: async ({ deps, auth, params }) =>
       advanceIncidentByMember(deps.db.kysely, orgOf(auth).uid, params.uid, 'acknowledge', auth.user.uid, deps.clock.now()),
@@ -71,6 +75,7 @@ export const incidentRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/incidents/:uid/resolve',
     permission: 'incidents:write',
+    response: 'Incident',
     summary: 'Resolve an open or acknowledged incident (records who and when); repeating it changes nothing.',
     handler: async ({ deps, auth, params }) =>
       advanceIncidentByMember(deps.db.kysely, orgOf(auth).uid, params.uid, 'resolve', auth.user.uid, deps.clock.now()),

@@ -12,6 +12,7 @@ export const invitationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/invitations',
     permission: 'invitations:manage',
+    response: 'CreatedInvitation',
     summary: 'Invite an e-mail address with a role; the link (valid 7 days) is returned once and mailed when SMTP is configured.',
     body: z.object({ email: emailField, role: z.enum(ROLES) }),
     status: 201,
@@ -22,6 +23,7 @@ export const invitationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/invitations',
     permission: 'invitations:manage',
+    response: 'InvitationPage',
     summary: 'The invitations, newest first, with their status (never their token).',
     handler: async ({ deps, auth, query }) => listInvitations(deps, auth.org.uid, parsePage(query)),
   }),
@@ -38,6 +40,7 @@ export const invitationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/invitations/:token/accept',
     permission: 'authenticated',
+    response: 'InvitationAccepted',
     summary: 'Accept an invitation as the signed-in account it was sent to.',
     async handler({ deps, auth, params }) {
       requireSession(auth, 'Accepting an invitation');

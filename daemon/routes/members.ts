@@ -10,6 +10,7 @@ export const memberRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/members',
     permission: 'members:read',
+    response: 'MemberList',
     summary: 'The members and their roles.',
     handler: async ({ deps, auth }) => ({ items: await listMembers(deps, auth.org.uid) }),
   }),
@@ -28,6 +29,7 @@ export const memberRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/orgs/:org/members/:userUid',
     permission: 'members:manage',
+    response: 'Member',
     summary: "Change a member's role (granting or revoking owner: owner only; the last owner stays).",
     body: z.object({ role: z.enum(ROLES) }),
     handler: async ({ deps, auth, params, body }) =>

@@ -29,6 +29,7 @@ export const membershipRequestRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/membership-requests',
     permission: 'authenticated',
+    response: 'MembershipRequested',
     summary: "Ask to join an organization; its admins decide. Answers alike whether or not it exists.",
     body: z.object({ org: z.string().max(48), message: z.string().trim().max(500).optional() }),
     status: 202,
@@ -46,6 +47,7 @@ export const membershipRequestRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/membership-requests',
     permission: 'membership-requests:manage',
+    response: 'MembershipRequestPage',
     summary: 'Requests to join, newest first; ?status=pending (default), approved, rejected, withdrawn or all.',
     handler: async ({ deps, auth, query }) => listMembershipRequests(deps, auth.org.uid, statusQuery(query), parsePage(query)),
   }),
@@ -53,6 +55,7 @@ export const membershipRequestRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/membership-requests/:uid/approve',
     permission: 'membership-requests:manage',
+    response: 'MembershipDecision',
     summary: 'Approve: the requester joins with the role given (default user), within the member limit.',
     body: z.object({ role: z.enum(ROLES).optional() }),
     handler: async ({ deps, auth, params, body }) =>
@@ -62,6 +65,7 @@ export const membershipRequestRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/membership-requests/:uid/reject',
     permission: 'membership-requests:manage',
+    response: 'MembershipDecision',
     summary: 'Reject a pending request.',
     handler: async ({ deps, auth, params }) =>
       decideMembershipRequest(deps, { organizationUid: auth.org.uid, requestUid: params.uid, actorUid: auth.user.uid, actorRole: auth.role, decision: 'reject' }),
@@ -70,6 +74,7 @@ export const membershipRequestRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/membership-requests',
     permission: 'authenticated',
+    response: 'OwnMembershipRequestPage',
     summary: "The caller's own requests to join, newest first; ?status=pending (default), approved, rejected, withdrawn or all.",
     async handler({ deps, auth, query }) {
       requireSession(auth, 'Listing your membership requests');

@@ -31,6 +31,7 @@ export const notificationChannelRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/notification-channels',
     permission: 'notification-channels:read',
+    response: 'NotificationChannelPage',
     summary: 'List notification channels in creation order, secrets masked: ?limit= (1-200, default 50), ?cursor=.',
     handler: async ({ deps, auth, query }) => listChannels(deps.db.kysely, deps.keyring, orgOf(auth).uid, parsePage(query)),
   }),
@@ -38,6 +39,7 @@ export const notificationChannelRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/notification-channels',
     permission: 'notification-channels:write',
+    response: 'NotificationChannel',
     summary: 'Create a channel {name, type, config, default?}; the answer already masks its secrets. A default channel applies to checks that choose none.',
     body: z.strictObject({ name, type, config, default: z.boolean().optional() }),
     status: 201,
@@ -48,6 +50,7 @@ export const notificationChannelRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/notification-channels/:uid',
     permission: 'notification-channels:read',
+    response: 'NotificationChannel',
     summary: 'One channel, secrets masked.',
     async handler({ deps, auth, params }) {
       const channel = await getChannel(deps.db.kysely, deps.keyring, orgOf(auth).uid, params.uid);
@@ -59,6 +62,7 @@ export const notificationChannelRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/orgs/:org/notification-channels/:uid',
     permission: 'notification-channels:write',
+    response: 'NotificationChannel',
     summary: 'Change a channel: config fields merge (null removes one; a secret sent back masked is kept); a new type needs its whole config.',
     body: z
       .strictObject({ name, type, config, default: z.boolean() })

@@ -25,6 +25,7 @@ export const notificationSettingsRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/me/notification-settings',
     permission: 'authenticated',
+    response: 'NotificationSettings',
     summary: 'Your notification settings in ?org= (the defaults until you save some).',
     async handler({ deps, auth, query }) {
       const org = await memberOrg(deps, auth, query, 'organization:read', false);
@@ -36,6 +37,7 @@ export const notificationSettingsRoutes: RouteSpec[] = [
     method: 'PUT',
     path: '/auth/me/notification-settings',
     permission: 'authenticated',
+    response: 'NotificationSettings',
     summary: 'Replace your notification settings in ?org= {email?, events?, quietHours?}; left-out fields take their defaults.',
     body: notificationSettingsSchema,
     async handler({ deps, auth, query, body }) {

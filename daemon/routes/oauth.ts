@@ -12,6 +12,7 @@ export const oauthRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/providers',
     permission: 'public',
+    response: 'ProviderList',
     summary: 'The enabled external sign-in providers.',
     handler: async ({ deps }) => listProviders(deps),
   }),
@@ -19,6 +20,7 @@ export const oauthRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/:provider/login',
     permission: 'public',
+    writes: { redirect: true },
     summary: 'Start an external sign-in: 302 to the provider (`?returnTo=/path` is where the dashboard continues).',
     async handler({ ctx, deps, params, query }) {
       try {
@@ -33,6 +35,7 @@ export const oauthRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/:provider/callback',
     permission: 'public',
+    writes: { redirect: true },
     summary: "The provider's redirect back: 302 to {base_url}/d/auth/complete?code=<one_time_code>.",
     async handler({ ctx, deps, params, query }) {
       ctx.redirect(await completeLogin(deps, ctx, params.provider, query));
@@ -42,6 +45,7 @@ export const oauthRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/system/sign-in/enterprise-tenant',
     permission: 'superAdmin',
+    response: 'EnterpriseTenant',
     summary: 'The enterprise directory tenant in force, the stored override and whether a restart is pending.',
     handler: async ({ deps }) => tenantView(deps),
   }),
@@ -49,6 +53,7 @@ export const oauthRoutes: RouteSpec[] = [
     method: 'PUT',
     path: '/system/sign-in/enterprise-tenant',
     permission: 'superAdmin',
+    response: 'EnterpriseTenant',
     summary: 'Store the enterprise directory tenant (null to inherit the configuration); effective after a restart.',
     body: z.object({ tenantId: z.string().trim().max(253).nullable() }),
     async handler({ deps, body }) {

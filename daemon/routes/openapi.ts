@@ -9,6 +9,7 @@ export function openApiRoutes(allRoutes: () => RouteSpec[]): RouteSpec[] {
       method: 'GET',
       path: '/openapi.json',
       permission: 'public',
+      response: 'OpenApiDocument',
       summary: 'The OpenAPI 3.1 document of this API, generated from the route table.',
       handler: async ({ deps }) => buildOpenApiDocument(allRoutes(), { version: VERSION, serverUrl: `${deps.config.baseUrl.replace(/\/+$/, '')}/api/v1` }),
     }),

@@ -35,6 +35,7 @@ export const organizationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs',
     permission: 'authenticated',
+    response: 'Organization',
     summary: 'Create an organization; the caller becomes its owner.',
     body: z.object({ slug: orgSlugField, name: orgNameField }),
     status: 201,
@@ -48,6 +49,7 @@ export const organizationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs',
     permission: 'authenticated',
+    response: 'OrganizationList',
     summary: "The caller's organizations (for an access token, its own organization).",
     async handler({ deps, auth }) {
       const items = await listMyOrganizations(deps, auth.user.uid);
@@ -58,6 +60,7 @@ export const organizationRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org',
     permission: 'organization:read',
+    response: 'Organization',
     summary: 'The organization, its settings and the caller’s role.',
     handler: async ({ deps, auth }) => organizationView(deps, auth.org, auth.role),
   }),
@@ -65,6 +68,7 @@ export const organizationRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/orgs/:org',
     permission: 'organization:settings',
+    response: 'Organization',
     summary: 'Change the member limit or the registration e-mail pattern (admin), or rename (owner).',
     body: patchBody,
     async handler({ deps, auth, body }) {

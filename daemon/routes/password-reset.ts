@@ -34,6 +34,7 @@ export const passwordResetRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/password-reset',
     permission: 'public',
+    response: 'PasswordResetRequested',
     summary:
       'Mail a password reset link; always 202 with the same body, whether or not the address has an account. ' +
       'Without SMTP the body says (mailed: false) that no mail is sent and an administrator can issue a link.',
@@ -58,6 +59,7 @@ export const passwordResetRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/system/users/:uid/password-reset',
     permission: 'superAdmin',
+    response: 'PasswordResetIssued',
     summary: 'Issue a reset link for any account: mailed when SMTP is configured, else returned as `url`.',
     status: 201,
     async handler({ deps, auth, params }) {

@@ -2,6 +2,7 @@ import { RateLimiter } from '../auth/rate-limit.js';
 import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import { recordPing } from '../runner/heartbeat.js';
+import type { PingAnswer } from '../../contract/responses.js';
 import { route, type PublicCall, type RouteSpec } from '../http/route.js';
 
 /** Unknown ping tokens allowed per client address per minute before 429. */
@@ -10,7 +11,7 @@ const UNKNOWN_TOKENS_PER_MINUTE = 30;
 const limiterOf = (deps: AppDeps): RateLimiter => (deps.caches.pingLimiter ??= new RateLimiter(deps, UNKNOWN_TOKENS_PER_MINUTE, 60));
 
 /** Records a ping; unknown tokens are 404 and counted per client, so tokens cannot be guessed at speed. */
-async function ping({ ctx, deps, params }: PublicCall<unknown>, kind: 'up' | 'fail'): Promise<unknown> {
+async function ping({ ctx, deps, params }: PublicCall<unknown, PingPath>, kind: 'up' | 'fail'): Promise<PingAnswer> {
   const key = `ping:ip:${ctx.ip}`;
   const limiter = limiterOf(deps);
   await limiter.check(key);
@@ -23,8 +24,10 @@ async function ping({ ctx, deps, params }: PublicCall<unknown>, kind: 'up' | 'fa
   return { ok: true, recorded: outcome === 'recorded' };
 }
 
-const pingRoute = (method: 'GET' | 'POST', path: string, kind: 'up' | 'fail', summary: string): RouteSpec =>
-  route({ method, path, permission: 'public', summary, handler: (call) => ping(call, kind) });
+type PingPath = '/ping/:token' | '/ping/:token/fail';
+
+const pingRoute = (method: 'GET' | 'POST', path: PingPath, kind: 'up' | 'fail', summary: string): RouteSpec =>
+  route({ method, path, permission: 'public', response: 'PingAnswer', summary, handler: (call) => ping(call, kind) });
 
 /** The heartbeat ping URLs: the monitored job calls them, with no other credential than the token. */
 export const pingRoutes: RouteSpec[] = [

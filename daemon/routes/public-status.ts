@@ -7,6 +7,7 @@ import { loadBadgeCheck } from '../status-pages/public/badge-check.js';
 import { sendCacheable } from '../status-pages/public/cacheable.js';
 import { limitPublicClient } from '../status-pages/public/public-rate-limit.js';
 import { loadPublicStatus, type PublicStatus } from '../status-pages/public/public-status.js';
+import type { PublicStatus as PublicStatusAnswer } from '../../contract/status-pages.js';
 import { route, type RouteSpec } from '../http/route.js';
 
 const SVG = 'image/svg+xml; charset=utf-8';
@@ -17,9 +18,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const noPublicPage = () => notFound('No public status page here.');
 const noBadge = () => notFound('No public badge here.');
 
-/** The page's data without its internal change time. */
+/** The page's data without its internal change time: the contract's PublicStatus. */
 function publicJson(status: PublicStatus): string {
-  const { updatedAt: _updatedAt, ...shown } = status;
+  const { updatedAt: _updatedAt, ...rest } = status;
+  const shown: PublicStatusAnswer = rest;
   return JSON.stringify(shown);
 }
 
@@ -36,6 +38,7 @@ export const publicStatusRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/public/status/:org/:page',
     permission: 'public',
+    writes: { mediaType: 'application/json', body: 'PublicStatus', description: 'The public page: ETag, cached 30 s; 304 when the ETag matches.' },
     summary: 'A public status page as JSON: {title, description, state, checks: [{name, state, uptime90d, days}], incidents}; 404 when not public. ETag, cached 30 s.',
     async handler({ deps, ctx, params }) {
       await limitPublicClient(deps, ctx.ip);
@@ -48,6 +51,7 @@ export const publicStatusRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/public/badges/:org/:check/status.svg',
     permission: 'public',
+    writes: { mediaType: 'image/svg+xml', description: 'The badge: ETag, cached 30 s.' },
     summary: "SVG badge of a check's current state; only for checks on a public page of the organization (any other: 404).",
     handler: async ({ deps, ctx, params }) => sendBadgeOf(deps, ctx, params.org, params.check, async (check) => stateBadge(check.name, check.state)),
   }),
@@ -55,6 +59,7 @@ export const publicStatusRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/public/badges/:org/:check/uptime.svg',
     permission: 'public',
+    writes: { mediaType: 'image/svg+xml', description: 'The badge: ETag, cached 30 s.' },
     summary: "SVG badge of a check's uptime, ?window=24h|7d|30d|90d (default 30d); only for checks on a public page (any other: 404).",
     async handler({ deps, ctx, params, query }) {
       const window = (query.get('window') ?? '30d') as UptimeWindow;
@@ -69,6 +74,7 @@ export const publicStatusRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/status-pages/:slug/preview',
     permission: 'status-pages:read',
+    writes: { mediaType: 'application/json', body: 'PublicStatus', description: 'What the public page would show.' },
     summary: 'What the public page would show, public or not: the same JSON as GET /public/status/{org}/{page}.',
     async handler({ deps, ctx, auth, params }) {
       const status = await loadPublicStatus(deps, { orgSlug: auth.org.slug, pageSlug: params.slug, preview: true });

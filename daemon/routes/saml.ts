@@ -20,6 +20,7 @@ export const samlRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/saml',
     permission: 'organization:settings',
+    response: 'SamlProvider',
     summary: "The organization's SAML identity provider, whether SAML is required, and the service provider's addresses (admin).",
     async handler({ deps, auth }) {
       const row = await findSamlProvider(deps, auth.org.uid);
@@ -31,6 +32,7 @@ export const samlRoutes: RouteSpec[] = [
     method: 'PUT',
     path: '/orgs/:org/saml',
     permission: 'organization:settings',
+    response: 'SamlProvider',
     summary: 'Store the SAML identity provider from its metadata: `{metadataXml | metadataUrl (https), required?}` (admin).',
     body: samlBody,
     async handler({ deps, auth, body }) {
@@ -51,6 +53,7 @@ export const samlRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/saml/:org/metadata',
     permission: 'public',
+    writes: { mediaType: 'application/samlmetadata+xml', description: 'The service provider metadata (XML) to give the identity provider.' },
     summary: "The organization's SAML service provider metadata (XML), for its identity provider.",
     async handler({ ctx, deps, params }) {
       ctx.type = 'application/samlmetadata+xml';
@@ -61,6 +64,7 @@ export const samlRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/saml/:org/login',
     permission: 'public',
+    writes: { redirect: true },
     summary: "Start a SAML sign-in: 302 to the organization's identity provider (`?returnTo=/path`).",
     async handler({ ctx, deps, params, query }) {
       try {
@@ -74,6 +78,7 @@ export const samlRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/saml/:org/acs',
     permission: 'public',
+    writes: { redirect: true },
     rawBodyLimit: ACS_BODY_LIMIT,
     summary: 'The assertion consumer service (HTTP-POST binding): 302 to {base_url}/d/auth/complete?code=<one_time_code>, or ?error=<reason>.',
     async handler({ ctx, deps, params, body }) {

@@ -20,6 +20,7 @@ export const secretRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/secrets',
     permission: 'secrets:read',
+    response: 'SecretList',
     summary: 'List the secrets by name: {name, createdAt, updatedAt, usedBy: [check slugs]}; never a value.',
     handler: async ({ deps, auth }) => ({ items: await listSecrets(deps, orgOf(auth).uid) }),
   }),
@@ -27,6 +28,7 @@ export const secretRoutes: RouteSpec[] = [
     method: 'PUT',
     path: '/orgs/:org/secrets/:name',
     permission: 'secrets:write',
+    response: 'SecretWritten',
     summary: 'Set a secret {value} (created or replaced, stored encrypted); answers {name, created, createdAt, updatedAt}, never the value.',
     body: z.strictObject({ value: z.string().min(1).max(16_384) }),
     handler: async ({ deps, auth, params, body }) => setSecret(deps, orgOf(auth).uid, secretName(params), body.value, auth.user.uid),
@@ -45,6 +47,7 @@ export const secretRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/system/secrets/rotate',
     permission: 'superAdmin',
+    response: 'SecretsRotated',
     summary: 'Re-encrypt every stored secret with the current key (SVC_SECRET_KEY), reading old values with SVC_SECRET_KEY_PREVIOUS; answers {reencrypted, keyId}.',
     async handler({ deps }) {
       try {

@@ -38,6 +38,7 @@ export const sessionRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/sessions',
     permission: 'authenticated',
+    response: 'SessionList',
     summary: "The caller's live sessions, most recently seen first; `current` marks the one making the call.",
     async handler({ deps, auth }) {
       requireSession(auth, 'Listing sessions');
@@ -76,6 +77,7 @@ export const sessionRoutes: RouteSpec[] = [
     method: 'DELETE',
     path: '/system/users/:uid/sessions',
     permission: 'superAdmin',
+    response: 'Revoked',
     summary: 'End every session of an account (a super admin acting on their own account keeps the current one).',
     async handler({ deps, auth, params }) {
       const target = await requireUser(deps, params.uid);

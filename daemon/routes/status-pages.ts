@@ -35,6 +35,7 @@ export const statusPageRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/status-pages',
     permission: 'status-pages:read',
+    response: 'StatusPagePage',
     summary: 'List status pages in creation order: ?limit= (1-200, default 50), ?cursor=.',
     handler: async ({ deps, auth, query }) => listStatusPages(deps.db.kysely, orgOf(auth).uid, parsePage(query)),
   }),
@@ -42,6 +43,7 @@ export const statusPageRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/status-pages',
     permission: 'status-pages:write',
+    response: 'StatusPage',
     summary: 'Create a status page {slug?, title, description?, public?, checks?: [check slug]}; 409 SLUG_TAKEN when in use.',
     body: createBody,
     status: 201,
@@ -57,6 +59,7 @@ export const statusPageRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/status-pages/:slug',
     permission: 'status-pages:read',
+    response: 'StatusPage',
     summary: 'One status page.',
     async handler({ deps, auth, params }) {
       const page = await getStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug);
@@ -68,6 +71,7 @@ export const statusPageRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/orgs/:org/status-pages/:slug',
     permission: 'status-pages:write',
+    response: 'StatusPage',
     summary: 'Change a status page; `checks` replaces the whole list.',
     body: patchBody,
     async handler({ deps, auth, params, body }) {

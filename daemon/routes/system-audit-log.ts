@@ -10,6 +10,7 @@ export const systemAuditLogRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/system/audit-log',
     permission: 'superAdmin',
+    response: 'SystemAuditEntryPage',
     summary: "The server's audit entries (organization deletions, ownership granted by a super admin) newest first; ?kind=, ?limit=, ?cursor=.",
     handler: async ({ deps, query }) => listSystemAudit(deps.db.kysely, { kinds: kindsQuery(query, SYSTEM_AUDIT_KINDS), ...parsePage(query) }),
   }),

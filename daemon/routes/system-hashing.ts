@@ -36,6 +36,7 @@ export const systemHashingRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/system/hashing',
     permission: 'superAdmin',
+    response: 'HashingView',
     summary: 'The policy in force, the stored overrides, the presets, and whether a restart is pending.',
     handler: async ({ deps }) => hashingView(deps),
   }),
@@ -43,8 +44,10 @@ export const systemHashingRoutes: RouteSpec[] = [
     method: 'PUT',
     path: '/system/hashing',
     permission: 'superAdmin',
+    response: 'HashingView',
     summary: 'Replace the stored overrides; validated now, effective after a restart.',
     // Validated by the policy's own rules, which name each field.
+    bodyType: 'PolicyOverrides',
     body: z.unknown(),
     async handler({ deps, body: input }) {
       const issues = validatePolicyOverrides(input);

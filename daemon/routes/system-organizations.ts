@@ -9,6 +9,7 @@ export const systemOrganizationRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/system/orgs/:slug/owners',
     permission: 'superAdmin',
+    response: 'Member',
     summary: 'Make a member of the organization owner {userUid}, e.g. of one left without an owner; recorded in its audit log and the server’s.',
     body: z.strictObject({ userUid: z.string().min(1).max(64) }),
     async handler({ deps, auth, params, body }) {

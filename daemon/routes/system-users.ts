@@ -14,6 +14,7 @@ export const systemUserRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/system/users',
     permission: 'superAdmin',
+    response: 'SystemUserPage',
     summary: 'All accounts, oldest first; ?email= finds one by address; ?limit=, ?cursor=.',
     async handler({ deps, query }) {
       const page = parsePage(query);
@@ -37,6 +38,7 @@ export const systemUserRoutes: RouteSpec[] = [
     method: 'PATCH',
     path: '/system/users/:uid',
     permission: 'superAdmin',
+    response: 'Account',
     summary: "Change any account's e-mail address; no password needed. All of the account's sessions end (and with `revokeTokens: true` its personal access tokens).",
     body: z.object({ email: emailField, revokeTokens: z.boolean().optional() }),
     async handler({ deps, auth, params, body }) {

@@ -13,6 +13,7 @@ export const teamChatRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/team_chat/install',
     permission: 'authenticated',
+    response: 'RedirectUrl',
     summary: 'Start installing the team-chat app: {url} to open; creates an organization linked to the workspace unless one is linked already.',
     body: installBody,
     async handler({ ctx, deps, auth, body }) {
@@ -24,6 +25,7 @@ export const teamChatRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/team_chat/install/callback',
     permission: 'public',
+    writes: { redirect: true },
     summary: "The platform's redirect after an install: 302 to {base_url}/d/auth/complete?code=<one_time_code>.",
     async handler({ ctx, deps, query }) {
       ctx.redirect(await completeInstall(deps, ctx, query));
@@ -33,6 +35,7 @@ export const teamChatRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/orgs/:org/team-chat-workspace/install',
     permission: 'organization:settings',
+    response: 'RedirectUrl',
     summary: 'Start installing the team-chat app into this organization, linking it to the workspace: {url} to open.',
     body: installBody,
     async handler({ ctx, deps, auth, body }) {
@@ -44,6 +47,7 @@ export const teamChatRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/orgs/:org/team-chat-workspace',
     permission: 'organization:read',
+    response: 'WorkspaceLink',
     summary: "The organization's team-chat workspace link: {linked: true, workspaceId, workspaceName, linkedAt}, or {linked: false}.",
     async handler({ deps, auth }) {
       // Not being linked is a state, not a missing resource.

@@ -24,6 +24,7 @@ export const tokenRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/tokens',
     permission: 'authenticated',
+    response: 'MintedToken',
     summary: 'Mint a personal access token for one organization; the secret is shown only in this answer.',
     body: createBody,
     status: 201,
@@ -51,6 +52,7 @@ export const tokenRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/auth/tokens',
     permission: 'authenticated',
+    response: 'TokenList',
     summary: "The caller's tokens (never their secret).",
     async handler({ deps, auth }) {
       requireSession(auth, 'Managing access tokens');

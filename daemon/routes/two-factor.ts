@@ -16,6 +16,7 @@ export const twoFactorRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/2fa/setup',
     permission: 'authenticated',
+    response: 'TwoFactorSetup',
     summary: 'Start enrolment: a new secret, its otpauth URI and a QR code (SVG); pending until confirmed.',
     async handler({ deps, auth }) {
       // A leaked token must not be able to lock its owner out with a second factor of its own.
@@ -32,6 +33,7 @@ export const twoFactorRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/2fa/confirm',
     permission: 'authenticated',
+    response: 'RecoveryCodes',
     summary: 'Confirm enrolment with a code from the app; answers the 10 recovery codes, shown once.',
     body: z.object({ code: codeField }),
     async handler({ deps, auth, body }) {
@@ -61,6 +63,7 @@ export const twoFactorRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/auth/2fa/verify',
     permission: 'public',
+    response: 'Session',
     summary: 'Second sign-in step: the mfaToken with an authenticator code or a recovery code; answers the session.',
     body: z
       .object({ mfaToken: z.string().min(1).max(4096), code: codeField.optional(), recoveryCode: codeField.optional() })

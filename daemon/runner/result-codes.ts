@@ -1,3 +1,4 @@
+import type { CheckResult } from '../../contract/responses.js';
 import type { ProbeStatus } from '../../probes/probe.js';
 
 /** A result's status as stored: one small integer. */
@@ -11,12 +12,7 @@ export const statusOf = (code: number): ProbeStatus => STATUS_OF[code] ?? 'down'
 export const storedMessage = (message: string): string | null => (message === 'ok' || message === '' ? null : message);
 
 /** One result as the API answers it. */
-export interface ResultView {
-  at: string;
-  status: ProbeStatus;
-  latencyMs: number;
-  message: string;
-}
+export type ResultView = CheckResult;
 
 /** The API's view of a stored result. */
 export function resultView(row: { at: number; status: number; latency_ms: number; message: string | null }): ResultView {

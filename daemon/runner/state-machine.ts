@@ -3,7 +3,7 @@ import type { CheckStatesTable } from '../db/schema.js';
 
 /** A check's state: `pending` until its first verdict, `paused` while disabled. */
 export type CheckState = CheckStatesTable['state'];
-export const CHECK_STATES: readonly CheckState[] = ['pending', 'up', 'degraded', 'down', 'paused'];
+export { CHECK_STATES } from '../../contract/states.js';
 
 /** What the state machine keeps between results. */
 export interface StateCounters {

@@ -1,3 +1,4 @@
+import type { StatusPage } from '../../contract/status-pages.js';
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../db/ids.js';
 import type { Database, StatusPagesTable } from '../db/schema.js';
@@ -8,16 +9,7 @@ import { isUniqueViolation } from '../checks/unique-violation.js';
 type Db = Kysely<Database>;
 
 /** A status page as the API answers it. */
-export interface StatusPageView {
-  slug: string;
-  title: string;
-  description: string | null;
-  public: boolean;
-  /** Slugs of the checks shown, in page order. */
-  checks: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type StatusPageView = StatusPage;
 
 /** The fields a status page is made of. */
 export interface StatusPageFields {

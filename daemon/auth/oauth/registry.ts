@@ -1,3 +1,4 @@
+import type { Provider } from '../../../contract/responses.js';
 import { validateTenant } from '../../config/tenant.js';
 import { canonicalProviderKey, PROVIDERS, type ProviderKey } from '../../config/provider-keys.js';
 import type { AppDeps } from '../../deps.js';
@@ -28,11 +29,7 @@ export interface SignInProvider {
 }
 
 /** What `GET /auth/providers` lists. */
-export interface ProviderListing {
-  key: string;
-  kind: string;
-  displayName: string;
-}
+export type ProviderListing = Provider;
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'fetch' | 'logger' | 'caches'>;
 

@@ -1,3 +1,4 @@
+import type { SamlProvider } from '../../../contract/enterprise-sign-in.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import type { Organization, SamlProvidersTable } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
@@ -7,17 +8,7 @@ import { fetchIdpMetadata, parseIdpMetadata } from './idp-metadata.js';
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'memberEgress'>;
 
 /** The SAML identity provider of an organization as the API shows it (no key material). */
-export interface SamlProviderView {
-  idpEntityId: string;
-  idpSsoUrl: string;
-  metadataUrl: string | null;
-  /** SHA-256 fingerprints of the signing certificates, to compare with the provider's. */
-  certificateFingerprints: string[];
-  required: boolean;
-  /** What to enter at the identity provider. */
-  serviceProvider: { entityId: string; acsUrl: string; metadataUrl: string; loginUrl: string };
-  updatedAt: string;
-}
+export type SamlProviderView = SamlProvider;
 
 /** The addresses of an organization's service provider: entity ID (its metadata), ACS and login. */
 export function serviceProviderUrls(deps: Pick<AppDeps, 'config'>, slug: string) {

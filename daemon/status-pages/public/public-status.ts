@@ -1,35 +1,10 @@
+import type { PageState, PublicCheck, PublicCheckState, PublicIncident, PublicStatus as PublicStatusAnswer } from '../../../contract/status-pages.js';
 import type { AppDeps } from '../../deps.js';
 
-/** A check's state as a public page shows it. */
-export type PublicCheckState = 'pending' | 'up' | 'degraded' | 'down' | 'paused';
+export type { PageState, PublicCheck, PublicCheckState, PublicIncident } from '../../../contract/status-pages.js';
 
-/** The overall state of a page, from the states of its checks. */
-export type PageState = 'operational' | 'degraded' | 'partial outage' | 'major outage';
-
-/** One listed check: its name and health only, never its target, labels or configuration. */
-export interface PublicCheck {
-  name: string;
-  state: PublicCheckState;
-  /** Uptime over the last 90 days in percent, or null when nothing ran. */
-  uptime90d: number | null;
-  /** The last 90 days, oldest first (`date` is YYYY-MM-DD in UTC); null where nothing ran. */
-  days: Array<{ date: string; uptimePercent: number | null }>;
-}
-
-export interface PublicIncident {
-  title: string;
-  status: 'open' | 'acknowledged' | 'resolved';
-  openedAt: string;
-  resolvedAt: string | null;
-}
-
-/** Everything a public status page shows, as `GET /api/v1/public/status/{org}/{page}` answers it. */
-export interface PublicStatus {
-  title: string;
-  description: string | null;
-  state: PageState;
-  checks: PublicCheck[];
-  incidents: PublicIncident[];
+/** Everything a public status page shows (the contract's PublicStatus), with when it last changed. */
+export interface PublicStatus extends PublicStatusAnswer {
   /** The newest time anything shown changed, for Last-Modified and the feed. */
   updatedAt: string;
 }

@@ -1,4 +1,3 @@
 // The API's shapes live in the contract, shared with the daemon and the CLI; this file only
 // names them for the dashboard's imports.
-export type * from '../../../contract/responses.js';
-export type { ImportSource, ImportWarningCode, Role, Scope } from '../../../contract/index.js';
+export type * from '../../../contract/index.js';

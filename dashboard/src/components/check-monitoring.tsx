@@ -12,8 +12,9 @@ import { Link } from './link';
 import { ResponseChart } from './response-chart';
 import { StateBadge } from './state-badge';
 import { UptimeBar } from './uptime-bar';
+import { UPTIME_WINDOWS } from '../../../contract/states';
 
-const WINDOWS = ['24h', '7d', '30d', '90d'] as const;
+const WINDOWS = UPTIME_WINDOWS;
 const RESULTS_PER_PAGE = 20;
 
 const STATE_CHANGES_SHOWN = 50;

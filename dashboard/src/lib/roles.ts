@@ -1,4 +1,5 @@
 import type { Account, Role } from '../api/types';
+import { ROLES as CONTRACT_ROLES } from '../../../contract/access';
 
 /** The caller's role in an organization, from the account (the server checks it again on every call). */
 export function roleIn(account: Account | undefined, org: string): Role | undefined {
@@ -15,7 +16,7 @@ export const canWrite = (role: Role | undefined): boolean => atLeast(role, 'user
 
 export const isAdmin = (role: Role | undefined): boolean => atLeast(role, 'admin');
 
-export const ROLES: Role[] = ['owner', 'admin', 'user', 'viewer'];
+export const ROLES: Role[] = [...CONTRACT_ROLES];
 
 /** The roles someone with `role` may grant: only an owner makes owners. */
 export const assignableRoles = (role: Role): Role[] => ROLES.filter((r) => role === 'owner' || r !== 'owner');

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { del, post } from '../api/client';
-import type { Account, TwoFactorSetup } from '../api/types';
+import type { Account, RecoveryCodes, TwoFactorSetup } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { TextField } from '../components/fields';
 import { refreshAccount } from '../lib/session';
@@ -82,7 +82,7 @@ function ConfirmForm({ setup, onConfirmed, onCancel }: { setup: TwoFactorSetup; 
   const submit = async (event: Event) => {
     event.preventDefault();
     await run(async () => {
-      const answer = await post<{ recoveryCodes: string[] }>('/auth/2fa/confirm', { code: code.replace(/\s+/g, '') }, { credentialCheck: true });
+      const answer = await post<RecoveryCodes>('/auth/2fa/confirm', { code: code.replace(/\s+/g, '') }, { credentialCheck: true });
       onConfirmed(answer.recoveryCodes);
     }, { keepBusy: true });
   };

@@ -127,7 +127,7 @@ function DeliveryLog({ org, uid }: { org: string; uid: string }) {
 function ChannelForm({ org, channel, onSaved }: { org: string; channel?: Channel; onSaved(): void }) {
   const prefix = channel ? `edit-${channel.uid}` : 'new-channel';
   const [name, setName] = useState(channel?.name ?? '');
-  const [type, setType] = useState(channel?.type ?? 'webhook');
+  const [type, setType] = useState<string>(channel?.type ?? 'webhook');
   const [config, setConfig] = useState(channel ? JSON.stringify(channel.config, null, 2) : '{\n  "url": ""\n}');
   const [isDefault, setDefault] = useState(channel?.default ?? false);
   const [error, setError] = useState<ApiError>();

@@ -11,8 +11,9 @@ import { navigate } from '../lib/router';
 import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
+import { INCIDENT_STATUSES } from '../../../contract/states';
 
-const STATUSES = ['open', 'acknowledged', 'resolved'] as const;
+const STATUSES = INCIDENT_STATUSES;
 
 /** Incidents, newest first, by status (?status=); users and up open, acknowledge and resolve them. */
 export function IncidentsPage({ org, role, search }: { org: string; role?: Role; search: URLSearchParams }) {

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api/client';
-import type { Account } from '../api/types';
+import type { Account, InvitationAccepted } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { Link } from '../components/link';
 import { takeTokenFromAddress } from '../lib/fragment-token';
@@ -41,7 +41,7 @@ export function InvitationAcceptPage({ account }: { account?: Account }) {
 
   const accept = async () => {
     await run(async () => {
-      const answer = await post<{ org: string; role: string }>(`/invitations/${encodeURIComponent(token!)}/accept`);
+      const answer = await post<InvitationAccepted>(`/invitations/${encodeURIComponent(token!)}/accept`);
       forgetToken();
       await refreshAccount();
       setJoined(answer);

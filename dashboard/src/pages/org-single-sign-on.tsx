@@ -4,19 +4,9 @@ import { asApiError, type ApiError } from '../api/errors';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { CheckboxField, FieldShell, issuesByPath } from '../components/fields';
 import { useAsync } from '../lib/use-async';
+import { GROUP_ROLES } from '../../../contract/enterprise-sign-in';
+import type { GroupRoles, SamlProvider } from '../api/types';
 
-/** The organization's SAML identity provider as the API shows it. */
-interface SamlProvider {
-  idpEntityId: string;
-  idpSsoUrl: string;
-  metadataUrl: string | null;
-  certificateFingerprints: string[];
-  required: boolean;
-  serviceProvider: { entityId: string; acsUrl: string; metadataUrl: string; loginUrl: string };
-  updatedAt: string;
-}
-
-const GROUP_ROLES = ['admin', 'user', 'viewer'];
 
 /** `group = role` lines ⇄ the API's mapping. */
 const mappingText = (mapping: Record<string, string>) => Object.entries(mapping).map(([group, role]) => `${group} = ${role}`).join('\n');
@@ -28,7 +18,7 @@ function parseMapping(text: string): { mapping: Record<string, string>; problems
     const at = line.lastIndexOf('=');
     const group = line.slice(0, at).trim();
     const role = line.slice(at + 1).trim().toLowerCase();
-    if (at < 0 || !group || !GROUP_ROLES.includes(role)) problems.push(`line ${index + 1}: write "group = admin", "group = user" or "group = viewer"`);
+    if (at < 0 || !group || !(GROUP_ROLES as readonly string[]).includes(role)) problems.push(`line ${index + 1}: write "group = admin", "group = user" or "group = viewer"`);
     else mapping[group] = role;
   });
   return { mapping, problems };
@@ -44,7 +34,7 @@ const orNull = <T,>(promise: Promise<T>) => promise.catch((caught) => (asApiErro
 export function SingleSignOnSection({ org }: { org: string }) {
   const base = `/orgs/${encodeURIComponent(org)}`;
   const provider = useAsync(() => orNull(get<SamlProvider>(`${base}/saml`)), [org]);
-  const groupRoles = useAsync(() => get<{ groupRoles: Record<string, string> }>(`${base}/group-roles`), [org]);
+  const groupRoles = useAsync(() => get<GroupRoles>(`${base}/group-roles`), [org]);
   return (
     <section aria-labelledby="sso-title">
       <h2 id="sso-title">Single sign-on</h2>
@@ -161,7 +151,7 @@ function GroupRolesForm({ base, stored }: { base: string; stored: Record<string,
     setProblems(parsed.problems);
     if (parsed.problems.length > 0) return;
     try {
-      const answer = await put<{ groupRoles: Record<string, string> }>(`${base}/group-roles`, { groupRoles: parsed.mapping });
+      const answer = await put<GroupRoles>(`${base}/group-roles`, { groupRoles: parsed.mapping });
       setText(mappingText(answer.groupRoles));
       setSaved(true);
     } catch (caught) {

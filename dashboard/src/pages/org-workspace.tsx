@@ -1,17 +1,10 @@
 import { useState } from 'preact/hooks';
 import { del, get, post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
-import type { Provider } from '../api/types';
+import type { Provider, RedirectUrl, WorkspaceLink } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { formatDate } from '../lib/format';
 import { useAsync } from '../lib/use-async';
-
-interface WorkspaceLink {
-  linked: true;
-  workspaceId: string;
-  workspaceName: string | null;
-  linkedAt: string;
-}
 
 /**
  * The team-chat workspace this organization is linked to: its members join as `user` when they
@@ -19,7 +12,7 @@ interface WorkspaceLink {
  */
 export function WorkspaceSection({ org, admin }: { org: string; admin: boolean }) {
   const path = `/orgs/${encodeURIComponent(org)}/team-chat-workspace`;
-  const link = useAsync(() => get<WorkspaceLink | { linked: false }>(path).then((answer) => (answer.linked ? answer : null)), [org]);
+  const link = useAsync(() => get<WorkspaceLink>(path).then((answer) => (answer.linked ? answer : null)), [org]);
   const providers = useAsync(() => get<Provider[]>('/auth/providers'), []);
   const [error, setError] = useState<ApiError>();
   const chatEnabled = providers.data?.some((p) => p.key === 'team_chat') ?? false;
@@ -27,7 +20,7 @@ export function WorkspaceSection({ org, admin }: { org: string; admin: boolean }
   const install = async () => {
     setError(undefined);
     try {
-      const { url } = await post<{ url: string }>(`${path}/install`, { returnTo: window.location.pathname });
+      const { url } = await post<RedirectUrl>(`${path}/install`, { returnTo: window.location.pathname });
       window.location.assign(url);
     } catch (caught) {
       setError(asApiError(caught));

@@ -7,6 +7,7 @@ import { Link } from '../components/link';
 import { takeTokenFromAddress } from '../lib/fragment-token';
 import { usePageTitle } from '../lib/title';
 import { useAction } from '../lib/use-action';
+import type { PasswordResetRequested } from '../api/types';
 
 /** Asks for a reset link by e-mail; the answer is the same whether or not the address is known. */
 export function ForgotPasswordPage() {
@@ -18,7 +19,7 @@ export function ForgotPasswordPage() {
     event.preventDefault();
     await run(async () => {
       // The server words the answer: a mail is on its way, or (without mail) an administrator can issue a link.
-      const answer = await post<{ message: string; mailed?: boolean }>('/auth/password-reset', { email }, { anonymous: true });
+      const answer = await post<PasswordResetRequested>('/auth/password-reset', { email }, { anonymous: true });
       setSent(answer.message);
     });
   };

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { del, get, put } from '../api/client';
-import type { Role, SecretSummary } from '../api/types';
+import type { List, Role, SecretSummary, SecretWritten } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { issuesByPath, TextField } from '../components/fields';
 import { Link } from '../components/link';
@@ -17,7 +17,7 @@ import { useAsync } from '../lib/use-async';
 export function SecretsPage({ org, role }: { org: string; role?: Role }) {
   usePageTitle('Secrets');
   const path = `/orgs/${encodeURIComponent(org)}/secrets`;
-  const list = useAsync(() => get<{ items: SecretSummary[] }>(path), [org]);
+  const list = useAsync(() => get<List<SecretSummary>>(path), [org]);
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [notice, setNotice] = useState<string>();
@@ -36,7 +36,7 @@ export function SecretsPage({ org, role }: { org: string; role?: Role }) {
     event.preventDefault();
     setNotice(undefined);
     void action.run(async () => {
-      const result = await put<{ name: string; created: boolean }>(`${path}/${encodeURIComponent(name.trim())}`, { value });
+      const result = await put<SecretWritten>(`${path}/${encodeURIComponent(name.trim())}`, { value });
       // The value leaves the page as soon as it is stored.
       setValue('');
       setName('');

@@ -1,18 +1,11 @@
 import { useState } from 'preact/hooks';
 import { get, put } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
-import type { Provider } from '../api/types';
+import type { EnterpriseTenant as TenantView, Provider } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { issuesByPath, TextField } from '../components/fields';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
-
-interface TenantView {
-  effective: string;
-  configured: string;
-  override: string | null;
-  pendingRestart: boolean;
-}
 
 /** Server settings, Authentication: the enabled providers and the enterprise directory's tenant. */
 export function ServerAuthenticationPage() {

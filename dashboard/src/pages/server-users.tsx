@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
-import type { Page, SystemUser } from '../api/types';
+import type { Page, PasswordResetIssued, Revoked, SystemUser } from '../api/types';
 import { ErrorBanner, Notice } from '../components/error-banner';
 import { issuesByPath, TextField } from '../components/fields';
 import { formatDate } from '../lib/format';
@@ -32,13 +32,13 @@ export function ServerUsersPage() {
 
   const endSessions = (user: SystemUser) =>
     act(async () => {
-      const answer = await del<{ revoked: number }>(`/system/users/${encodeURIComponent(user.uid)}/sessions`);
+      const answer = await del<Revoked>(`/system/users/${encodeURIComponent(user.uid)}/sessions`);
       return `${answer?.revoked ?? 0} sessions of ${user.email} ended.`;
     });
 
   const resetLink = (user: SystemUser) =>
     act(async () => {
-      const answer = await post<{ mailed: boolean; url?: string; expiresAt: string }>(`/system/users/${encodeURIComponent(user.uid)}/password-reset`);
+      const answer = await post<PasswordResetIssued>(`/system/users/${encodeURIComponent(user.uid)}/password-reset`);
       if (answer.mailed) return `A reset link was mailed to ${user.email}.`;
       return (
         <>

@@ -1,25 +1,8 @@
 import { get } from '../api/client';
+import type { MonitoredCheck, Page } from '../api/types';
 
-/** A status page as the API answers it. */
-export interface StatusPage {
-  slug: string;
-  title: string;
-  description: string | null;
-  public: boolean;
-  /** Slugs of the checks shown, in page order. */
-  checks: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** What the public page shows (`/public/status/...`, or `.../preview` for members). */
-export interface PublicStatus {
-  title: string;
-  description: string | null;
-  state: 'operational' | 'degraded' | 'partial outage' | 'major outage';
-  checks: Array<{ name: string; state: string; uptime90d: number | null; days: Array<{ date: string; uptimePercent: number | null }> }>;
-  incidents: Array<{ title: string; status: string; openedAt: string; resolvedAt: string | null }>;
-}
+/** A status page, and what the public page shows (`/public/status/...`, or `.../preview` for members). */
+export type { PublicStatus, StatusPage } from '../api/types';
 
 export const statusPagesPath = (org: string) => `/orgs/${encodeURIComponent(org)}/status-pages`;
 
@@ -46,7 +29,7 @@ export async function allChecks(org: string): Promise<Array<{ slug: string; name
   let cursor: string | null = null;
   do {
     const query: string = `?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const page: { items: Array<{ slug: string; name: string }>; nextCursor: string | null } = await get(`/orgs/${encodeURIComponent(org)}/checks${query}`);
+    const page: Page<MonitoredCheck> = await get(`/orgs/${encodeURIComponent(org)}/checks${query}`);
     out.push(...page.items.map(({ slug, name }) => ({ slug, name })));
     cursor = page.nextCursor;
   } while (cursor);

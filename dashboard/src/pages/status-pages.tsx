@@ -1,5 +1,5 @@
 import { get } from '../api/client';
-import type { Role } from '../api/types';
+import type { Page, Role } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { Link } from '../components/link';
 import { formatDate } from '../lib/format';
@@ -11,7 +11,7 @@ import { publicPageUrl, statusPagesPath, type StatusPage } from './status-page-a
 /** The organization's status pages: which are public, where, and how many checks each shows. */
 export function StatusPagesPage({ org, role }: { org: string; role?: Role }) {
   usePageTitle('Status pages');
-  const list = useAsync(() => get<{ items: StatusPage[] }>(`${statusPagesPath(org)}?limit=200`), [org]);
+  const list = useAsync(() => get<Page<StatusPage>>(`${statusPagesPath(org)}?limit=200`), [org]);
   const base = `/orgs/${encodeURIComponent(org)}/status-pages`;
   return (
     <main id="main">

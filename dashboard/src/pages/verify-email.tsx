@@ -6,6 +6,7 @@ import { Link } from '../components/link';
 import { takeTokenFromAddress } from '../lib/fragment-token';
 import { refreshAccount, sessionState } from '../lib/session';
 import { usePageTitle } from '../lib/title';
+import type { EmailVerified } from '../api/types';
 
 /** The page a verification mail links to: confirms the address at once. */
 export function VerifyEmailPage() {
@@ -17,7 +18,7 @@ export function VerifyEmailPage() {
   useEffect(() => {
     if (started.current || !token) return;
     started.current = true;
-    post<{ email: string }>('/auth/verify-email', { token }, { anonymous: true }).then(
+    post<EmailVerified>('/auth/verify-email', { token }, { anonymous: true }).then(
       (answer) => {
         setResult(answer);
         if (sessionState().account) void refreshAccount().catch(() => undefined);
