@@ -1,7 +1,7 @@
 // Compiled by test/contract/route-typing.test.ts with `tsc --noEmit`, never run: each
 // `@ts-expect-error` marks a route declaration that must not compile. When one compiles after all
 // (the route typing lost its teeth), tsc reports the directive as unused and the test fails.
-import { route } from '../../daemon/routes/route.js';
+import { route } from '../../daemon/http/route.js';
 
 export const right = route({
   method: 'GET',

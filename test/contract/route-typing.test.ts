@@ -31,7 +31,7 @@ describe('a route declaration', () => {
       lines
         .map((line) => (/^\s*\/\/ @ts-expect-error/.test(line) ? '' : line))
         .join('\n')
-        .replace("'../../daemon/routes/route.js'", JSON.stringify(join(root, 'daemon/routes/route.js'))),
+        .replace("'../../daemon/http/route.js'", JSON.stringify(join(root, 'daemon/http/route.js'))),
     );
     const diagnostics = compile([fixture, stripped]);
     const where = (d: ts.Diagnostic) => `${d.file?.fileName}:${d.file ? d.file.getLineAndCharacterOfPosition(d.start!).line + 1 : 0} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
