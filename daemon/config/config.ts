@@ -59,11 +59,14 @@ export interface Config {
     /** The heap limit of one conversion's worker thread, in MiB. */
     conversionMemoryMb: number;
   };
-  organizations: { perUserLimit: number };
+  /** Per account: organizations owned; per organization: checks held. 0: no limit. */
+  organizations: { perUserLimit: number; checksLimit: number };
   /** Public status pages: requests per client address per minute. */
   statusPages: { rateLimit: number };
   /** Notification delivery: timings (seconds) and each service's API base URL. */
   notify: {
+    /** Channel test messages per organization per hour. */
+    testRateLimit: number;
     timeoutSeconds: number;
     retryForSeconds: number;
     leaseSeconds: number;
@@ -88,6 +91,10 @@ export interface Config {
 export interface RunnerConfig {
   role: 'all' | 'api' | 'runner';
   concurrency: number;
+  /** Percent of `concurrency` one organization's runs may hold at once. */
+  orgSharePercent: number;
+  /** A heartbeat records at most one ping in this many seconds. */
+  heartbeatPingIntervalSeconds: number;
   denyPrivate: boolean;
   leaseSeconds: number;
   resultsRetentionSeconds: number;
@@ -239,9 +246,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       conversionTimeoutMs: get('importConversionTimeoutMs')!,
       conversionMemoryMb: get('importConversionMemoryMb')!,
     },
-    organizations: { perUserLimit: get('orgsPerUserLimit')! },
+    organizations: { perUserLimit: get('orgsPerUserLimit')!, checksLimit: get('checksPerOrgLimit')! },
     statusPages: { rateLimit: get('statusPageRateLimit')! },
     notify: {
+      testRateLimit: get('notifyTestRateLimit')!,
       timeoutSeconds: get('notifyTimeout')!,
       retryForSeconds: get('notifyRetryFor')!,
       leaseSeconds: get('notifyLease')!,
@@ -260,6 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     runner: {
       role: get('nodeRole')! as RunnerConfig['role'],
       concurrency: get('runnerConcurrency')!,
+      orgSharePercent: get('runnerOrgShare')!,
+      heartbeatPingIntervalSeconds: get('heartbeatPingInterval')!,
       denyPrivate: get('runnerDenyPrivate')!,
       leaseSeconds: get('runnerLease')!,
       resultsRetentionSeconds: get('resultsRetention')!,
