@@ -7,22 +7,28 @@ import { route, type PublicCall, type RouteSpec } from './route.js';
 /** Unknown ping tokens allowed per client address per minute before 429. */
 const UNKNOWN_TOKENS_PER_MINUTE = 30;
 
-const limiters = new WeakMap<AppDeps, RateLimiter>();
-const limiterOf = (deps: AppDeps): RateLimiter => {
+const limiters = new WeakMap<AppDeps, { unknown: RateLimiter; perCheck: RateLimiter }>();
+const limiterOf = (deps: AppDeps) => {
   let limiter = limiters.get(deps);
-  if (!limiter) limiters.set(deps, (limiter = new RateLimiter(deps, UNKNOWN_TOKENS_PER_MINUTE, 60)));
+  if (!limiter) {
+    limiter = { unknown: new RateLimiter(deps, UNKNOWN_TOKENS_PER_MINUTE, 60), perCheck: new RateLimiter(deps, 1, deps.config.runner.heartbeatPingIntervalSeconds) };
+    limiters.set(deps, limiter);
+  }
   return limiter;
 };
 
-/** Records a ping; unknown tokens are 404 and counted per client, so tokens cannot be guessed at speed. */
+/**
+ * Records a ping; unknown tokens are 404 and counted per client, so tokens cannot be guessed at
+ * speed. A check records one ping per SVC_HEARTBEAT_PING_INTERVAL: one sooner is 429, unrecorded.
+ */
 async function ping({ ctx, deps, params }: PublicCall<unknown>, kind: 'up' | 'fail'): Promise<unknown> {
   const key = `ping:ip:${ctx.ip}`;
   const limiter = limiterOf(deps);
-  await limiter.check(key);
-  const outcome = await recordPing(deps.db, params.token, kind, deps.clock.now().getTime());
+  await limiter.unknown.check(key);
+  const outcome = await recordPing(deps.db, params.token, kind, deps.clock.now().getTime(), (checkUid) => limiter.perCheck.reserve(`ping:check:${checkUid}`));
   if (!outcome) {
     // Counted only when the token is unknown: a job pinging its own URL never uses up the limit.
-    await limiter.attempt(key);
+    await limiter.unknown.attempt(key);
     throw notFound('No heartbeat check has this ping URL.');
   }
   return { ok: true, recorded: outcome === 'recorded' };

@@ -131,6 +131,7 @@ describe.each(DATABASE_KINDS)('heartbeat checks, state thresholds and incidents 
     const fresh = tokenOf(rotated.body.pingUrl);
     expect(fresh).not.toBe(token);
     expect((await ping(token)).status).toBe(404);
+    clock.advance(1000);
     expect((await ping(fresh)).status).toBe(200);
     let last = 0;
     for (let i = 0; i < 31; i++) last = (await ping(`unknown-token-${i}`)).status;
@@ -153,5 +154,25 @@ describe.each(DATABASE_KINDS)('heartbeat checks, state thresholds and incidents 
     clock.advance(10_000);
     await runner.tick();
     expect(await daemon.deps.db.kysely.selectFrom('check_states').selectAll().execute()).toEqual([]);
+  });
+
+  it('records at most one ping a second per check: more answer 429 and are not recorded', async () => {
+    const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Pulse', type: 'heartbeat', intervalSeconds: 10, config: { periodSeconds: 60, graceSeconds: 30 } } });
+    expect(created.status).toBe(201);
+    const pulse = tokenOf((await daemon.request('GET', '/orgs/default/checks/pulse', { token: viewer })).body.pingUrl);
+    const count = async () => (await daemon.request('GET', '/orgs/default/checks/pulse/results?limit=200', { token: viewer })).body.items.length;
+    clock.advance(61_000);
+    expect((await ping(pulse)).status).toBe(200);
+    for (const path of [pulse, `${pulse}/fail`]) {
+      const flood = await ping(path, 'POST');
+      expect(flood.status).toBe(429);
+      expect(flood.body.error.code).toBe('RATE_LIMITED');
+      expect(flood.headers.get('retry-after')).toBe('1');
+    }
+    expect(await count()).toBe(1);
+    expect((await daemon.request('GET', '/orgs/default/checks/pulse', { token: viewer })).body.lastResult.status).toBe('up');
+    clock.advance(1000);
+    expect((await ping(pulse)).status).toBe(200);
+    expect(await count()).toBe(2);
   });
 });
