@@ -60,7 +60,7 @@ export const checkRoutes: RouteSpec[] = [
     status: 201,
     async handler({ deps, auth, body }) {
       const org = orgOf(auth);
-      const [view] = await checkViewsWithRuntime(deps, [await createValidCheck(deps.db.kysely, org.uid, body, deps.clock.now())]);
+      const [view] = await checkViewsWithRuntime(deps, [await createValidCheck(deps.db.kysely, org.uid, body, deps.clock.now(), deps.config.organizations.checksLimit)]);
       return withMissingSecrets(deps, org.uid, view);
     },
   }),
