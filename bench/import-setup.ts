@@ -85,6 +85,8 @@ export async function startBenchDaemon(kind: BenchDatabaseKind, env: Record<stri
       SVC_AUTH_PASSWORD_ARGON2_THREADS: '1',
       // The benchmarks that run checks start their own runners.
       SVC_NODE_ROLE: 'api',
+      // Benchmarks import tens of thousands of checks into one organization.
+      SVC_CHECKS_PER_ORG_LIMIT: '0',
       ...env,
     },
     dir,

@@ -48,6 +48,10 @@ export const thresholdsSchema = z
 // "=" or "," because the list filter is written `?label=key=value`.
 const LABEL_KEY = /^[^\s=,\p{Cc}](?:[^=,\p{Cc}]{0,62}[^\s=,\p{Cc}])?$/u;
 const LABEL_VALUE = /^[^\p{Cc}]{0,256}$/u;
+// Names are shown in mails, feeds and badges (XML): no control character at all; a description
+// may hold tabs and line breaks, nothing else of C0, DEL or C1.
+const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\u2028\u2029]*$/u;
+const NO_TEXT_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
 
 /** Free-form labels: at most 64, keys 1-64 characters without "=" or ",", values up to 256. */
 export const labelsSchema = z
@@ -66,7 +70,7 @@ export const commonFieldSchemas = {
     .regex(SLUG_PATTERN, 'a slug is 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit')
     .optional()
     .describe('Identifies the check within its organization; derived from the name when absent.'),
-  name: z.string().trim().min(1).max(200).describe('A human name; surrounding spaces are removed.'),
+  name: z.string().trim().min(1).max(200).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (such as line breaks, tabs or U+0000)').describe('A human name; surrounding spaces are removed.'),
   type: z.string().min(1).describe('The check type; see /check-types.'),
   enabled: z.boolean().default(true).describe('Disabled checks are kept but not run.'),
   intervalSeconds: z
@@ -79,7 +83,7 @@ export const commonFieldSchemas = {
   config: z.unknown().describe('Type-specific settings; see the type in /check-types.'),
   thresholds: thresholdsSchema,
   labels: labelsSchema,
-  description: z.string().max(2000).optional(),
+  description: z.string().max(2000).regex(NO_TEXT_CONTROL_CHARACTERS, 'must not contain control characters other than tabs and line breaks (such as U+0000)').optional(),
 } as const;
 
 /** Thresholds of a normalised check. */

@@ -400,6 +400,8 @@ export interface Organization {
   role: Role;
   memberCount: number;
   memberLimit: number | null;
+  /** Checks the organization may hold (the daemon's SVC_CHECKS_PER_ORG_LIMIT); null: no limit. */
+  checkLimit: number | null;
   registrationEmailPattern: string | null;
   createdAt: string;
 }

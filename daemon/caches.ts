@@ -27,7 +27,7 @@ export interface AppCaches {
   /** The check-type catalog with its JSON Schemas, built on first use; fixed for the life of the app. */
   checkTypes?: CheckTypeSummary[];
   /** Unknown heartbeat ping tokens per client address, made on the first ping. */
-  pingLimiter?: RateLimiter;
+  pingLimiter?: { unknown: RateLimiter; perCheck: RateLimiter };
   /** What probes keep between runs: the RDAP bootstrap file, compiled JSON queries. */
   probes: ProbeCaches;
 }

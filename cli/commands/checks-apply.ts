@@ -68,12 +68,25 @@ function printPlan(plan: ApplyPlan, out: Output, dryRun: boolean): void {
   if (plan.kept.length > 0) out.line(`${plan.kept.length} managed check${plan.kept.length === 1 ? '' : 's'} not in the file kept (${plan.kept.join(', ')}); --prune deletes them`);
 }
 
-/** Carries the plan out: creations, then changes, then deletions. */
+/**
+ * Refuses, before anything is written, a plan that would take the organization beyond the
+ * checks it may hold (its `checkLimit`), so the daemon never refuses a create half-way through.
+ */
+async function refuseBeyondCheckLimit(plan: ApplyPlan, client: ApiClient, org: string, held: number): Promise<void> {
+  const { checkLimit } = await client.get<{ checkLimit: number | null }>(orgPath(org));
+  if (checkLimit === null || checkLimit === undefined) return;
+  const after = held - plan.delete.length + plan.create.length;
+  if (plan.create.length > 0 && after > checkLimit) {
+    throw new CliError(`the organization may hold at most ${checkLimit} checks; it holds ${held} and the plan would leave ${after}; nothing was changed`);
+  }
+}
+
+/** Carries the plan out: deletions first (they make room under the check limit), then creations, then changes. */
 async function carryOut(plan: ApplyPlan, client: ApiClient, org: string): Promise<void> {
   const base = `${orgPath(org)}/checks`;
+  for (const slug of plan.delete) await client.request('DELETE', `${base}/${encodeURIComponent(slug)}`);
   for (const check of plan.create) await client.post(base, check);
   for (const update of plan.update) await client.request('PATCH', `${base}/${encodeURIComponent(update.slug)}`, { body: update.patch });
-  for (const slug of plan.delete) await client.request('DELETE', `${base}/${encodeURIComponent(slug)}`);
 }
 
 /** `svc checks apply -f FILE [--prune] [--dry-run]`: makes the organization's checks match the file. */
@@ -82,8 +95,10 @@ export async function run(options: Options, deps: CommandDeps): Promise<void> {
   const org = await resolveOrg({}, deps);
   const client = deps.client();
   const desired = await desiredChecks(entries, options.file, client, org);
-  const plan = planApply(desired, await allChecks(client, org), Boolean(options.prune));
+  const existing = await allChecks(client, org);
+  const plan = planApply(desired, existing, Boolean(options.prune));
   const dryRun = Boolean(options.dryRun);
+  await refuseBeyondCheckLimit(plan, client, org, existing.length);
   if (!dryRun && planChangesSomething(plan)) await carryOut(plan, client, org);
   if (deps.out.jsonMode) {
     return deps.out.json({

@@ -40,9 +40,9 @@ export async function requireCommittedCheck(db: Db, orgUid: string, slug: string
   return check;
 }
 
-/** Validates and stores a new check: 400 listing every problem, 409 `SLUG_TAKEN`. */
-export async function createValidCheck(db: Executor, orgUid: string, input: unknown, now: Date): Promise<StoredCheck> {
-  return createCheck(db, orgUid, validCheck(input), now);
+/** Validates and stores a new check: 400 listing every problem, 409 `SLUG_TAKEN` or `CHECK_LIMIT_REACHED` (beyond `checkLimit`). */
+export async function createValidCheck(db: Executor, orgUid: string, input: unknown, now: Date, checkLimit: number): Promise<StoredCheck> {
+  return createCheck(db, orgUid, validCheck(input), now, checkLimit);
 }
 
 /**

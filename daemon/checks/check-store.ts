@@ -11,6 +11,7 @@ import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { canonicalJson, checkContent, rowToCheck, sameContent, type CheckContent, type StoredCheck } from './check-rows.js';
 import { isUniqueViolation } from './unique-violation.js';
 import type { CheckState } from '../runner/state-machine.js';
+import { countChecks, refuseBeyondCheckLimit } from './check-limit.js';
 
 // The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
 // Every function takes the query builder to run on, so a caller may pass a transaction.
@@ -163,11 +164,15 @@ export async function findChecksBySlugs(db: Executor, orgUid: string, slugs: rea
   return new Map([...rows].map(([slug, row]) => [slug, rowToCheck(row)]));
 }
 
-/** Stores a new check; 409 CONFLICT `SLUG_TAKEN` when its slug is in use in the organization. */
-export async function createCheck(db: Executor, orgUid: string, check: CheckDefinition, now: Date): Promise<StoredCheck> {
+/**
+ * Stores a new check; 409 CONFLICT `SLUG_TAKEN` when its slug is in use in the organization,
+ * `CHECK_LIMIT_REACHED` when it already holds `checkLimit` checks (0: no limit).
+ */
+export async function createCheck(db: Executor, orgUid: string, check: CheckDefinition, now: Date, checkLimit = 0): Promise<StoredCheck> {
   const at = now.toISOString();
   const uid = newId(now.getTime());
   return inTransaction(db, async (trx) => {
+    if (checkLimit > 0) refuseBeyondCheckLimit(await countChecks(trx, orgUid), 1, checkLimit);
     const inserted = await trx
       .insertInto('checks')
       .values({ uid, organization_uid: orgUid, ...checkContent(check), created_at: at, updated_at: at })

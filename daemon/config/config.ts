@@ -60,11 +60,14 @@ export interface Config {
     /** The heap limit of one conversion's worker thread, in MiB. */
     conversionMemoryMb: number;
   };
-  organizations: { perUserLimit: number };
+  /** Per account: organizations owned; per organization: checks held. 0: no limit. */
+  organizations: { perUserLimit: number; checksLimit: number };
   /** Public status pages: requests per client address per minute. */
   statusPages: { rateLimit: number };
   /** Notification delivery: timings (seconds) and each service's API base URL. */
   notify: {
+    /** Channel test messages per organization per hour. */
+    testRateLimit: number;
     timeoutSeconds: number;
     retryForSeconds: number;
     leaseSeconds: number;
@@ -91,6 +94,10 @@ export interface RunnerConfig {
   concurrency: number;
   /** Browser checks running at once on this daemon. */
   browserConcurrency: number;
+  /** Percent of `concurrency` one organization's runs may hold at once. */
+  orgSharePercent: number;
+  /** A heartbeat records at most one ping in this many seconds. */
+  heartbeatPingIntervalSeconds: number;
   denyPrivate: boolean;
   /** The only networks outbound connections for members may reach (empty: no such limit). */
   allow?: string[];
@@ -245,9 +252,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       conversionTimeoutMs: get('importConversionTimeoutMs')!,
       conversionMemoryMb: get('importConversionMemoryMb')!,
     },
-    organizations: { perUserLimit: get('orgsPerUserLimit')! },
+    organizations: { perUserLimit: get('orgsPerUserLimit')!, checksLimit: get('checksPerOrgLimit')! },
     statusPages: { rateLimit: get('statusPageRateLimit')! },
     notify: {
+      testRateLimit: get('notifyTestRateLimit')!,
       timeoutSeconds: get('notifyTimeout')!,
       retryForSeconds: get('notifyRetryFor')!,
       leaseSeconds: get('notifyLease')!,
@@ -267,6 +275,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       role: get('nodeRole')! as RunnerConfig['role'],
       concurrency: get('runnerConcurrency')!,
       browserConcurrency: get('runnerBrowserConcurrency')!,
+      orgSharePercent: get('runnerOrgShare')!,
+      heartbeatPingIntervalSeconds: get('heartbeatPingInterval')!,
       denyPrivate: get('runnerDenyPrivate')!,
       allow: get('runnerAllow') ?? [],
       leaseSeconds: get('runnerLease')!,

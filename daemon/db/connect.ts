@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -143,12 +143,30 @@ function makeFolders(dir: string): void {
   for (const folder of missing) mkdirSync(folder);
 }
 
+/**
+ * Makes the database file readable by its owner only (0600), creating it so when missing: it
+ * holds password hashes and encrypted secrets. SQLite gives its `-wal` and `-shm` files the
+ * database file's mode; any left from an earlier start are tightened too.
+ */
+function ownerOnly(full: string): void {
+  if (!existsSync(full)) closeSync(openSync(full, 'a', 0o600));
+  for (const file of [full, `${full}-wal`, `${full}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (error) {
+      // A missing -wal or -shm is fine; a file of another user is left as it is (it opens or fails below).
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+    }
+  }
+}
+
 /** Opens (creating if needed) a SQLite file; a path it cannot use is named in the error. */
 function openSqliteFile(path: string): SQLite.Database {
   if (path === ':memory:') return new SQLite(path);
   const full = resolve(path);
   try {
     makeFolders(dirname(full));
+    ownerOnly(full);
     const sqlite = new SQLite(full);
     // Reading the schema touches the file: a path that opens but cannot be read or written fails here, once.
     sqlite.pragma('schema_version');

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { MANAGED_LABEL_KEY, importResponse, type ConversionResult, type ImportResponse, type ImportSource, type ImportWarning } from '../../importers/index.js';
+import { countChecks, refuseBeyondCheckLimit } from '../checks/check-limit.js';
 import { upsertChecks, type Executor, type UpsertOutcome } from '../checks/check-store.js';
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
@@ -47,7 +48,7 @@ async function lockImports(trx: Executor, kind: AppDeps['db']['kind'], orgUid: s
  * nothing; the preview runs the same reads and writes nothing.
  */
 export async function runImport(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
   orgUid: string,
   source: ImportSource,
   result: ConversionResult,
@@ -57,7 +58,11 @@ export async function runImport(
   const owner = { key: MANAGED_LABEL_KEY, value: source, takeOver: options.takeOver === true };
   return deps.db.kysely.transaction().execute(async (trx) => {
     if (!options.dryRun) await lockImports(trx, deps.db.kind, orgUid);
+    const checkLimit = deps.config.organizations.checksLimit;
+    const held = checkLimit > 0 ? await countChecks(trx, orgUid) : 0;
     const outcomes = await upsertChecks(trx, orgUid, result.checks, { now, dryRun: options.dryRun, owner });
+    // Thrown inside the transaction: the preview says so too, and an apply's writes are rolled back.
+    refuseBeyondCheckLimit(held, outcomes.filter((outcome) => outcome.action === 'create').length, checkLimit);
     const bySlug = new Map(outcomes.map((outcome) => [outcome.slug, outcome]));
     const names = new Map(result.checks.map((check) => [check.slug, check.name]));
     const inConflict = outcomes.filter((outcome) => outcome.action === 'conflict');

@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from '../log.js';
+import { withoutControlCharacters } from '../plain-text.js';
 
 /** A mail to send: plain text, one recipient. */
 export interface Mail {
@@ -28,7 +29,7 @@ export function createMailer(smtpUrl: string | undefined, from: string, logger: 
     enabled: true,
     async send(mail) {
       try {
-        await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+        await transport.sendMail({ from, to: mail.to, subject: withoutControlCharacters(mail.subject), text: mail.text });
       } catch (error) {
         logger.warn({ subject: mail.subject, err: (error as Error).message }, 'mail delivery failed');
       }

@@ -21,11 +21,15 @@ const httpUrl = (schemes: string[]) =>
 
 const token = z.string().min(8).max(1024).regex(/^\S+$/, 'must not contain spaces');
 
-/** Each type's config schema and which of its fields are secrets. */
+/**
+ * Each type's config schema, which of its fields are secrets, and which say where it sends
+ * (`destination`): a change of destination needs every stored secret sent again.
+ */
 export const CHANNEL_CONFIGS = {
   email: {
     schema: z.strictObject({ addresses: z.array(z.email()).min(1).max(50) }),
     secrets: [] as string[],
+    destination: ['addresses'],
   },
   webhook: {
     schema: z.strictObject({
@@ -36,8 +40,7 @@ export const CHANNEL_CONFIGS = {
       signingSecret: z.string().min(16).max(256).optional(),
     }),
     secrets: ['url', 'bearerToken', 'signingSecret'],
-    // The token is sent to the URL: kept across a change of URL, it would follow to any host.
-    boundToDestination: { url: ['bearerToken'] },
+    destination: ['url'],
   },
   slack: {
     schema: z
@@ -51,37 +54,45 @@ export const CHANNEL_CONFIGS = {
         }
       }),
     secrets: ['webhookUrl', 'botToken'],
+    destination: ['webhookUrl', 'channel'],
   },
   discord: {
     schema: z.strictObject({ webhookUrl: httpUrl(['https']) }),
     secrets: ['webhookUrl'],
+    destination: ['webhookUrl'],
   },
   /** Microsoft Teams: a Workflows (Power Automate) "post to a channel when a webhook request is received" URL. */
   teams: {
     schema: z.strictObject({ webhookUrl: httpUrl(['https']) }),
     secrets: ['webhookUrl'],
+    destination: ['webhookUrl'],
   },
   telegram: {
     schema: z.strictObject({ botToken: token, chatId: z.string().min(1).max(64).regex(/^(-?\d+|@\w{4,})$/, 'a numeric chat id or @channelname') }),
     secrets: ['botToken'],
+    destination: ['chatId'],
   },
   /** PagerDuty Events API v2: the integration's routing key. */
   pagerduty: {
     schema: z.strictObject({ routingKey: z.string().min(20).max(64).regex(/^\w+$/, 'letters and digits only'), severity: z.enum(['critical', 'error', 'warning', 'info']).default('critical') }),
     secrets: ['routingKey'],
+    destination: ['routingKey'],
   },
   opsgenie: {
     schema: z.strictObject({ apiKey: token, priority: z.enum(['P1', 'P2', 'P3', 'P4', 'P5']).default('P3') }),
     secrets: ['apiKey'],
+    destination: ['apiKey'],
   },
   googlechat: {
     schema: z.strictObject({ webhookUrl: httpUrl(['https']) }),
     secrets: ['webhookUrl'],
+    destination: ['webhookUrl'],
   },
   /** Mattermost incoming webhook; self-hosted servers may speak plain HTTP on a private network. */
   mattermost: {
     schema: z.strictObject({ webhookUrl: httpUrl(['http', 'https']), channel: z.string().min(1).max(64).optional() }),
     secrets: ['webhookUrl'],
+    destination: ['webhookUrl', 'channel'],
   },
   /** ntfy: a topic on the configured server (SVC_NOTIFY_NTFY_URL) or on `serverUrl`. */
   ntfy: {
@@ -91,13 +102,14 @@ export const CHANNEL_CONFIGS = {
       accessToken: token.optional(),
     }),
     secrets: ['topic', 'accessToken'],
-    boundToDestination: { serverUrl: ['accessToken'] },
+    destination: ['serverUrl', 'topic'],
   },
   pushover: {
     schema: z.strictObject({ userKey: z.string().regex(/^\w{30}$/, '30 letters and digits'), appToken: z.string().regex(/^\w{30}$/, '30 letters and digits') }),
     secrets: ['userKey', 'appToken'],
+    destination: ['userKey'],
   },
-} satisfies Record<ChannelType, { schema: z.ZodType; secrets: string[]; boundToDestination?: Record<string, string[]> }>;
+} satisfies Record<ChannelType, { schema: z.ZodType; secrets: string[]; destination: string[] }>;
 
 export type ChannelConfig = Record<string, unknown>;
 
@@ -128,32 +140,37 @@ export function maskConfig(type: ChannelType, config: ChannelConfig): ChannelCon
 }
 
 /**
- * The secrets a change would carry to a new destination: a stored credential that is sent to a
- * destination field (the webhook's bearer token to its URL) must be sent again when that field
- * changes, or a member could point the channel at their own host and receive it. One issue per
- * credential left out (or sent back masked).
+ * The secrets a change would carry to a new destination: when a PATCH changes any field that
+ * says where the channel sends (the webhook's URL, the ntfy server or topic, the chat id), every
+ * secret stored must be sent again in the same request (or null to drop it), or a member could
+ * point the channel at their own host and receive the topic, the token, or validly signed
+ * deliveries. One issue per secret left out (or sent back masked).
  */
 export function secretsLeftBehind(type: ChannelType, stored: ChannelConfig, changes: Record<string, unknown>): { path: string; message: string }[] {
   const settings = CHANNEL_CONFIGS[type];
-  const bound: Record<string, string[]> = 'boundToDestination' in settings ? settings.boundToDestination : {};
+  const moved = settings.destination.filter((field) => destinationChanges(stored[field], changes[field]));
+  if (moved.length === 0) return [];
   const issues: { path: string; message: string }[] = [];
-  for (const [destination, credentials] of Object.entries(bound)) {
-    const next = changes[destination];
-    const current = stored[destination];
-    if (next === undefined || next === null || next === current) continue;
-    if (typeof current === 'string' && next === maskSecret(current)) continue;
-    for (const credential of credentials) {
-      const kept = stored[credential];
-      if (typeof kept !== 'string') continue;
-      const sent = changes[credential];
-      if (sent === null || (typeof sent === 'string' && sent !== maskSecret(kept))) continue;
-      issues.push({
-        path: `config.${credential}`,
-        message: `send ${credential} again (or null to remove it) when ${destination} changes: the stored one is not sent to a new destination`,
-      });
-    }
+  for (const secret of settings.secrets) {
+    const kept = stored[secret];
+    if (kept === undefined || moved.includes(secret)) continue;
+    const sent = changes[secret];
+    if (sent === null || (typeof sent === 'string' && !(typeof kept === 'string' && sent === maskSecret(kept)))) continue;
+    issues.push({
+      path: `config.${secret}`,
+      message: `send ${secret} again (or null to remove it) when ${moved.join(' or ')} changes: a stored secret is not sent to a new destination`,
+    });
   }
   return issues;
+}
+
+/** Whether a PATCH value moves a destination field: left out, the same, or sent back masked is no move. */
+function destinationChanges(current: unknown, next: unknown): boolean {
+  if (next === undefined) return false;
+  if (next === null) return current !== undefined;
+  if (typeof current === 'string' && (next === current || next === maskSecret(current))) return false;
+  if (typeof current !== 'string' && JSON.stringify(next) === JSON.stringify(current)) return false;
+  return true;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { withoutControlCharacters } from '../plain-text.js';
+
 // What a notification says. The outbox stores the facts (never a secret); the words and the
 // dashboard link are made at delivery, so a changed base URL applies to messages still queued.
 
@@ -46,24 +48,31 @@ export function dashboardLink(baseUrl: string, facts: NotificationFacts): string
   return facts.check ? `${base}/orgs/${org}/checks/${encodeURIComponent(facts.check.slug)}` : `${base}/orgs/${org}/incidents`;
 }
 
+/**
+ * One line of text from a value that members or monitored servers control (names, targets,
+ * titles, result messages): every run of control characters becomes a space, so that nobody can
+ * forge lines ("Last result: ...", a link) into a line-based body or headers into a subject.
+ */
+const oneLine = (value: string): string => withoutControlCharacters(value);
+
 /** Renders the facts into words. */
 export function renderMessage(facts: NotificationFacts, baseUrl: string): RenderedMessage {
-  const subject = facts.check ? facts.check.name : (facts.incident?.title ?? facts.organization.name);
+  const subject = oneLine(facts.check ? facts.check.name : (facts.incident?.title ?? facts.organization.name));
   const title = `${HEADLINES[facts.event]}: ${subject}`;
   const link = dashboardLink(baseUrl, facts);
   const lines = [title];
-  if (facts.check) lines.push(`Check: ${facts.check.name} (${facts.check.type} ${facts.check.target})`);
+  if (facts.check) lines.push(`Check: ${oneLine(facts.check.name)} (${oneLine(facts.check.type)} ${oneLine(facts.check.target)})`);
   if (facts.incident) {
-    lines.push(`Incident: ${facts.incident.title}`);
-    lines.push(`State: ${STATES[facts.incident.status] ?? facts.incident.status}`);
+    lines.push(`Incident: ${oneLine(facts.incident.title)}`);
+    lines.push(`State: ${STATES[facts.incident.status] ?? oneLine(facts.incident.status)}`);
     const since = facts.incident.status === 'resolved' ? facts.incident.resolvedAt : facts.incident.createdAt;
     if (since) lines.push(`Since: ${since}`);
   }
   if (facts.flapping) {
     lines.push(`${facts.flapping.incidents} incidents in the last ${facts.flapping.windowMinutes} minutes; single messages about this check are held back until it settles.`);
   }
-  if (facts.lastResultMessage) lines.push(`Last result: ${facts.lastResultMessage}`);
-  if (facts.event === 'test') lines.push(`Organization: ${facts.organization.name}. If you can read this, the channel works.`);
+  if (facts.lastResultMessage) lines.push(`Last result: ${oneLine(facts.lastResultMessage)}`);
+  if (facts.event === 'test') lines.push(`Organization: ${oneLine(facts.organization.name)}. If you can read this, the channel works.`);
   lines.push(link);
   const severity = facts.event === 'incident.opened' || facts.event === 'check.flapping' ? 'critical' : facts.event === 'incident.resolved' ? 'ok' : 'info';
   return { title, text: lines.join('\n'), link, severity };

@@ -2538,6 +2538,17 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
           }
         ]
       },
+      "checkLimit": {
+        "description": "Checks the organization may hold (the daemon's SVC_CHECKS_PER_ORG_LIMIT); null: no limit.",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
       "registrationEmailPattern": {
         "anyOf": [
           {
@@ -2559,6 +2570,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "role",
       "memberCount",
       "memberLimit",
+      "checkLimit",
       "registrationEmailPattern",
       "createdAt"
     ]

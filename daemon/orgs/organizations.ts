@@ -32,7 +32,7 @@ export type OrganizationView = ContractOrganization;
  * The organization as `role` sees it. `registrationEmailPattern`, when given, is the pattern
  * known to be stored (null: none), which spares reading it again.
  */
-export async function organizationView(deps: Pick<AppDeps, 'db'>, org: Organization, role: Role, registrationEmailPattern?: string | null): Promise<OrganizationView> {
+export async function organizationView(deps: Pick<AppDeps, 'db' | 'config'>, org: Organization, role: Role, registrationEmailPattern?: string | null): Promise<OrganizationView> {
   const pattern = registrationEmailPattern !== undefined ? { value: registrationEmailPattern } : await readParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER);
   return {
     uid: org.uid,
@@ -41,6 +41,7 @@ export async function organizationView(deps: Pick<AppDeps, 'db'>, org: Organizat
     role,
     memberCount: await countMembers(deps.db.kysely, org.uid),
     memberLimit: org.member_limit,
+    checkLimit: deps.config.organizations.checksLimit || null,
     registrationEmailPattern: typeof pattern.value === 'string' ? pattern.value : null,
     createdAt: org.created_at,
   };

@@ -7,7 +7,7 @@ import { checkView } from '../checks/check-rows.js';
 import type { Organization } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { missingReferences } from '../secrets/secret-store.js';
-import { checkViewsWithRuntime, seriesByUid, statesOf, withStates } from '../runner/check-runtime.js';
+import { checkViewsWithRuntime, pingUrlsFor, seriesByUid, statesOf, withStates } from '../runner/check-runtime.js';
 import { recentLatenciesOf } from '../runner/list-latencies.js';
 import { uptime24hOf } from '../runner/list-uptime.js';
 import { route, type RouteSpec } from '../http/route.js';
@@ -39,7 +39,7 @@ export const checkRoutes: RouteSpec[] = [
       const page = await listChecks(deps.db.kysely, orgOf(auth).uid, parsed);
       // One read of the state rows serves the views and both includes.
       const states = await statesOf(deps.db.kysely, page.items.map((check) => check.uid), deps.clock.now().getTime());
-      const views = withStates(page.items, states, checkView, deps.config.baseUrl);
+      const views = pingUrlsFor(auth.role, withStates(page.items, states, checkView, deps.config.baseUrl));
       const [uptimes, latencies] = await Promise.all([
         parsed.includeUptime24h ? uptime24hOf(deps, seriesByUid(states)) : undefined,
         parsed.includeLatencies ? recentLatenciesOf(deps.db.kysely, seriesByUid(states)) : undefined,
@@ -63,7 +63,7 @@ export const checkRoutes: RouteSpec[] = [
     status: 201,
     async handler({ deps, auth, body }) {
       const org = orgOf(auth);
-      const [view] = await checkViewsWithRuntime(deps, [await createValidCheck(deps.db.kysely, org.uid, body, deps.clock.now())]);
+      const [view] = await checkViewsWithRuntime(deps, [await createValidCheck(deps.db.kysely, org.uid, body, deps.clock.now(), deps.config.organizations.checksLimit)]);
       return withMissingSecrets(deps, org.uid, view);
     },
   }),
@@ -86,9 +86,9 @@ export const checkRoutes: RouteSpec[] = [
     path: '/orgs/:org/checks/:slug',
     permission: 'checks:read',
     response: 'Check',
-    summary: 'One check, with state, stateSince, lastResult and (heartbeat) pingUrl.',
+    summary: 'One check, with state, stateSince, lastResult and (heartbeat, for roles that may change checks) pingUrl.',
     async handler({ deps, auth, params }) {
-      const [view] = await checkViewsWithRuntime(deps, [await requireCommittedCheck(deps.db, orgOf(auth).uid, params.slug)]);
+      const [view] = pingUrlsFor(auth.role, await checkViewsWithRuntime(deps, [await requireCommittedCheck(deps.db, orgOf(auth).uid, params.slug)]));
       return view;
     },
   }),

@@ -5,6 +5,7 @@ import { parsePage, unknownQueryParameters, type PageRequest } from '../http/pag
 import { advanceIncidentByMember, getIncident, INCIDENT_STATUSES, listIncidents, openIncidentByMember, type IncidentStatus } from '../incidents/incident-store.js';
 import { orgOf } from './checks.js';
 import { route, type RouteSpec } from '../http/route.js';
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '../plain-text.js';
 
 function parseListQuery(query: URLSearchParams): PageRequest & { status?: IncidentStatus } {
   const issues = unknownQueryParameters(query, ['status', 'limit', 'cursor']);
@@ -36,7 +37,7 @@ export const incidentRoutes: RouteSpec[] = [
     response: 'Incident',
     summary: 'Open an incident by hand, optionally about a check.',
     body: z.strictObject({
-      title: z.string().trim().min(1).max(200),
+      title: z.string().trim().min(1).max(200).refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE),
       checkSlug: z.string().min(1).max(63).optional(),
     }),
     status: 201,

@@ -6,8 +6,9 @@ import { createChannel, deleteChannel, getChannel, getStoredChannel, listChannel
 import { CHANNEL_CONFIGS, CHANNEL_TYPES, mergeConfig, secretsLeftBehind, type ChannelConfig, type ChannelType } from '../notifications/channel-types.js';
 import { orgOf } from './checks.js';
 import { route, type RouteSpec } from '../http/route.js';
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '../plain-text.js';
 
-const name = z.string().trim().min(1).max(100);
+const name = z.string().trim().min(1).max(100).refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE);
 const type = z.enum(CHANNEL_TYPES);
 const config = z.record(z.string(), z.unknown());
 

@@ -8,17 +8,25 @@ import { route, type PublicCall, type RouteSpec } from '../http/route.js';
 /** Unknown ping tokens allowed per client address per minute before 429. */
 const UNKNOWN_TOKENS_PER_MINUTE = 30;
 
-const limiterOf = (deps: AppDeps): RateLimiter => (deps.caches.pingLimiter ??= new RateLimiter(deps, UNKNOWN_TOKENS_PER_MINUTE, 60));
+/** The rate limiters of ping URLs: unknown tokens per client, and recorded pings per check. */
+const limiterOf = (deps: AppDeps) =>
+  (deps.caches.pingLimiter ??= {
+    unknown: new RateLimiter(deps, UNKNOWN_TOKENS_PER_MINUTE, 60),
+    perCheck: new RateLimiter(deps, 1, deps.config.runner.heartbeatPingIntervalSeconds),
+  });
 
-/** Records a ping; unknown tokens are 404 and counted per client, so tokens cannot be guessed at speed. */
+/**
+ * Records a ping; unknown tokens are 404 and counted per client, so tokens cannot be guessed at
+ * speed. A check records one ping per SVC_HEARTBEAT_PING_INTERVAL: one sooner is 429, unrecorded.
+ */
 async function ping({ ctx, deps, params }: PublicCall<unknown, PingPath>, kind: 'up' | 'fail'): Promise<PingAnswer> {
   const key = `ping:ip:${ctx.ip}`;
   const limiter = limiterOf(deps);
-  await limiter.check(key);
-  const outcome = await recordPing(deps.db, params.token, kind, deps.clock.now().getTime());
+  await limiter.unknown.check(key);
+  const outcome = await recordPing(deps.db, params.token, kind, deps.clock.now().getTime(), (checkUid) => limiter.perCheck.reserve(`ping:check:${checkUid}`));
   if (!outcome) {
     // Counted only when the token is unknown: a job pinging its own URL never uses up the limit.
-    await limiter.attempt(key);
+    await limiter.unknown.attempt(key);
     throw notFound('No heartbeat check has this ping URL.');
   }
   return { ok: true, recorded: outcome === 'recorded' };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { completeSamlLogin, serviceProviderMetadata, startSamlLogin, ACS_BODY_LIMIT } from '../auth/saml/saml-login.js';
 import { deleteSamlProvider, findSamlProvider, samlProviderView, storeSamlProvider } from '../auth/saml/saml-providers.js';
-import { notFound } from '../errors.js';
+import { forbidden, notFound } from '../errors.js';
 import { failurePage } from '../auth/oauth/flow.js';
 import { route, type RouteSpec } from '../http/route.js';
 
@@ -33,9 +33,13 @@ export const samlRoutes: RouteSpec[] = [
     path: '/orgs/:org/saml',
     permission: 'organization:settings',
     response: 'SamlProvider',
-    summary: 'Store the SAML identity provider from its metadata: `{metadataXml | metadataUrl (https), required?}` (admin).',
+    summary: 'Store the SAML identity provider from its metadata: `{metadataXml | metadataUrl (https), required?}` (admin; only an owner turns "SAML required" on or off).',
     body: samlBody,
     async handler({ deps, auth, body }) {
+      // "SAML required" decides who may sign in at all: an owner's call, never an admin's.
+      if (body.required !== undefined && auth.role !== 'owner' && body.required !== ((await findSamlProvider(deps, auth.org.uid))?.required === 1)) {
+        throw forbidden('Only an owner of the organization may turn "SAML required" on or off.');
+      }
       const row = await storeSamlProvider(deps, auth.org, auth.user.uid, body);
       return samlProviderView(deps, auth.org, row);
     },
@@ -44,8 +48,11 @@ export const samlRoutes: RouteSpec[] = [
     method: 'DELETE',
     path: '/orgs/:org/saml',
     permission: 'organization:settings',
-    summary: 'Remove the SAML identity provider (and with it "SAML required"; admin).',
+    summary: 'Remove the SAML identity provider (and with it "SAML required", which only an owner may turn off; admin).',
     async handler({ deps, auth }) {
+      if (auth.role !== 'owner' && (await findSamlProvider(deps, auth.org.uid))?.required === 1) {
+        throw forbidden('Only an owner of the organization may turn "SAML required" off, or remove the identity provider while it is required.');
+      }
       if (!(await deleteSamlProvider(deps, auth.org, auth.user.uid))) throw notFound('No SAML identity provider is configured for this organization.');
     },
   }),

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { can, type Role } from '../access/permissions.js';
 import { checkView, type StoredCheck } from '../checks/check-rows.js';
 import type { AppDeps } from '../deps.js';
 import type { Executor } from '../checks/check-store.js';
@@ -79,3 +80,12 @@ export const seriesByUid = (states: Map<string, StateRow>): Map<string, number> 
 /** Checks as the API and the MCP tools show them: the definition plus state, last result and ping URL. */
 export const checkViewsWithRuntime = (deps: Pick<AppDeps, 'db' | 'config' | 'clock'>, checks: StoredCheck[]) =>
   withRuntime(deps.db.kysely, checks, checkView, { baseUrl: deps.config.baseUrl, nowMs: deps.clock.now().getTime() });
+
+/**
+ * The views as `role` may see them: a ping URL records results for whoever holds it, so it is
+ * shown only to roles that may change checks (never to a viewer, by REST or MCP).
+ */
+export function pingUrlsFor<T extends { pingUrl?: string }>(role: Role | undefined, views: T[]): T[] {
+  if (role && can(role, 'checks:write')) return views;
+  return views.map(({ pingUrl: _hidden, ...rest }) => rest as T);
+}

@@ -20,9 +20,14 @@ export interface ClaimedRun {
  * to the end of its lease (its timeout plus `leaseMs`): if this runner dies, the run is simply
  * due again then and another runner takes it. On PostgreSQL the rows are locked with
  * `FOR UPDATE SKIP LOCKED`, so replicas claiming at once each get different runs; on SQLite the
- * transaction holds the single write lock.
+ * transaction holds the single write lock. Runs of `skipOrganizations` (those at their share of
+ * this runner) are left for later.
  */
-export async function claimDue(db: Db, owner: string, options: { nowMs: number; horizonMs: number; limit: number; leaseMs: number }): Promise<ClaimedRun[]> {
+export async function claimDue(
+  db: Db,
+  owner: string,
+  options: { nowMs: number; horizonMs: number; limit: number; leaseMs: number; skipOrganizations?: readonly string[] },
+): Promise<ClaimedRun[]> {
   if (options.limit <= 0) return [];
   return db.kysely.transaction().execute(async (trx) => {
     let query = trx
@@ -33,6 +38,7 @@ export async function claimDue(db: Db, owner: string, options: { nowMs: number; 
       .where('s.next_run_at', '<=', options.horizonMs)
       .orderBy('s.next_run_at')
       .limit(options.limit);
+    if (options.skipOrganizations?.length) query = query.where('c.organization_uid', 'not in', options.skipOrganizations);
     if (db.kind === 'postgres') query = query.forUpdate('s').skipLocked();
     const rows = await query.execute();
     if (rows.length === 0) return [];

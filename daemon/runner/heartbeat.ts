@@ -30,8 +30,11 @@ export function heartbeatVerdict(run: Pick<ClaimedRun, 'lastPingAt' | 'armedAt'>
 /** What a ping did: recorded, ignored because the check is paused, or nothing (an unknown token). */
 export type PingOutcome = 'recorded' | 'paused' | undefined;
 
-/** Records a ping of `token`: `up`, or `down` for `/fail`. */
-export async function recordPing(db: Db, token: string, kind: 'up' | 'fail', nowMs: number): Promise<PingOutcome> {
+/**
+ * Records a ping of `token`: `up`, or `down` for `/fail`. `admit` is asked once the check is
+ * known and before anything is written (the per-check rate limit throws its 429 there).
+ */
+export async function recordPing(db: Db, token: string, kind: 'up' | 'fail', nowMs: number, admit: (checkUid: string) => Promise<void> = async () => {}): Promise<PingOutcome> {
   const row = await db.kysely
     .selectFrom('check_states as s')
     .innerJoin('checks as c', 'c.uid', 's.check_uid')
@@ -40,6 +43,7 @@ export async function recordPing(db: Db, token: string, kind: 'up' | 'fail', now
     .executeTakeFirst();
   if (!row || row.type !== 'heartbeat') return undefined;
   if (!row.enabled) return 'paused';
+  await admit(row.uid);
   const result: ProbeResult = kind === 'up' ? { status: 'up', latencyMs: 0, message: 'ok' } : { status: 'down', latencyMs: 0, message: 'the job reported a failure' };
   await writeRecords(db, [
     {

@@ -71,6 +71,8 @@ export class Runner {
   private readonly inflight = new Set<Promise<void>>();
   /** Series waiting or running here: a run this runner is so late with that its own lease ran out is not claimed twice. */
   private readonly active = new Set<number>();
+  /** Runs waiting or running here per organization, held to its share of the concurrency. */
+  private readonly perOrganization = new Map<string, number>();
   private stopping = false;
   private loopDone: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -119,13 +121,27 @@ export class Runner {
     this.wake?.();
     await this.loopDone;
     const unstarted = [...this.waiting.values()];
-    for (const { timer } of unstarted) clearTimeout(timer);
+    for (const { timer, run } of unstarted) {
+      clearTimeout(timer);
+      this.countRun(run.organizationUid, -1);
+    }
     this.waiting.clear();
     await releaseClaims(this.deps.db, this.owner, unstarted.map(({ run }) => run)).catch((error) =>
       this.deps.logger.warn({ err: (error as Error).message }, 'runner: could not release claims; they are taken over when their leases end'),
     );
     await Promise.allSettled([...this.inflight]);
     await this.queue.flush();
+  }
+
+  /** How many runs one organization may hold here at once: its share of the concurrency, at least one. */
+  private get organizationShare(): number {
+    return Math.max(1, Math.floor((this.deps.config.concurrency * this.deps.config.orgSharePercent) / 100));
+  }
+
+  private countRun(organizationUid: string, change: 1 | -1): void {
+    const count = (this.perOrganization.get(organizationUid) ?? 0) + change;
+    if (count > 0) this.perOrganization.set(organizationUid, count);
+    else this.perOrganization.delete(organizationUid);
   }
 
   private get leaseMs(): number {
@@ -154,8 +170,16 @@ export class Runner {
         const room = this.deps.config.concurrency - this.inflight.size - this.waiting.size;
         const limit = Math.min(room, CLAIM_BATCH);
         if (limit > 0) {
-          const runs = await claimDue(this.deps.db, this.owner, { nowMs, horizonMs: nowMs + LOOKAHEAD_MS, limit, leaseMs: this.leaseMs });
-          for (const run of runs) this.schedule(run);
+          const share = this.organizationShare;
+          const full = [...this.perOrganization].filter(([, count]) => count >= share).map(([org]) => org);
+          const runs = await claimDue(this.deps.db, this.owner, { nowMs, horizonMs: nowMs + LOOKAHEAD_MS, limit, leaseMs: this.leaseMs, skipOrganizations: full });
+          // One claim may bring an organization past its share: the runs beyond it go back, due as they were.
+          const over: ClaimedRun[] = [];
+          for (const run of runs) {
+            if ((this.perOrganization.get(run.organizationUid) ?? 0) >= share) over.push(run);
+            else this.schedule(run);
+          }
+          if (over.length > 0) await releaseClaims(this.deps.db, this.owner, over);
           if (runs.length > 0 && this.deps.logger.isLevelEnabled('debug')) {
             this.deps.logger.debug({ claimed: runs.map((run) => `${run.series}@${run.dueAt}`), at: nowMs }, 'runner: claimed');
           }
@@ -179,6 +203,7 @@ export class Runner {
   private schedule(run: ClaimedRun): void {
     if (this.active.has(run.series)) return;
     this.active.add(run.series);
+    this.countRun(run.organizationUid, 1);
     const delay = Math.max(0, run.dueAt - this.now());
     const timer = setTimeout(() => {
       this.waiting.delete(run.series);
@@ -187,6 +212,7 @@ export class Runner {
         .finally(() => {
           this.inflight.delete(running);
           this.active.delete(run.series);
+          this.countRun(run.organizationUid, -1);
         });
       this.inflight.add(running);
     }, delay);

@@ -1,4 +1,4 @@
-import { WebSocket, type MessageEvent } from 'undici';
+import { WebSocket, type Dispatcher, type MessageEvent } from 'undici';
 import { onAbort } from '../abort.js';
 import { runDispatcher } from '../http-dispatcher.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
@@ -6,6 +6,18 @@ import { failureMessage } from '../failure-message.js';
 import { requestHeaders } from '../request-headers.js';
 import { keywordFailure } from '../text-match.js';
 import { observeHandshake, type HandshakeObservation } from '../websocket-handshake.js';
+
+/** The largest message a run reads, like an HTTP check's body: a larger one fails the run (close 1009). */
+export const MAX_MESSAGE_BYTES = 1_048_576;
+
+/**
+ * The run's dispatcher with undici's WebSocket message limit at {@link MAX_MESSAGE_BYTES}
+ * (undici reads it from the dispatcher; its own default is 128 MiB), compressed or not.
+ */
+function withMessageLimit(dispatcher: Dispatcher): Dispatcher {
+  const webSocketOptions = { maxFragments: 1024, maxPayloadSize: MAX_MESSAGE_BYTES };
+  return new Proxy(dispatcher, { get: (target, key) => (key === 'webSocketOptions' ? webSocketOptions : Reflect.get(target, key)) });
+}
 
 /**
  * The WebSocket probe, on undici's WebSocket (the WHATWG client, already a dependency) over the
@@ -21,13 +33,15 @@ export const websocketProbe = defineProbe({
     const socket = new WebSocket(check.target, {
       protocols: config.subprotocols,
       headers: requestHeaders(config.headers),
-      dispatcher: agent.compose(observeHandshake(observed, config.ignoreSecWebSocketAccept)),
+      dispatcher: withMessageLimit(agent.compose(observeHandshake(observed, config.ignoreSecWebSocketAccept))),
     });
     socket.binaryType = 'arraybuffer';
     const forget = onAbort(context.signal, () => socket.close());
     let opened = false;
     /** Why the connection closed, as precisely as the handshake observation allows. */
     const closeFailure = (code: number, reason: string): ProbeFailure => {
+      // undici ends the connection itself (no close frame comes back) when a message is over the limit.
+      if (opened && code === 1006) return new ProbeFailure('the connection ended without a close frame (1006): the server dropped it, or sent a message over 1 MiB');
       if (opened) return new ProbeFailure(`the server closed the connection (${code}${reason ? ` ${reason}` : ''})`);
       if (observed.error) return new ProbeFailure(failureMessage(observed.error));
       if (observed.status !== undefined && observed.status !== 101) return new ProbeFailure(`expected status 101, got ${observed.status}`);

@@ -20,6 +20,8 @@ describe('svc CLI: check state, results, uptime and run', () => {
     expect(created.status).toBe(201);
     const ping = tokenOf(created.body.pingUrl);
     expect((await daemon.request('GET', `/ping/${ping}`)).status).toBe(200);
+    // A check records one ping a second (SVC_HEARTBEAT_PING_INTERVAL).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await daemon.request('POST', `/ping/${ping}/fail`)).status).toBe(200);
   });
   afterAll(() => daemon.stop());

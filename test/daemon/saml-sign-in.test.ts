@@ -216,4 +216,64 @@ describe.each(DATABASE_KINDS)('SAML sign-in against an xml-crypto identity provi
     expect((await daemon.request('PUT', '/orgs/acme/saml', { token: viewer.token, body: { metadataXml: idp.metadata() } })).status).toBe(403);
     expect((await daemon.request('PUT', '/orgs/acme/group-roles', { token: viewer.token, body: { groupRoles: { x: 'admin' } } })).status).toBe(403);
   });
+
+  /** A password account made a member of acme (and of `also`) with `role`, its address verified or not. */
+  async function acmeMember(email: string, role: 'owner' | 'admin' | 'user', options: { verified?: boolean; also?: string } = {}) {
+    const account = await daemon.register(email, `${email}-pw`);
+    const db = daemon.deps.db.kysely;
+    for (const slug of ['acme', ...(options.also ? [options.also] : [])]) {
+      const org = await db.selectFrom('organizations').select('uid').where('slug', '=', slug).executeTakeFirstOrThrow();
+      await db.insertInto('members').values({ organization_uid: org.uid, user_uid: account.uid, role, created_at: new Date().toISOString() }).execute();
+    }
+    if (options.verified) await db.updateTable('users').set({ email_verified: 1 }).where('uid', '=', account.uid).execute();
+    return { ...account, login: () => daemon.request('POST', '/auth/login', { body: { email, password: `${email}-pw` } }) };
+  }
+
+  it('lets only an owner require SAML, and owners keep their password sign-in while it is required', async () => {
+    const owner = await acmeMember('owen@acme.test', 'owner', { verified: true });
+    const admin = await acmeMember('adam@acme.test', 'admin', { verified: true });
+    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: owner.token, body: { metadataXml: idp.metadata() } })).status).toBe(200);
+
+    const byAdmin = await daemon.request('PUT', '/orgs/acme/saml', { token: admin.token, body: { metadataXml: idp.metadata(), required: true } });
+    expect(byAdmin.status).toBe(403);
+    expect(byAdmin.body.error.code).toBe('FORBIDDEN');
+    expect((await daemon.request('GET', '/orgs/acme/saml', { token: admin.token })).body.required).toBe(false);
+    expect((await owner.login()).status).toBe(200);
+
+    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: owner.token, body: { metadataXml: idp.metadata(), required: true } })).body.required).toBe(true);
+    // The admin may still replace the provider's metadata: "required" stays as the owner set it, and only the owner turns it off.
+    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: admin.token, body: { metadataXml: idp.metadata() } })).body.required).toBe(true);
+    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: admin.token, body: { metadataXml: idp.metadata(), required: false } })).status).toBe(403);
+    expect((await daemon.request('DELETE', '/orgs/acme/saml', { token: admin.token })).status).toBe(403);
+    expect((await admin.login()).status).toBe(403);
+    const ownerLogin = await owner.login();
+    expect(ownerLogin.status, JSON.stringify(ownerLogin.body)).toBe(200);
+    // An owner's SAML sign-in does not take over the owner's account: the owner keeps the password.
+    expect(await refused({ nameId: 'owen-1', email: 'owen@acme.test' })).toBe('account_exists');
+
+    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: owner.token, body: { metadataXml: idp.metadata(), required: false } })).body.required).toBe(false);
+    expect((await admin.login()).status).toBe(200);
+  });
+
+  it('links the existing verified account of a member of this organization alone on a verified SAML sign-in', async () => {
+    const frank = await acmeMember('frank@acme.test', 'user', { verified: true });
+    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: adminToken, body: { metadataXml: idp.metadata(), required: true } })).status).toBe(200);
+    expect((await frank.login()).status).toBe(403);
+    await startLogin();
+    const session = await exchange(await post(idp.response({ nameId: 'frank-77', email: 'Frank@acme.test', groups: ['unmapped'] })));
+    const me = await daemon.request('GET', '/auth/me', { token: session.accessToken });
+    expect(me.body).toMatchObject({ uid: frank.uid, email: 'frank@acme.test', hasPassword: true });
+    expect(me.body.organizations).toEqual([{ slug: 'acme', name: 'Acme', role: 'user' }]);
+    // Linked: the same subject finds the same account again.
+    await startLogin();
+    expect((await daemon.request('GET', '/auth/me', { token: (await exchange(await post(idp.response({ nameId: 'frank-77', email: 'frank@acme.test' })))).accessToken })).body.uid).toBe(frank.uid);
+
+    // Never an account whose address is unverified, or that the organization's provider does not speak for alone.
+    await acmeMember('gwen@acme.test', 'user');
+    expect(await refused({ nameId: 'gwen-1', email: 'gwen@acme.test' })).toBe('account_exists');
+    await acmeMember('hugo@acme.test', 'user', { verified: true, also: 'default' });
+    expect(await refused({ nameId: 'hugo-1', email: 'hugo@acme.test' })).toBe('account_exists');
+    expect(await refused({ nameId: 'root-1', email: 'admin@svc.local' })).toBe('account_exists');
+    expect((await daemon.request('DELETE', '/orgs/acme/saml', { token: adminToken })).status).toBe(204);
+  });
 });

@@ -20,6 +20,8 @@ function attachEchoServer(server: Server): WebSocketServer {
       if (text === 'ping') socket.send('pong');
       if (text === 'slow') setTimeout(() => socket.send('pong'), 150);
       if (text === 'header') socket.send(`x-probe=${request.headers['x-probe'] ?? ''}`);
+      if (text === 'huge') socket.send(`pong${'x'.repeat(1_048_576)}`);
+      if (text === 'just-under') socket.send(`pong${'x'.repeat(1_048_576 - 4)}`);
     });
   });
   return wss;
@@ -97,6 +99,14 @@ describe('websocket probe against a real WebSocket server (ws)', () => {
     expect(await probe(checkOf('websocket', `${base}/forbidden`))).toMatchObject({ status: 'down', message: 'expected status 101, got 401' });
     const port = await closedPort();
     expect(await probe(checkOf('websocket', `ws://127.0.0.1:${port}/`))).toMatchObject({ status: 'down', message: `connect ECONNREFUSED 127.0.0.1:${port}` });
+  });
+
+  it('fails a run whose server sends a message over 1 MiB, as an HTTP body is capped', async () => {
+    expect(await probe(checkOf('websocket', `${base}/live`, { message: 'huge', keyword: { value: 'pong' } }))).toMatchObject({
+      status: 'down',
+      message: 'the connection ended without a close frame (1006): the server dropped it, or sent a message over 1 MiB',
+    });
+    expect(await probe(checkOf('websocket', `${base}/live`, { message: 'just-under', keyword: { value: 'pong' } }))).toMatchObject({ status: 'up' });
   });
 
   it('verifies TLS unless ignoreTlsErrors', async () => {

@@ -17,13 +17,14 @@ export interface DirectoryIdentity {
 
 /**
  * The account of a directory sign-in: the one linked to (provider, subject); otherwise an
- * existing account is linked only when `addressVerified` (the server's own LDAP directory, which
- * the operator trusts) and the account's address was itself verified; an account whose address
- * was never verified is never taken over, and an organization's SAML provider (trusted by that
- * organization alone) never links to an existing account. Otherwise a new account without a
- * password is created, its address verified only when the directory is the server's own.
+ * existing account is linked only when its own address was verified and either
+ * `addressVerified` (the server's own LDAP directory, which the operator trusts) or the
+ * directory is the identity provider of organization `speaksFor` and the account belongs to
+ * that organization alone, below owner (see {@link organizationMayLink}); an account whose address
+ * was never verified is never taken over. Otherwise a new account without a password is
+ * created, its address verified only when the directory is the server's own.
  */
-export async function resolveDirectoryAccount(deps: Deps, identity: DirectoryIdentity, addressVerified: boolean): Promise<{ user: User; created: boolean }> {
+export async function resolveDirectoryAccount(deps: Deps, identity: DirectoryIdentity, addressVerified: boolean, speaksFor?: string): Promise<{ user: User; created: boolean }> {
   const now = deps.clock.now().toISOString();
   const email = normalizeEmail(identity.email);
   const linked = await deps.db.kysely
@@ -44,8 +45,10 @@ export async function resolveDirectoryAccount(deps: Deps, identity: DirectoryIde
   }
   const existing = await findUserByEmail(deps, email);
   if (existing) {
-    if (!addressVerified) throw new SignInError('account_exists', `${identity.provider}: an account already uses this address; it is not linked through an organization's identity provider`);
-    if (!existing.email_verified) throw new SignInError('account_unverified', `${identity.provider}: the account of this address never verified it; it is not taken over`);
+    if (!existing.email_verified) throw new SignInError(addressVerified ? 'account_unverified' : 'account_exists', `${identity.provider}: the account of this address never verified it; it is not taken over`);
+    if (!addressVerified && !(speaksFor !== undefined && (await organizationMayLink(deps, existing, speaksFor)))) {
+      throw new SignInError('account_exists', `${identity.provider}: an account already uses this address and is not only a member of the organization; it is not linked through the organization's identity provider`);
+    }
     await link(deps, identity, existing.uid);
     deps.logger.info({ user: existing.uid, provider: identity.provider }, 'directory identity linked to an existing account by verified e-mail');
     return { user: existing, created: false };
@@ -54,6 +57,18 @@ export async function resolveDirectoryAccount(deps: Deps, identity: DirectoryIde
   await link(deps, identity, user.uid);
   deps.logger.info({ user: user.uid, provider: identity.provider }, 'account created by directory sign-in');
   return { user, created: true };
+}
+
+/**
+ * Whether an organization's identity provider may link an existing account: the provider speaks
+ * for that organization alone, so the account must be a member of it and of no other (else its
+ * admins, who choose the provider, could take over what the account holds elsewhere), not its
+ * owner (owners keep their own way in and are exempt from "SAML required"), and not a super admin.
+ */
+async function organizationMayLink(deps: Deps, user: User, organizationUid: string): Promise<boolean> {
+  if (user.super_admin) return false;
+  const memberships = await deps.db.kysely.selectFrom('members').select(['organization_uid', 'role']).where('user_uid', '=', user.uid).execute();
+  return memberships.length === 1 && memberships[0].organization_uid === organizationUid && memberships[0].role !== 'owner';
 }
 
 async function link(deps: Deps, identity: DirectoryIdentity, userUid: string): Promise<void> {

@@ -96,8 +96,8 @@ export async function startSamlLogin(deps: Deps, ctx: Context, slug: string, ret
 /**
  * The assertion consumer service: verifies the posted SAMLResponse (node-saml, then issuer,
  * recipient and destination, SHA-256, the request taken once and the assertion never seen
- * before), finds or creates the account (never linking an existing one through an
- * organization's provider), applies the organization's group mapping (just-in-time membership,
+ * before), finds or creates the account (linking an existing one only when it verified its
+ * address and belongs to this organization alone, below owner), applies the organization's group mapping (just-in-time membership,
  * `viewer` when no group is mapped), records `auth.signed_in` and parks the sign-in under a
  * hand-off code. Returns where to send the browser; failures go there with `error=<reason>`.
  */
@@ -135,7 +135,7 @@ export async function completeSamlLogin(deps: Deps, slug: string, form: URLSearc
 
     const identity = samlIdentity(profile);
     if (!identity.email) throw new SignInError('email_not_verified', 'the assertion carries no e-mail address');
-    const { user } = await resolveDirectoryAccount(deps, { provider: `saml:${org.uid}`, subject: identity.subject, email: identity.email, name: identity.name }, false);
+    const { user } = await resolveDirectoryAccount(deps, { provider: `saml:${org.uid}`, subject: identity.subject, email: identity.email, name: identity.name }, false, org.uid);
     await applyGroupRoles(deps, user, identity.groups, { via: 'saml', onlyOrganizationUid: org.uid, fallbackRole: 'viewer' });
     await recordAuditInUserOrganizations(deps.db.kysely, deps.clock, user.uid, { kind: 'auth.signed_in', actorUid: user.uid, targetUid: user.uid, data: { method: 'saml', organization: org.slug } });
     const code = await issueHandoffCode(deps, user, `saml:${org.slug}`, request.returnTo);

@@ -44,7 +44,8 @@ export async function samlProviderView(deps: Pick<AppDeps, 'config'>, org: Organ
 
 /**
  * Stores an organization's identity provider from its metadata (given, or fetched from an https
- * address), replacing any earlier one, and records `organization.saml_changed`. Every signing
+ * address), replacing any earlier one (`required` left out keeps the stored setting), and
+ * records `organization.saml_changed`. Every signing
  * certificate is checked to be a parseable X.509 certificate before anything is written.
  */
 export async function storeSamlProvider(
@@ -68,6 +69,7 @@ export async function storeSamlProvider(
       throw validationFailed([{ path: input.metadataXml ? 'metadataXml' : 'metadataUrl', message: 'a signing certificate is not a valid X.509 certificate' }]);
     }
   }
+  const current = await findSamlProvider(deps, org.uid);
   const now = deps.clock.now().toISOString();
   const row: SamlProvidersTable = {
     organization_uid: org.uid,
@@ -76,7 +78,7 @@ export async function storeSamlProvider(
     idp_entity_id: metadata.entityId,
     idp_sso_url: metadata.ssoUrl,
     idp_certificates: JSON.stringify(metadata.certificates),
-    required: input.required ? 1 : 0,
+    required: (input.required ?? current?.required === 1) ? 1 : 0,
     created_at: now,
     updated_at: now,
   };

@@ -4,7 +4,9 @@ import { forbidden } from '../../errors.js';
 
 /**
  * The organizations of `user` that require SAML sign-in (`PUT /orgs/{org}/saml {required:
- * true}`); empty for a super admin, who keeps every way in as the break-glass account.
+ * true}`); empty for a super admin, who keeps every way in as the break-glass account. An
+ * owner is exempt in the organizations they own: the setting never locks out the people who
+ * may turn it off.
  */
 export async function samlRequiredOrganizations(deps: Pick<AppDeps, 'db'>, user: User): Promise<{ uid: string; slug: string }[]> {
   if (user.super_admin) return [];
@@ -14,6 +16,7 @@ export async function samlRequiredOrganizations(deps: Pick<AppDeps, 'db'>, user:
     .innerJoin('organizations', 'organizations.uid', 'members.organization_uid')
     .select(['organizations.uid', 'organizations.slug'])
     .where('members.user_uid', '=', user.uid)
+    .where('members.role', '!=', 'owner')
     .where('saml_providers.required', '=', 1)
     .execute();
 }

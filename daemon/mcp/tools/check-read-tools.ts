@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkTypeNames } from '../../../checks/index.js';
 import { CHECK_PAGE, parseCheckListQuery } from '../../checks/check-list-query.js';
-import { checkViewsWithRuntime } from '../../runner/check-runtime.js';
+import { checkViewsWithRuntime, pingUrlsFor } from '../../runner/check-runtime.js';
 import { requireCommittedCheck } from '../../checks/check-commands.js';
 import { listChecks } from '../../checks/check-store.js';
 import { CHECK_STATES } from '../../runner/state-machine.js';
@@ -44,7 +44,7 @@ export const listChecksTool = defineTool({
     if (limit !== undefined) query.set('limit', String(limit));
     if (cursor !== undefined) query.set('cursor', cursor);
     const page = await listChecks(call.deps.db.kysely, orgUidOf(call), parseCheckListQuery(query));
-    const items = await checkViewsWithRuntime(call.deps, page.items);
+    const items = pingUrlsFor(call.role, await checkViewsWithRuntime(call.deps, page.items));
     const more = page.nextCursor ? '; more with the cursor in nextCursor' : '';
     return { structured: { items, nextCursor: page.nextCursor }, summary: `${items.length} checks${more}.` };
   },
@@ -63,7 +63,7 @@ export const getCheckTool = defineTool({
   output: z.object({ check: checkResult }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(call) {
-    const [check] = await checkViewsWithRuntime(call.deps, [await requireCommittedCheck(call.deps.db, orgUidOf(call), call.args.slug)]);
+    const [check] = pingUrlsFor(call.role, await checkViewsWithRuntime(call.deps, [await requireCommittedCheck(call.deps.db, orgUidOf(call), call.args.slug)]));
     return { structured: { check }, summary: `Check "${check.slug}" (${check.type}, ${check.enabled ? 'enabled' : 'disabled'}).` };
   },
 });

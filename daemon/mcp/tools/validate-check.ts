@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validateCheck } from '../../../checks/index.js';
+import { can } from '../../access/permissions.js';
 import { getCheck } from '../../checks/check-store.js';
 import { missingReferences } from '../../secrets/secret-store.js';
 import { CHECK_INPUT_JSON_SCHEMA, checkArgument, issueResult } from '../schemas.js';
@@ -7,7 +8,9 @@ import { defineTool, orgUidOf } from '../tool.js';
 
 /**
  * `validate_check`: the catalog's validation of a candidate check, writing nothing. A read tool:
- * it changes nothing, so `mcp:read` tokens and viewers may use it to check their work too.
+ * it changes nothing, so `mcp:read` tokens and viewers may use it to check their work too. Which
+ * secrets are not set is told only to a role that may create checks (as REST's validate, which
+ * needs `checks:write`): to a viewer it would tell which secret names exist.
  */
 export const validateCheckTool = defineTool({
   name: 'validate_check',
@@ -27,7 +30,7 @@ export const validateCheckTool = defineTool({
     valid: z.boolean(),
     check: z.record(z.string(), z.unknown()).optional().describe('The normalised check, when valid.'),
     slugInUse: z.boolean().optional().describe('Whether a check with this slug already exists (create_check would refuse it).'),
-    missingSecrets: z.array(z.string()).optional().describe('The secrets the check refers to that are not set in the organization; the check fails until they are.'),
+    missingSecrets: z.array(z.string()).optional().describe('The secrets the check refers to that are not set in the organization; the check fails until they are. Told only to roles that may create checks.'),
     issues: z.array(issueResult).optional().describe('Every problem, when not valid.'),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -39,6 +42,10 @@ export const validateCheckTool = defineTool({
     }
     const orgUid = orgUidOf(call);
     const slugInUse = (await getCheck(call.deps.db.kysely, orgUid, result.check.slug)) !== undefined;
+    if (!call.role || !can(call.role, 'checks:write')) {
+      const summary = slugInUse ? `The check is valid, but the slug "${result.check.slug}" is already used in this organization.` : `The check is valid; create_check would store it with the slug "${result.check.slug}".`;
+      return { structured: { valid: true, check: result.check, slugInUse }, summary };
+    }
     const missingSecrets = await missingReferences(call.deps, orgUid, result.check);
     let summary = slugInUse
       ? `The check is valid, but the slug "${result.check.slug}" is already used in this organization: set another "slug", or change that check with update_check.`

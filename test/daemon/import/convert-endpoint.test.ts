@@ -10,7 +10,7 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
   let daemon: TestDaemon;
   let admin: string;
   beforeAll(async () => {
-    daemon = await startTestDaemon(kind);
+    daemon = await startTestDaemon(kind, { env: { SVC_CHECKS_PER_ORG_LIMIT: '0' } });
     admin = await daemon.adminToken();
   });
   afterAll(() => daemon.stop());

@@ -99,6 +99,46 @@ describe.each(DATABASE_KINDS)('MCP authorization [%s]', (kind) => {
     }
   });
 
+  it("a viewer learns no secret names from validate_check, and records no heartbeat: only the ping URL's token does", async () => {
+    expect((await daemon.request('PUT', '/orgs/default/secrets/CACHE_PASSWORD', { token: admin, body: { value: 'cache-password-value' } })).status).toBe(200);
+    const viewer = await member(daemon, 'secret-prober@example.com', 'viewer');
+    const user = await member(daemon, 'secret-user@example.com', 'user');
+    const probe = (name: string) => ({ check: { name: 'Cache', type: 'redis', target: 'cache.example.com:6379', config: { password: `{{secrets.${name}}}` } } });
+    const asViewer = await connectMcp(daemon, await mintToken(daemon, viewer.token, ['mcp']));
+    const asUser = await connectMcp(daemon, await mintToken(daemon, user.token, ['mcp']));
+    try {
+      const [set, unset] = [await call(asViewer, 'validate_check', probe('CACHE_PASSWORD')), await call(asViewer, 'validate_check', probe('NO_SUCH_SECRET'))];
+      expect(set.isError, set.text).toBeFalsy();
+      // The same answer whether the secret exists or not, and no name of a secret in it.
+      const same = (result: { structuredContent?: unknown; text: string }) => JSON.stringify([result.structuredContent, result.text]).replaceAll('NO_SUCH_SECRET', 'CACHE_PASSWORD');
+      expect(same(unset)).toBe(same(set));
+      expect(set.structuredContent).not.toHaveProperty('missingSecrets');
+      // A member who may create checks is told, as REST's validate tells them.
+      expect((await call(asUser, 'validate_check', probe('NO_SUCH_SECRET'))).structuredContent).toMatchObject({ missingSecrets: ['NO_SUCH_SECRET'] });
+
+      // A heartbeat: the viewer's MCP calls record nothing; the ping URL does.
+      const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Nightly job', type: 'heartbeat', config: { periodSeconds: 3600, graceSeconds: 60 } } });
+      expect(created.status).toBe(201);
+      const results = async () => (await daemon.request('GET', '/orgs/default/checks/nightly-job/results', { token: admin })).body.items.length;
+      for (const [name, args] of [['run_check', { slug: 'nightly-job' }], ['get_check', { slug: 'nightly-job' }], ['get_check_results', { slug: 'nightly-job' }]] as const) {
+        await call(asViewer, name, args);
+      }
+      // The ping URL is a credential to record results: never shown to a viewer, by MCP or REST.
+      for (const [name, args] of [['get_check', { slug: 'nightly-job' }], ['list_checks', {}]] as const) {
+        expect(JSON.stringify((await call(asViewer, name, args)).structuredContent)).not.toContain('/ping/');
+      }
+      expect(JSON.stringify((await daemon.request('GET', '/orgs/default/checks/nightly-job', { token: viewer.token })).body)).not.toContain('/ping/');
+      expect(JSON.stringify((await call(asUser, 'get_check', { slug: 'nightly-job' })).structuredContent)).toContain('/ping/');
+      expect(await results()).toBe(0);
+      const pingUrl = (await daemon.request('GET', '/orgs/default/checks/nightly-job', { token: admin })).body.pingUrl as string;
+      expect((await fetch(pingUrl.replace('https://svc.example.com', daemon.url).replace(/^http:\/\/localhost:4000/, daemon.url))).status).toBe(200);
+      expect(await results()).toBe(1);
+    } finally {
+      await asViewer.close();
+      await asUser.close();
+    }
+  });
+
   it('a demotion between two calls takes effect on the next call, on the same connection', async () => {
     const writer = await member(daemon, 'writer@example.com', 'user');
     const client = await connectMcp(daemon, await mintToken(daemon, writer.token, ['mcp']));

@@ -30,10 +30,14 @@ describe.each(DATABASE_KINDS)('heartbeat checks, state thresholds and incidents 
   });
   afterAll(() => daemon.stop());
 
-  it('shows a new check as pending, with a ping URL to members who can read checks', async () => {
+  it('shows a new check as pending, with a ping URL to members who may change checks (not to viewers)', async () => {
     const body = await check();
-    expect(body).toMatchObject({ slug: 'nightly', state: 'pending', lastResult: null, pingUrl: expect.stringMatching(/^https:\/\/svc\.example\.com\/api\/v1\/ping\/[A-Za-z0-9_-]{22}$/) });
-    token = tokenOf(body.pingUrl);
+    expect(body).toMatchObject({ slug: 'nightly', state: 'pending', lastResult: null });
+    expect(body).not.toHaveProperty('pingUrl');
+    expect(JSON.stringify((await daemon.request('GET', '/orgs/default/checks', { token: viewer })).body)).not.toContain('/ping/');
+    const full = (await daemon.request('GET', '/orgs/default/checks/nightly', { token: admin })).body;
+    expect(full.pingUrl).toMatch(/^https:\/\/svc\.example\.com\/api\/v1\/ping\/[A-Za-z0-9_-]{22}$/);
+    token = tokenOf(full.pingUrl);
     // Nothing is late yet: a run records nothing.
     clock.advance(30_000);
     await runner.tick();
@@ -131,6 +135,7 @@ describe.each(DATABASE_KINDS)('heartbeat checks, state thresholds and incidents 
     const fresh = tokenOf(rotated.body.pingUrl);
     expect(fresh).not.toBe(token);
     expect((await ping(token)).status).toBe(404);
+    clock.advance(1000);
     expect((await ping(fresh)).status).toBe(200);
     let last = 0;
     for (let i = 0; i < 31; i++) last = (await ping(`unknown-token-${i}`)).status;
@@ -153,5 +158,25 @@ describe.each(DATABASE_KINDS)('heartbeat checks, state thresholds and incidents 
     clock.advance(10_000);
     await runner.tick();
     expect(await daemon.deps.db.kysely.selectFrom('check_states').selectAll().execute()).toEqual([]);
+  });
+
+  it('records at most one ping a second per check: more answer 429 and are not recorded', async () => {
+    const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Pulse', type: 'heartbeat', intervalSeconds: 10, config: { periodSeconds: 60, graceSeconds: 30 } } });
+    expect(created.status).toBe(201);
+    const pulse = tokenOf((await daemon.request('GET', '/orgs/default/checks/pulse', { token: admin })).body.pingUrl);
+    const count = async () => (await daemon.request('GET', '/orgs/default/checks/pulse/results?limit=200', { token: viewer })).body.items.length;
+    clock.advance(61_000);
+    expect((await ping(pulse)).status).toBe(200);
+    for (const path of [pulse, `${pulse}/fail`]) {
+      const flood = await ping(path, 'POST');
+      expect(flood.status).toBe(429);
+      expect(flood.body.error.code).toBe('RATE_LIMITED');
+      expect(flood.headers.get('retry-after')).toBe('1');
+    }
+    expect(await count()).toBe(1);
+    expect((await daemon.request('GET', '/orgs/default/checks/pulse', { token: viewer })).body.lastResult.status).toBe('up');
+    clock.advance(1000);
+    expect((await ping(pulse)).status).toBe(200);
+    expect(await count()).toBe(2);
   });
 });
