@@ -89,13 +89,13 @@ export const httpProbe = defineProbe({
           url = next;
           continue;
         }
-        return await assertResponse(response);
+        return await assertResponse(response, url);
       }
     } finally {
       void dispatcher.destroy().catch(() => {});
     }
 
-    async function assertResponse(response: Dispatcher.ResponseData): Promise<ProbeSuccess> {
+    async function assertResponse(response: Dispatcher.ResponseData, finalUrl: URL): Promise<ProbeSuccess> {
       const status = response.statusCode;
       if (!statusCodeMatcher(config.expectedStatusCodes)(status)) {
         await response.body.dump().catch(() => {});
@@ -113,6 +113,7 @@ export const httpProbe = defineProbe({
       const notes = [`status ${status}`];
       if (watchCertificate) {
         if (!certificate?.valid_to) {
+          if (finalUrl.protocol === 'https:') throw new ProbeFailure('the TLS connection showed no certificate to check');
           notes.push('no certificate (the final response came over plain HTTP)');
         } else {
           const days = assertCertificateTime(certificate, config.certificateExpiryDays!, context.now());
