@@ -80,6 +80,9 @@ export const condition = z.strictObject({
   expected: expectedValue,
 });
 
+/** How a JSON assertion compares: `auto` as the catalog says, `text` as Uptime Kuma's JSON query does. */
+export const JSON_COMPARISONS = ['auto', 'text'] as const;
+
 /** An assertion on a JSON response: a JSONata expression, an operator and an expected value. */
 export const jsonQuery = z
   .strictObject({
@@ -89,6 +92,18 @@ export const jsonQuery = z
       .max(1024)
       .describe('A JSONata expression evaluated on the response body, e.g. data[0].status or $count(items).'),
     ...condition.shape,
+    compareAs: z
+      .enum(JSON_COMPARISONS)
+      .optional()
+      .describe(
+        'auto (the default): numerically when both sides are numbers, as text otherwise. text: ==, != and ' +
+          'contains compare the text ("2.10" is not "2.1"); <, <=, > and >= compare numbers and fail ' +
+          'when a side is not a number.',
+      ),
+    scalarOnly: z
+      .boolean()
+      .optional()
+      .describe('Fail when the expression yields an array, an object or null: only a string, number or boolean is compared.'),
   })
   .describe('An assertion on the JSON response body.');
 
