@@ -4,9 +4,6 @@ import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
 
-// The tool reminds about certificate and domain expiry 7, 14 and 21 days ahead by default;
-// a check fails from the earliest of them on.
-const EXPIRY_REMINDER_DAYS = 21;
 const MAX_REDIRECTS = 30;
 const MAX_TEXT = 1024;
 
@@ -134,15 +131,21 @@ function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<s
     const raw = text(monitor, 'keyword');
     if (raw === undefined) warnEmptyKeyword(scope, monitor.field('keyword'));
     const value = importKeywordText(raw, scope, monitor.field('keyword'));
-    if (value !== undefined) config.keyword = keyword(value, flag(monitor, 'invert_keyword') ?? false);
+    if (value !== undefined) {
+      config.keyword = keyword(value, flag(monitor, 'invert_keyword') ?? false);
+      // The tool searches a body that parses as JSON as compact JSON written anew
+      // (server/model/monitor.js, keyword branch: JSON.stringify of axios's parsed body).
+      config.keywordSearch = 'reserialised-json';
+    }
   }
   if (type === 'json-query') {
-    const expression = text(monitor, 'json_path');
+    // Without a path the tool compares the whole body (src/util.ts evaluateJsonQuery).
+    const expression = text(monitor, 'json_path') ?? '$';
     const expected = text(monitor, 'expected_value');
-    if (expression === undefined || expression.length > MAX_TEXT) {
+    if (expression.length > MAX_TEXT) {
       scope.warn(
         'UNSUPPORTED_SETTING',
-        'the JSON query is empty or too long and was left out; the check only tests the status code',
+        'the JSON query is too long and was left out; the check only tests the status code',
         monitor.field('json_path'),
       );
     } else if (expected === undefined || expected.length > MAX_TEXT) {
@@ -152,16 +155,43 @@ function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<s
         monitor.field('expected_value'),
       );
     } else {
-      config.jsonQueries = [{ expression, operator: operator(monitor, scope, 'json_path_operator'), expected }];
+      // The tool compares the result's text (== and != as text, "2.10" is not "2.1"), orders only
+      // numbers, fails on arrays, objects and null, and evaluates a body that is not JSON as
+      // text (src/util.ts evaluateJsonQuery): the same settings, made explicit.
+      const query = { expression, operator: operator(monitor, scope, 'json_path_operator'), expected, compareAs: 'text', scalarOnly: true };
+      config.jsonQueries = [query];
+      config.nonJsonBody = 'text';
     }
   }
 }
 
-function mapExpiry(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>, target: string): void {
-  if (flag(monitor, 'expiry_notification') === true) {
-    if (target.toLowerCase().startsWith('https:')) config.certificateExpiryDays = EXPIRY_REMINDER_DAYS;
+/**
+ * Certificate and domain expiry reminders: the tool only notifies (server/model/monitor.js
+ * handleTlsInfo, server/util-server.js checkCertExpiryNotifications; domain expiry after the
+ * check), its verdict never depends on them. Asserting on expiry would page where the tool
+ * stayed up, so they are left out and the user is told how to get the reminders back.
+ */
+export function dropExpiryReminders(monitor: MonitorRecord, scope: ItemScope, certificate: boolean): void {
+  if (certificate && flag(monitor, 'expiry_notification') === true) {
+    scope.warn(
+      'NOTIFICATIONS_DROPPED',
+      'certificate expiry reminders only notified and never made the monitor fail, so they were not imported ' +
+        '(certificateExpiryDays would fail the check): add a tls check with expiryDays to be alerted before the certificate expires',
+      monitor.field('expiry_notification'),
+    );
   }
-  if (flag(monitor, 'domain_expiry_notification') === true) config.domainExpiryDays = EXPIRY_REMINDER_DAYS;
+  if (flag(monitor, 'domain_expiry_notification') === true) {
+    scope.warn(
+      'NOTIFICATIONS_DROPPED',
+      'domain expiry reminders only notified and never made the monitor fail, so they were not imported: ' +
+        'add a domain check with expiryDays to be alerted before the registration expires',
+      monitor.field('domain_expiry_notification'),
+    );
+  }
+}
+
+function mapHttpExtras(monitor: MonitorRecord, scope: ItemScope, target: string): void {
+  dropExpiryReminders(monitor, scope, target.toLowerCase().startsWith('https:'));
   if (flag(monitor, 'cache_bust') === true) {
     scope.warn(
       'UNSUPPORTED_SETTING',
@@ -190,7 +220,7 @@ export function mapHttp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   mapAuth(monitor, scope, config);
   mapRedirects(monitor, scope, config);
   config.ignoreTlsErrors = flag(monitor, 'ignore_tls');
-  mapExpiry(monitor, scope, config, target);
+  mapHttpExtras(monitor, scope, target);
   return { type: 'http', target, config };
 }
 

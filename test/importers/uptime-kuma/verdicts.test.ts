@@ -1,0 +1,61 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { ConversionResult } from '../../../importers/converter.js';
+import { convertSelfhostedMonitorDb, prepareSelfhostedMonitorDb } from '../../../importers/uptime-kuma/index.js';
+
+// Each monitor converts to a check that reaches the verdict Uptime Kuma 2.5.3 reached, through
+// explicit settings, or the item carries a warning saying what behaves differently. The Kuma
+// code each case follows is named beside it (tag 2.5.3 of louislam/uptime-kuma).
+
+beforeAll(async () => {
+  await prepareSelfhostedMonitorDb();
+});
+
+/** Converts one monitor, written as a 2.x database row would hold it, through a backup file. */
+function convertOne(monitor: Record<string, unknown>): ConversionResult {
+  const backup = {
+    version: '2.0.0',
+    notificationList: [],
+    monitorList: [{ id: 1, name: 'Probe', active: true, interval: 60, ...monitor }],
+  };
+  return convertSelfhostedMonitorDb(JSON.stringify(backup));
+}
+
+function only(monitor: Record<string, unknown>) {
+  const result = convertOne(monitor);
+  expect(result.checks).toHaveLength(1);
+  return { check: result.checks[0]!, warnings: result.warnings };
+}
+
+describe('HTTP monitors', () => {
+  test('certificate and domain expiry reminders only notify in Kuma: no failing assertion, a warning (server/model/monitor.js handleTlsInfo, server/util-server.js checkCertExpiryNotifications)', () => {
+    const { check, warnings } = only({ type: 'http', url: 'https://127.0.0.1/', expiryNotification: true, domain_expiry_notification: true });
+    expect(check.config).not.toHaveProperty('certificateExpiryDays');
+    expect(check.config).not.toHaveProperty('domainExpiryDays');
+    expect(warnings.map((warning) => [warning.code, warning.field])).toEqual([
+      ['NOTIFICATIONS_DROPPED', 'expiryNotification'],
+      ['NOTIFICATIONS_DROPPED', 'domain_expiry_notification'],
+    ]);
+    expect(warnings[0]!.message).toMatch(/never made the monitor fail/);
+  });
+
+  test('a keyword monitor searches a JSON body re-serialised, case-sensitively (monitor.js keyword branch)', () => {
+    const { check } = only({ type: 'keyword', url: 'http://127.0.0.1/', keyword: '"ok":true', invertKeyword: true });
+    expect(check.config).toMatchObject({
+      keyword: { value: '"ok":true', expect: 'absent', caseSensitive: true },
+      keywordSearch: 'reserialised-json',
+    });
+  });
+
+  test('a JSON query compares text, fails on non-scalars and reads a non-JSON body as text (src/util.ts evaluateJsonQuery)', () => {
+    const { check } = only({ type: 'json-query', url: 'http://127.0.0.1/', jsonPath: 'version', jsonPathOperator: '==', expectedValue: '2.10' });
+    expect(check.config).toMatchObject({
+      jsonQueries: [{ expression: 'version', operator: '==', expected: '2.10', compareAs: 'text', scalarOnly: true }],
+      nonJsonBody: 'text',
+    });
+  });
+
+  test('a JSON query without a path compares the whole body, as Kuma does', () => {
+    const { check } = only({ type: 'json-query', url: 'http://127.0.0.1/', jsonPathOperator: 'contains', expectedValue: 'up' });
+    expect(check.config).toMatchObject({ jsonQueries: [{ expression: '$', operator: 'contains', expected: 'up' }] });
+  });
+});
