@@ -44,33 +44,49 @@ function resolverOf(monitor: MonitorRecord, scope: ItemScope): string | undefine
   return resolver;
 }
 
-// Conditions are a list of expressions and groups; only "record contains/equals X" joined by
-// "and" has an equivalent (the expected answers of a DNS check).
-function expectedAnswers(monitor: MonitorRecord, scope: ItemScope): string[] | undefined {
+// The tool's DNS conditions (server/monitor-types/dns.js, server/monitor-conditions/): a list of
+// "record <operator> value" expressions joined left to right by and/or, evaluated on each
+// answer's value; the monitor is up when one answer meets them. A DNS check's answerConditions
+// do the same; nested groups have no equivalent.
+const ANSWER_OPERATORS: Readonly<Record<string, string>> = {
+  equals: 'equals',
+  not_equals: 'not-equals',
+  contains: 'contains',
+  not_contains: 'not-contains',
+  starts_with: 'starts-with',
+  not_starts_with: 'not-starts-with',
+  ends_with: 'ends-with',
+  not_ends_with: 'not-ends-with',
+};
+
+const MAX_CONDITIONS = 50;
+
+function answerConditions(monitor: MonitorRecord, scope: ItemScope): Record<string, string>[] | undefined {
   const parsed = json(monitor, 'conditions');
   if (parsed === undefined || (parsed.ok && Array.isArray(parsed.value) && parsed.value.length === 0)) return undefined;
   const field = monitor.field('conditions');
-  const values: string[] = [];
-  const usable =
-    parsed.ok &&
-    Array.isArray(parsed.value) &&
-    parsed.value.every((condition, i) => {
-      if (!isRecord(condition) || condition.type !== 'expression' || condition.variable !== 'record') return false;
-      if (condition.operator !== 'contains' && condition.operator !== 'equals') return false;
-      if (i > 0 && condition.andOr !== undefined && condition.andOr !== 'and') return false;
-      if (typeof condition.value !== 'string' || condition.value === '' || condition.value.length > 1024) return false;
-      values.push(condition.value);
-      return true;
-    });
-  if (!usable || values.length > 50) {
+  const leftOut = (why: string) => {
     scope.warn(
       'UNSUPPORTED_SETTING',
-      'the conditions have no equivalent (only "record contains/equals" joined by "and" do) and were left out',
+      `the conditions were left out (${why}), so the check is up on any answer where the monitor also tested its conditions`,
       field,
     );
     return undefined;
+  };
+  if (!parsed.ok || !Array.isArray(parsed.value)) return leftOut('they are not a JSON list');
+  const conditions: Record<string, string>[] = [];
+  for (const condition of parsed.value) {
+    if (!isRecord(condition)) return leftOut('an entry is not an object');
+    if (condition.type === 'group') return leftOut('nested condition groups have no equivalent');
+    if (condition.type !== 'expression') continue;
+    const operator = typeof condition.operator === 'string' ? own(ANSWER_OPERATORS, condition.operator) : undefined;
+    if (operator === undefined) return leftOut(`the operator ${JSON.stringify(condition.operator)} has no equivalent`);
+    if (condition.variable !== 'record') return leftOut(`the variable ${JSON.stringify(condition.variable)} has no equivalent`);
+    if (typeof condition.value !== 'string' || condition.value.length > 1024) return leftOut('a value is not a text of at most 1024 characters');
+    conditions.push({ join: condition.andOr === 'or' ? 'or' : 'and', operator, value: condition.value });
   }
-  return values;
+  if (conditions.length > MAX_CONDITIONS) return leftOut(`there are more than ${MAX_CONDITIONS}`);
+  return conditions.length === 0 ? undefined : conditions;
 }
 
 /** `dns` monitors: a DNS check. */
@@ -87,7 +103,8 @@ export function mapDns(monitor: MonitorRecord, scope: ItemScope): TypeMapping | 
   return {
     type: 'dns',
     target: host,
-    config: { recordType, resolver: resolverOf(monitor, scope), expectedValues: expectedAnswers(monitor, scope) },
+    // A query answered without records is down in the tool (the resolver's ENODATA is an error).
+    config: { recordType, resolver: resolverOf(monitor, scope), answerConditions: answerConditions(monitor, scope), requireAnswers: true },
   };
 }
 

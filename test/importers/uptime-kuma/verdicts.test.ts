@@ -59,3 +59,42 @@ describe('HTTP monitors', () => {
     expect(check.config).toMatchObject({ jsonQueries: [{ expression: '$', operator: 'contains', expected: 'up' }] });
   });
 });
+
+describe('DNS monitors (server/monitor-types/dns.js, server/monitor-conditions/)', () => {
+  const dns = (conditions: unknown[], extra: Record<string, unknown> = {}) =>
+    convertOne({ type: 'dns', hostname: 'x.test', dns_resolve_type: 'TXT', dns_resolve_server: '127.0.0.1', conditions: JSON.stringify(conditions), ...extra });
+
+  test('conditions become answer conditions evaluated per answer, joined as in Kuma; no answer is down', () => {
+    const result = dns([
+      { type: 'expression', variable: 'record', operator: 'contains', value: 'spf1', andOr: 'and' },
+      { type: 'expression', variable: 'record', operator: 'not_ends_with', value: '~all', andOr: 'or' },
+      { type: 'expression', variable: 'record', operator: 'equals', value: 'Mail.Example.COM.' },
+    ]);
+    expect(result.warnings).toEqual([]);
+    expect(result.checks[0]!.config).toMatchObject({
+      requireAnswers: true,
+      answerConditions: [
+        { join: 'and', operator: 'contains', value: 'spf1' },
+        { join: 'or', operator: 'not-ends-with', value: '~all' },
+        { join: 'and', operator: 'equals', value: 'Mail.Example.COM.' },
+      ],
+    });
+    expect(result.checks[0]!.config).toMatchObject({ expectedValues: [] });
+  });
+
+  test('a monitor without conditions still requires answers', () => {
+    expect(dns([]).checks[0]!.config).toMatchObject({ requireAnswers: true });
+    expect(dns([]).checks[0]!.config).not.toHaveProperty('answerConditions');
+  });
+
+  test.each([
+    ['an unknown operator', [{ type: 'expression', variable: 'record', operator: 'matches_regex', value: 'x' }], /operator "matches_regex" has no equivalent/],
+    ['a nested group', [{ type: 'group', children: [{ type: 'expression', variable: 'record', operator: 'equals', value: 'x' }] }], /nested condition groups/],
+  ])('%s: the conditions are left out with an UNSUPPORTED_SETTING warning saying the check is up more often', (_name, conditions, message) => {
+    const result = dns(conditions);
+    expect(result.checks[0]!.config).not.toHaveProperty('answerConditions');
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatchObject({ code: 'UNSUPPORTED_SETTING', field: 'conditions' });
+    expect(result.warnings[0]!.message).toMatch(message);
+  });
+});
