@@ -74,14 +74,22 @@ const expectedValue = z
   .transform(String)
   .describe('The value to compare with, as text; compared numerically when both sides are numbers.');
 
+/** How a comparison compares: `auto` as the catalog says, `text` as Uptime Kuma's JSON query does. */
+export const COMPARISON_MODES = ['auto', 'text'] as const;
+
 /** A comparison of a value extracted by the probe with an expected value. */
 export const condition = z.strictObject({
   operator: z.enum(COMPARISON_OPERATORS).default('=='),
   expected: expectedValue,
+  compareAs: z
+    .enum(COMPARISON_MODES)
+    .optional()
+    .describe(
+      'auto (the default): numerically when both sides are numbers, as text otherwise. text: ==, != and ' +
+        'contains compare the text ("2.10" is not "2.1"); <, <=, > and >= compare numbers and fail ' +
+        'when a side is not a number.',
+    ),
 });
-
-/** How a JSON assertion compares: `auto` as the catalog says, `text` as Uptime Kuma's JSON query does. */
-export const JSON_COMPARISONS = ['auto', 'text'] as const;
 
 /** An assertion on a JSON response: a JSONata expression, an operator and an expected value. */
 export const jsonQuery = z
@@ -92,14 +100,6 @@ export const jsonQuery = z
       .max(1024)
       .describe('A JSONata expression evaluated on the response body, e.g. data[0].status or $count(items).'),
     ...condition.shape,
-    compareAs: z
-      .enum(JSON_COMPARISONS)
-      .optional()
-      .describe(
-        'auto (the default): numerically when both sides are numbers, as text otherwise. text: ==, != and ' +
-          'contains compare the text ("2.10" is not "2.1"); <, <=, > and >= compare numbers and fail ' +
-          'when a side is not a number.',
-      ),
     scalarOnly: z
       .boolean()
       .optional()

@@ -1,7 +1,7 @@
 import { DNS_RECORD_TYPES } from '../../checks/index.js';
 import { hostPortProblem } from '../../checks/hosts.js';
 import { isRecord, type ItemScope } from '../converter.js';
-import { dropSecret, hostOf, hostPort, missing, operator, own, wholeNumber, type SkipItem, type TypeMapping } from './mapping.js';
+import { hostOf, referSecret, hostPort, missing, operator, own, wholeNumber, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
 /** `port` monitors: a TCP check. */
@@ -141,7 +141,9 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   const oid = text(monitor, 'snmp_oid')?.trim();
   if (oid === undefined) return missing(monitor, 'snmp_oid', 'OID');
   const version = text(monitor, 'snmp_version')?.trim();
-  dropSecret(monitor, scope, 'radius_password', 'the SNMP community string');
+  // The community string is kept in the RADIUS password column; without it the probe would
+  // ask as "public", so the check refers to a secret to set instead.
+  const community = version === '3' ? undefined : referSecret(monitor, scope, 'radius_password', 'COMMUNITY', 'the SNMP community string');
   const path = text(monitor, 'json_path')?.trim();
   if (path !== undefined && path !== '$') {
     scope.warn(
@@ -151,6 +153,13 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
     );
   }
   const expected = text(monitor, 'expected_value');
+  if (expected === undefined) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the monitor has no expected value, so the tool failed every check; the check is up on any value',
+      monitor.field('expected_value'),
+    );
+  }
   const v3Username = version === '3' ? text(monitor, 'snmp_v3_username') : undefined;
   return {
     type: 'snmp',
@@ -159,8 +168,13 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
       version,
       oid,
       v3Username,
+      community,
+      // The tool compares the value as its JSON query does (server/monitor-types/snmp.js calls
+      // evaluateJsonQuery of src/util.ts): == and != as text, order only numbers.
       condition:
-        expected === undefined ? undefined : { operator: operator(monitor, scope, 'json_path_operator'), expected },
+        expected === undefined
+          ? undefined
+          : { operator: operator(monitor, scope, 'json_path_operator'), expected, compareAs: 'text' },
     },
   };
 }

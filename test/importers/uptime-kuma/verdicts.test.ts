@@ -98,3 +98,21 @@ describe('DNS monitors (server/monitor-types/dns.js, server/monitor-conditions/)
     expect(result.warnings[0]!.message).toMatch(message);
   });
 });
+
+describe('SNMP monitors (server/monitor-types/snmp.js)', () => {
+  test('the community string becomes a secret reference with a warning naming the secret, never "public" by default', () => {
+    const result = convertOne({ type: 'snmp', hostname: '127.0.0.1', port: 161, snmp_version: '2c', snmp_oid: '1.3.6.1.2.1.1.3.0', radiusPassword: 'n0t-public', jsonPathOperator: '>', expectedValue: '0' });
+    const config = result.checks[0]!.config as Record<string, unknown>;
+    expect(config.community).toMatch(/^\{\{secrets\.[A-Z0-9_]+\}\}$/);
+    expect(JSON.stringify(result)).not.toContain('n0t-public');
+    const warning = result.warnings.find((item) => item.code === 'SECRET_DROPPED');
+    expect(warning?.message).toMatch(/svc secrets set [A-Z0-9_]+/);
+    // The value is compared as Kuma's JSON query compares it.
+    expect(config.condition).toEqual({ operator: '>', expected: '0', compareAs: 'text' });
+  });
+
+  test('without an expected value Kuma fails every check: the check says so', () => {
+    const result = convertOne({ type: 'snmp', hostname: '127.0.0.1', snmp_version: '1', snmp_oid: '1.3.6.1.2.1.1.3.0' });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'expected_value' }]);
+  });
+});
