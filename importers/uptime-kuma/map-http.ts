@@ -244,6 +244,35 @@ export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMappin
   return { type: 'browser', target, config };
 }
 
+const CLOSE_CODE = /^([1-4]\d{3})(?:-([1-4]\d{3}))?$/;
+
+/**
+ * The accepted closing codes of a WebSocket monitor: the tool closes with 1000 once connected and
+ * checks the server's closing code against its accepted list (server/monitor-types/
+ * websocket-upgrade.js); "1000" unless the list says otherwise.
+ */
+function closeCodesOf(monitor: MonitorRecord, scope: ItemScope): (number | string)[] {
+  const parsed = json(monitor, 'accepted_statuscodes_json');
+  const field = monitor.field('accepted_statuscodes_json');
+  if (parsed === undefined) return [1000];
+  const listed = parsed.ok && Array.isArray(parsed.value) ? parsed.value.map((entry) => String(entry).trim()) : [];
+  const codes: (number | string)[] = [];
+  for (const entry of listed.slice(0, 50)) {
+    const match = CLOSE_CODE.exec(entry);
+    if (match && (match[2] === undefined || Number(match[1]) <= Number(match[2]))) codes.push(match[2] === undefined ? Number(match[1]) : entry);
+  }
+  if (codes.length === listed.length && codes.length > 0) return codes;
+  const dropped = listed.filter((entry) => !CLOSE_CODE.test(entry));
+  scope.warn(
+    'UNSUPPORTED_SETTING',
+    codes.length === 0
+      ? `the accepted codes (${dropped.join(', ') || 'none'}) hold no WebSocket closing code, so the tool reported every check down; the check accepts 1000`
+      : `the accepted codes ${dropped.join(', ')} are not WebSocket closing codes and were left out`,
+    field,
+  );
+  return codes.length === 0 ? [1000] : codes;
+}
+
 /** `websocket-upgrade` monitors: a WebSocket check. */
 export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const target = text(monitor, 'url')?.trim();
@@ -258,6 +287,7 @@ export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapp
     config: {
       headers: headersOf(monitor, scope),
       subprotocols,
+      expectedCloseCodes: closeCodesOf(monitor, scope),
       ignoreSecWebSocketAccept: flag(monitor, 'ws_ignore_sec_websocket_accept_header'),
       ignoreTlsErrors: flag(monitor, 'ignore_tls'),
     },

@@ -116,3 +116,17 @@ describe('SNMP monitors (server/monitor-types/snmp.js)', () => {
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'expected_value' }]);
   });
 });
+
+describe('WebSocket monitors (server/monitor-types/websocket-upgrade.js)', () => {
+  test('the accepted codes become the closing codes the check expects', () => {
+    const { check, warnings } = only({ type: 'websocket-upgrade', url: 'ws://127.0.0.1/', accepted_statuscodes: ['1000', '4000-4099'] });
+    expect(check.config).toMatchObject({ expectedCloseCodes: [1000, '4000-4099'] });
+    expect(warnings).toEqual([]);
+  });
+
+  test('a list without a closing code (down on every check in Kuma) accepts 1000, with a warning', () => {
+    const result = convertOne({ type: 'websocket-upgrade', url: 'ws://127.0.0.1/', accepted_statuscodes: ['200-299'] });
+    expect(result.checks[0]!.config).toMatchObject({ expectedCloseCodes: [1000] });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'accepted_statuscodes' }]);
+  });
+});
