@@ -130,3 +130,17 @@ describe('WebSocket monitors (server/monitor-types/websocket-upgrade.js)', () =>
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'accepted_statuscodes' }]);
   });
 });
+
+describe('MQTT monitors (server/monitor-types/mqtt.js)', () => {
+  test('a JSON query compares the text with == whatever the operator, as Kuma does, and says so', () => {
+    const result = convertOne({ type: 'mqtt', hostname: '127.0.0.1', port: 1883, mqttTopic: 't', mqttCheckType: 'json-query', jsonPath: 'v', jsonPathOperator: '>', expectedValue: '20' });
+    expect(result.checks[0]!.config).toMatchObject({ jsonQueries: [{ expression: 'v', operator: '==', expected: '20', compareAs: 'text' }] });
+    expect(result.warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'json_path_operator' }]);
+  });
+
+  test('conditions, which Kuma tests instead of the keyword, are an UNSUPPORTED_SETTING', () => {
+    const conditions = JSON.stringify([{ type: 'expression', variable: 'message', operator: 'contains', value: 'ok' }]);
+    const result = convertOne({ type: 'mqtt', hostname: '127.0.0.1', port: 1883, mqttTopic: 't', mqttSuccessMessage: 'ok', conditions });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'conditions' }]);
+  });
+});
