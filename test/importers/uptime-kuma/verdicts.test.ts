@@ -135,7 +135,7 @@ describe('MQTT monitors (server/monitor-types/mqtt.js)', () => {
   test('a JSON query compares the text with == whatever the operator, as Kuma does, and says so', () => {
     const result = convertOne({ type: 'mqtt', hostname: '127.0.0.1', port: 1883, mqttTopic: 't', mqttCheckType: 'json-query', jsonPath: 'v', jsonPathOperator: '>', expectedValue: '20' });
     expect(result.checks[0]!.config).toMatchObject({ jsonQueries: [{ expression: 'v', operator: '==', expected: '20', compareAs: 'text' }] });
-    expect(result.warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'json_path_operator' }]);
+    expect(result.warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'jsonPathOperator' }]);
   });
 
   test('conditions, which Kuma tests instead of the keyword, are an UNSUPPORTED_SETTING', () => {
