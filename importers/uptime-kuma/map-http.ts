@@ -237,7 +237,9 @@ export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMappin
     );
     delete config.basicAuthUser;
   }
-  config.expectedStatusCodes = statusCodesOf(monitor, scope);
+  // The tool accepts any status from 200 to 399 on a browser monitor, whatever its accepted
+  // list says (server/monitor-types/real-browser-monitor-type.js).
+  config.expectedStatusCodes = ['200-399'];
   config.ignoreTlsErrors = flag(monitor, 'ignore_tls');
   unsupported(monitor, scope, 'remote_browser', "the page is loaded by the service's own browser, not the remote browser");
   unsupported(monitor, scope, 'proxy_id', 'requests through a proxy have no equivalent; the check connects directly');

@@ -144,3 +144,15 @@ describe('MQTT monitors (server/monitor-types/mqtt.js)', () => {
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'conditions' }]);
   });
 });
+
+describe('other monitor types', () => {
+  test('a real-browser monitor accepts 200-399 whatever its list says (server/monitor-types/real-browser-monitor-type.js)', () => {
+    const { check } = only({ type: 'real-browser', url: 'https://127.0.0.1/', accepted_statuscodes: ['200-299'] });
+    expect(check.config).toMatchObject({ expectedStatusCodes: ['200-399'] });
+  });
+
+  test('a Docker monitor warns that restarting and starting containers were pending, not down (server/model/monitor.js docker branch)', () => {
+    const result = convertOne({ type: 'docker', docker_container: 'web' });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'docker_container' }]);
+  });
+});
