@@ -5,11 +5,25 @@ import { hostOf, referSecret, hostPort, missing, operator, own, wholeNumber, typ
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
 /** `port` monitors: a TCP check. */
-export function mapPort(monitor: MonitorRecord): TypeMapping | SkipItem {
+export function mapPort(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const host = hostOf(monitor);
   if (host === undefined) return missing(monitor, 'hostname', 'host name');
   const port = num(monitor, 'port');
   if (port === undefined) return missing(monitor, 'port', 'port');
+  // The tool also tests TLS on a port monitor in two cases (server/monitor-types/tcp.js): an
+  // expected TLS alert, and a certificate that must be valid when TLS and expiry reminders are on.
+  const alert = text(monitor, 'expected_tls_alert')?.trim();
+  if (alert !== undefined && alert !== 'none') {
+    scope.warn('UNSUPPORTED_SETTING', `the expected TLS alert ${JSON.stringify(alert)} is not checked; the check only connects`, monitor.field('expected_tls_alert'));
+  }
+  const security = text(monitor, 'smtp_security')?.trim();
+  if ((security === 'secure' || security === 'starttls') && flag(monitor, 'expiry_notification') === true) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the tool also failed the monitor on an invalid TLS certificate; the check only connects (add a tls check for the certificate)',
+      monitor.field('smtp_security'),
+    );
+  }
   return { type: 'tcp', target: hostPort(host, port), config: {} };
 }
 

@@ -156,3 +156,12 @@ describe('other monitor types', () => {
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'docker_container' }]);
   });
 });
+
+describe('port monitors (server/monitor-types/tcp.js)', () => {
+  test('an expected TLS alert and a certificate check on TLS are reported as not checked', () => {
+    const alert = convertOne({ type: 'port', hostname: '127.0.0.1', port: 443, expected_tls_alert: 'certificate_required' });
+    expect(alert.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'expected_tls_alert' }]);
+    const certificate = convertOne({ type: 'port', hostname: '127.0.0.1', port: 465, smtpSecurity: 'secure', expiryNotification: true });
+    expect(certificate.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'smtpSecurity' }]);
+  });
+});
