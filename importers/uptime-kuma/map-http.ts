@@ -33,6 +33,15 @@ const UNSUPPORTED_AUTH: Readonly<Record<string, { message: string; secret: strin
   },
 };
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
@@ -107,6 +116,15 @@ function mapRequest(monitor: MonitorRecord, scope: ItemScope, config: Record<str
   if (body !== undefined) {
     config.body = body;
     const encoding = text(monitor, 'http_body_encoding')?.toLowerCase() ?? 'json';
+    if (encoding === 'json' && body.trim() !== '' && !isJson(body)) {
+      // The tool parses a JSON body before sending and fails every check when it cannot
+      // (server/model/monitor.js: "Your JSON body is invalid").
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        'the body is not valid JSON, so the tool failed every check without sending it; the check sends it as it is',
+        monitor.field('body'),
+      );
+    }
     const contentType = own(BODY_CONTENT_TYPES, encoding);
     if (contentType !== undefined && !hasHeader(headers, 'content-type') && Object.keys(headers).length < 50) {
       headers['Content-Type'] = contentType;

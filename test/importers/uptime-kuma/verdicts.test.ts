@@ -165,3 +165,14 @@ describe('port monitors (server/monitor-types/tcp.js)', () => {
     expect(certificate.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'smtpSecurity' }]);
   });
 });
+
+describe('HTTP request bodies (server/model/monitor.js, body encoding)', () => {
+  test('a JSON body that does not parse (Kuma fails every check) is sent as it is, with a warning', () => {
+    const bad = convertOne({ type: 'http', url: 'http://127.0.0.1/', method: 'POST', body: '{not json', httpBodyEncoding: 'json' });
+    expect(bad.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'body' }]);
+    const good = convertOne({ type: 'http', url: 'http://127.0.0.1/', method: 'POST', body: '{"a": 1}', httpBodyEncoding: 'json' });
+    expect(good.warnings).toEqual([]);
+    const form = convertOne({ type: 'http', url: 'http://127.0.0.1/', method: 'POST', body: 'a=1', httpBodyEncoding: 'form' });
+    expect(form.warnings).toEqual([]);
+  });
+});
