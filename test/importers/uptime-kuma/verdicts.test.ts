@@ -176,3 +176,11 @@ describe('HTTP request bodies (server/model/monitor.js, body encoding)', () => {
     expect(form.warnings).toEqual([]);
   });
 });
+
+describe('database monitors (server/monitor-types/mysql.js)', () => {
+  test('conditions on the query result are reported as left out', () => {
+    const conditions = JSON.stringify([{ type: 'expression', variable: 'result', operator: 'equals', value: '1' }]);
+    const result = convertOne({ type: 'mysql', databaseConnectionString: 'mysql://app@127.0.0.1:3306/shop', databaseQuery: 'SELECT 1', conditions });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'conditions' }]);
+  });
+});
