@@ -141,10 +141,26 @@ export function mapSmtp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
     const message = `the security mode ${JSON.stringify(given)} has no equivalent; none is used`;
     scope.warn('UNSUPPORTED_SETTING', message, monitor.field('smtp_security'));
   }
+  // The tool's SMTP monitor (server/monitor-types/smtp.js) verifies certificates whatever its
+  // "ignore TLS errors" says, and without a security mode upgrades with STARTTLS when offered.
+  if (flag(monitor, 'ignore_tls') === true) {
+    scope.warn(
+      'VALUE_ADJUSTED',
+      'the tool verified the certificate although TLS errors were to be ignored; so does the check',
+      monitor.field('ignore_tls'),
+    );
+  }
+  if (given === undefined) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'without a security mode the tool used STARTTLS when the server offered it (failing on a bad certificate); the check speaks plain SMTP',
+      monitor.field('smtp_security'),
+    );
+  }
   return {
     type: 'smtp',
     target: hostPort(host, num(monitor, 'port')),
-    config: { security, ignoreTlsErrors: flag(monitor, 'ignore_tls') },
+    config: { security, ignoreTlsErrors: false },
   };
 }
 

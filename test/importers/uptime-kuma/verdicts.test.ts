@@ -184,3 +184,13 @@ describe('database monitors (server/monitor-types/mysql.js)', () => {
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'conditions' }]);
   });
 });
+
+describe('SMTP monitors (server/monitor-types/smtp.js)', () => {
+  test('certificates are verified as Kuma does, whatever ignore TLS says; an unset security mode is reported', () => {
+    const secure = convertOne({ type: 'smtp', hostname: '127.0.0.1', port: 465, smtpSecurity: 'secure', ignoreTls: true });
+    expect(secure.checks[0]!.config).toMatchObject({ security: 'tls', ignoreTlsErrors: false });
+    expect(secure.warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'ignoreTls' }]);
+    const unset = convertOne({ type: 'smtp', hostname: '127.0.0.1', port: 25 });
+    expect(unset.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'smtp_security' }]);
+  });
+});
