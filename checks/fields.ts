@@ -74,10 +74,21 @@ const expectedValue = z
   .transform(String)
   .describe('The value to compare with, as text; compared numerically when both sides are numbers.');
 
+/** How a comparison compares: `auto` as the catalog says, `text` as Uptime Kuma's JSON query does. */
+export const COMPARISON_MODES = ['auto', 'text'] as const;
+
 /** A comparison of a value extracted by the probe with an expected value. */
 export const condition = z.strictObject({
   operator: z.enum(COMPARISON_OPERATORS).default('=='),
   expected: expectedValue,
+  compareAs: z
+    .enum(COMPARISON_MODES)
+    .optional()
+    .describe(
+      'auto (the default): numerically when both sides are numbers, as text otherwise. text: ==, != and ' +
+        'contains compare the text ("2.10" is not "2.1"); <, <=, > and >= compare numbers and fail ' +
+        'when a side is not a number.',
+    ),
 });
 
 /** An assertion on a JSON response: a JSONata expression, an operator and an expected value. */
@@ -89,6 +100,10 @@ export const jsonQuery = z
       .max(1024)
       .describe('A JSONata expression evaluated on the response body, e.g. data[0].status or $count(items).'),
     ...condition.shape,
+    scalarOnly: z
+      .boolean()
+      .optional()
+      .describe('Fail when the expression yields an array, an object or null: only a string, number or boolean is compared.'),
   })
   .describe('An assertion on the JSON response body.');
 

@@ -25,7 +25,7 @@ export {
 } from './registry.js';
 export { FALLBACK_SLUG, SLUG_PATTERN, slugify } from './slug.js';
 export type { TargetInfo, TargetKind } from './targets.js';
-export { DNS_RCODES, DNS_RECORD_TYPES } from './types/dns.js';
+export { DNS_ANSWER_OPERATORS, DNS_RCODES, DNS_RECORD_TYPES } from './types/dns.js';
 export { HTTP_METHODS } from './types/http.js';
 export { validateCheck, type CheckValidation } from './validate-check.js';
 export { mergePatch, validateCheckPatch } from './validate-patch.js';

@@ -1,4 +1,4 @@
-/** Exit codes: 0 ok, 1 failure, 2 usage error, 3 partial (an import that skipped items under --strict). */
+/** Exit codes: 0 ok, 1 failure, 2 usage error, 3 partial (an import under --strict that skipped items or left a setting out). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 3 } as const;
 
 /** What `svc help exit-codes` prints; docs/cli.md says the same. */
@@ -10,7 +10,7 @@ export const EXIT_CODES_HELP = `Exit codes of svc:
   2  usage error: an unknown command or flag, a missing or bad flag or argument value
      (whether svc or the daemon finds it bad), or a question svc cannot ask
      (no terminal, --yes or --json) and no flag to answer it
-  3  partial: svc import --strict skipped some items
+  3  partial: svc import --strict skipped items or left a setting out
 `;
 
 /** A failure to report as one clear line, without a stack, and the exit code to end with. */

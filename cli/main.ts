@@ -230,7 +230,7 @@ export function buildProgram(): Command {
     .option('--org <slug>', 'organization (default: SVC_ORG, your only one, the token\'s, or default)')
     .option('--dry-run', 'preview only: write nothing')
     .option('--local', 'convert here without a daemon (preview only)')
-    .option('--strict', 'exit with code 3 when any item was skipped')
+    .option('--strict', 'exit with code 3 when any item was skipped or a setting was left out')
     .option('--take-over', 'also change checks of the same slug that another import source manages or that were made by hand')
     .addHelpText(
       'after',

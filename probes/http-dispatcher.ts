@@ -8,8 +8,11 @@ import { tlsConnectionOptions } from './tls-options.js';
  * included, which a `lookup` option would never see) and connects to the address it allows,
  * keeping the host name for SNI and certificate checks.
  */
-function policyConnector(egress: EgressPolicy, insecure: boolean): buildConnector.connector {
-  const connect = buildConnector({ ...tlsConnectionOptions(egress, insecure) } as buildConnector.BuildOptions);
+function policyConnector(egress: EgressPolicy, insecure: boolean, resumeSessions: boolean): buildConnector.connector {
+  const connect = buildConnector({
+    ...tlsConnectionOptions(egress, insecure),
+    ...(resumeSessions ? {} : { maxCachedSessions: 0 }),
+  } as buildConnector.BuildOptions);
   return (options, callback) => {
     const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
     egress.resolve(host).then(
@@ -22,27 +25,37 @@ function policyConnector(egress: EgressPolicy, insecure: boolean): buildConnecto
   };
 }
 
-// One connector per policy and TLS mode: it holds the TLS session cache, so that runs against
-// the same host resume sessions instead of doing full handshakes.
-const connectors = new WeakMap<EgressPolicy, { verified: buildConnector.connector; insecure: buildConnector.connector }>();
+// One connector per policy, TLS mode and session policy: a resuming connector holds the TLS
+// session cache, so that runs against the same host resume sessions instead of doing full
+// handshakes. A resumed session shows no peer certificate, so runs that look at the certificate
+// use a connector that never resumes and always sees it.
+type ConnectorKey = `${'verified' | 'insecure'}-${'resuming' | 'fresh'}`;
+const connectors = new WeakMap<EgressPolicy, Map<ConnectorKey, buildConnector.connector>>();
 
-function sharedConnector(egress: EgressPolicy, insecure: boolean): buildConnector.connector {
-  let pair = connectors.get(egress);
-  if (!pair) {
-    pair = { verified: policyConnector(egress, false), insecure: policyConnector(egress, true) };
-    connectors.set(egress, pair);
+function sharedConnector(egress: EgressPolicy, insecure: boolean, resumeSessions: boolean): buildConnector.connector {
+  let byKey = connectors.get(egress);
+  if (!byKey) {
+    byKey = new Map();
+    connectors.set(egress, byKey);
   }
-  return insecure ? pair.insecure : pair.verified;
+  const key: ConnectorKey = `${insecure ? 'insecure' : 'verified'}-${resumeSessions ? 'resuming' : 'fresh'}`;
+  let connector = byKey.get(key);
+  if (!connector) {
+    connector = policyConnector(egress, insecure, resumeSessions);
+    byKey.set(key, connector);
+  }
+  return connector;
 }
 
 /**
  * The dispatcher of one run: a small undici Agent over the policy's shared connector, destroyed
  * by the caller when the run ends. A run owns its connections so that a deadline tears them
  * down for certain (a shared pool reconnects after an aborted request and keeps that socket)
- * and every run really connects to its target. `onSocket` sees each connection once it is up.
+ * and every run really connects to its target. `onSocket` sees each connection once it is up,
+ * always after a full TLS handshake (never a resumed session), so that its peer certificate is there.
  */
 export function runDispatcher(egress: EgressPolicy, insecure: boolean, onSocket?: (socket: Socket) => void): Agent {
-  const connect = sharedConnector(egress, insecure);
+  const connect = sharedConnector(egress, insecure, onSocket === undefined);
   return new Agent({
     pipelining: 1,
     connect: onSocket

@@ -1,5 +1,5 @@
 import jsonata from 'jsonata';
-import { asText, compare, type ComparisonOperator } from './compare.js';
+import { asText, compare, compareAsText, type ComparisonOperator } from './compare.js';
 import { ProbeFailure } from './probe.js';
 
 /** The catalog's JSON assertion, as the probes receive it. */
@@ -7,6 +7,16 @@ export interface JsonQuery {
   expression: string;
   operator: ComparisonOperator;
   expected: string;
+  compareAs?: 'auto' | 'text';
+  scalarOnly?: boolean;
+}
+
+/** What a value is when it is not one a scalar-only assertion compares; undefined for a scalar. */
+function nonScalar(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return undefined;
 }
 
 type Compiled = ReturnType<typeof jsonata>;
@@ -66,7 +76,12 @@ export async function assertJsonQueries(data: unknown, queries: readonly JsonQue
       if (error instanceof ProbeFailure) throw error;
       throw new ProbeFailure(`JSON query ${query.expression} failed: ${(error as Error).message}`);
     }
-    if (actual === undefined || !compare(actual, query.operator, query.expected)) {
+    const kind = query.scalarOnly ? nonScalar(actual) : undefined;
+    if (kind !== undefined) {
+      throw new ProbeFailure(`JSON ${query.expression} is ${kind} (${shown(actual)}); only a string, number or boolean is compared`);
+    }
+    const holds = query.compareAs === 'text' ? compareAsText : compare;
+    if (actual === undefined || !holds(actual, query.operator, query.expected)) {
       throw new ProbeFailure(
         `JSON ${query.expression} is ${shown(actual)}, expected ${query.operator} ${JSON.stringify(query.expected)}`,
       );

@@ -21,6 +21,11 @@ export function keywordFailure(text: string, keyword: Keyword | undefined, where
   const found = keyword.caseSensitive
     ? text.includes(keyword.value)
     : text.toLowerCase().includes(keyword.value.toLowerCase());
+  return keywordVerdict(found, keyword, where);
+}
+
+/** Why the keyword assertion fails given whether the keyword was `found`, or undefined when it holds. */
+export function keywordVerdict(found: boolean, keyword: Keyword, where: string): string | undefined {
   if (keyword.expect === 'present' && !found) return `keyword ${quoted(keyword.value)} not found in the ${where}`;
   if (keyword.expect === 'absent' && found) return `keyword ${quoted(keyword.value)} found in the ${where}`;
   return undefined;

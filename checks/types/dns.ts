@@ -9,6 +9,24 @@ export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CAA', 'CNAME', 'MX', 'NS', 'PTR',
 /** DNS response codes a check may expect. */
 export const DNS_RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'] as const;
 
+/** How an answer condition compares an answer's value with its text (exact, case-sensitive). */
+export const DNS_ANSWER_OPERATORS = [
+  'equals',
+  'not-equals',
+  'contains',
+  'not-contains',
+  'starts-with',
+  'not-starts-with',
+  'ends-with',
+  'not-ends-with',
+] as const;
+
+const answerCondition = z.strictObject({
+  join: z.enum(['and', 'or']).default('and').describe('How the condition joins the ones before it (ignored on the first).'),
+  operator: z.enum(DNS_ANSWER_OPERATORS),
+  value: z.string().max(1024),
+});
+
 /** A DNS query and the answers expected. */
 export const dnsCheck = defineCheckType({
   type: 'dns',
@@ -24,6 +42,22 @@ export const dnsCheck = defineCheckType({
       .max(50)
       .default([])
       .describe('Every value listed must appear among the answers (e.g. an address, "10 mx.example.com").'),
+    answerConditions: z
+      .array(answerCondition)
+      .min(1)
+      .max(50)
+      .optional()
+      .describe(
+        'Conditions on the value of each answer, joined left to right by and/or (no precedence); the check ' +
+          'holds when at least one answer meets them. The value of an answer: the address (A, AAAA), the name ' +
+          '(CNAME: the first answer only, NS, PTR), the mail exchange name (MX), the target name (SRV), the ' +
+          'primary name server (SOA), the issuer of an issue tag (CAA), each string of a record (TXT). ' +
+          'Comparisons are exact and case-sensitive, as Uptime Kuma makes them.',
+      ),
+    requireAnswers: z
+      .boolean()
+      .optional()
+      .describe('Fail when the query succeeds without answers (NOERROR with no records of the type).'),
     invert,
   }),
   sample: {

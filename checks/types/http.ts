@@ -27,10 +27,25 @@ export const httpCheck = defineCheckType({
   config: z.strictObject({
     method: z.enum(HTTP_METHODS).default('GET'),
     headers: headers('Request headers. An Authorization header must refer to a secret, e.g. "Bearer {{secrets.API_TOKEN}}"; a literal credential is refused.'),
-    body: z.string().max(65_536).optional().describe('The request body, sent as is.'),
+    body: z.string().max(65_536).optional().describe('The request body, sent as is (with every method but HEAD).'),
     expectedStatusCodes,
     keyword: keyword.optional(),
+    keywordSearch: z
+      .enum(['raw', 'reserialised-json'])
+      .optional()
+      .describe(
+        'raw (the default): the keyword is looked for in the body as received. reserialised-json: a body ' +
+          'that parses as JSON is searched as compact JSON written anew (escapes decoded, no spaces between ' +
+          'tokens), as Uptime Kuma searches it; any other body as received.',
+      ),
     jsonQueries,
+    nonJsonBody: z
+      .enum(['fail', 'text'])
+      .optional()
+      .describe(
+        'fail (the default): JSON assertions fail on a body that is not JSON. text: the expressions are ' +
+          'evaluated on the body as one string, as Uptime Kuma does.',
+      ),
     basicAuthUser: username.describe('User name for HTTP basic authentication.'),
     basicAuthPassword: secretField('Password for HTTP basic authentication (with basicAuthUser).'),
     followRedirects: z.boolean().default(true),

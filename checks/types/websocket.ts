@@ -19,6 +19,20 @@ export const websocketCheck = defineCheckType({
       .describe('Subprotocols offered in Sec-WebSocket-Protocol.'),
     message: z.string().max(65_536).optional().describe('A text message sent once connected.'),
     keyword: keyword.optional(),
+    expectedCloseCodes: z
+      .array(
+        z.union([
+          z.int().min(1000).max(4999),
+          z.string().regex(/^[1-4]\d{3}(?:-[1-4]\d{3})?$/, 'expected a close code such as 1000 or a range such as "1000-1999"'),
+        ]),
+      )
+      .min(1)
+      .max(50)
+      .optional()
+      .describe(
+        'When set, the probe closes the connection (code 1000) once done and the server\'s closing code must ' +
+          'be one of these codes or ranges, as Uptime Kuma checks it; without it the close is not looked at.',
+      ),
     ignoreSecWebSocketAccept: z
       .boolean()
       .default(false)

@@ -29,8 +29,15 @@ interface Options extends InputFlags {
   takeOver?: boolean;
 }
 
-/** Exit code 3 under --strict when items were skipped; else 0. */
-const exitCode = (response: ImportResponse, strict?: boolean) => (strict && response.skipped > 0 ? EXIT.partial : EXIT.ok);
+/**
+ * Whether an import carried over less than all: items skipped, or a setting without an
+ * equivalent, so that a check may reach another verdict than the source tool did.
+ */
+const partial = (response: ImportResponse) =>
+  response.skipped > 0 || response.warnings.some((warning) => warning.code === 'UNSUPPORTED_SETTING');
+
+/** Exit code 3 under --strict when the import was partial; else 0. */
+const exitCode = (response: ImportResponse, strict?: boolean) => (strict && partial(response) ? EXIT.partial : EXIT.ok);
 
 /** Converts with the importer modules in this process; unreadable input is one line, exit 1. */
 async function convertHere(source: ImportSource, input: Uint8Array | object, progress: Progress, label: string) {

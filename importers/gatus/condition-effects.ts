@@ -20,6 +20,8 @@ export interface JsonQueryEffect {
   expression: string;
   operator: Operator | 'contains';
   expected: string;
+  /** `text` where Gatus compares strings: == and != on a value (config/endpoint/condition.go isEqual). */
+  compareAs?: 'text';
 }
 
 /** What an endpoint's conditions amount to, in the catalog's terms. */

@@ -78,11 +78,11 @@ function responseTimeCondition({ operator, right }: Condition): Applied {
 
 const JSONATA_OPERATOR: Record<Operator, string> = { '==': '=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 
-function jsonQuery(expression: string, operator: JsonQueryEffect['operator'], expected: string): Applied {
+function jsonQuery(expression: string, operator: JsonQueryEffect['operator'], expected: string, compareAs?: 'text'): Applied {
   if (expression.length > MAX_TEXT || expected.length > MAX_TEXT) {
     return unsupported(`the expression or value is longer than ${MAX_TEXT} characters`);
   }
-  return ok({ kind: 'json', query: { expression, operator, expected } });
+  return ok({ kind: 'json', query: { expression, operator, expected, ...(compareAs ? { compareAs } : {}) } });
 }
 
 function bodyPathCondition({ left, operator, right }: Condition): Applied {
@@ -93,7 +93,9 @@ function bodyPathCondition({ left, operator, right }: Condition): Applied {
   const truth = operator === '==' ? 'true' : 'false';
   switch (right.kind) {
     case 'literal':
-      return jsonQuery(expression, operator, right.value);
+      // Gatus compares == and != as text, unless both sides are whole numbers ("2.10" is not
+      // 2.1: config/endpoint/condition.go isEqual); its JSON values are written with Go's %v.
+      return jsonQuery(expression, operator, right.value, equality && !/^-?\d+$/.test(right.value) ? 'text' : undefined);
     case 'pattern': {
       if (!equality) return unsupported('pat() works only with == and !=');
       const text = containedText(right.pattern);

@@ -5,6 +5,7 @@ import {
   type ConvertOptions,
   type ItemScope,
 } from '../converter.js';
+import { dropExpiryReminders } from './map-http.js';
 import { isSkip, own, unsupported, wholeNumber } from './mapping.js';
 import { flag, num, text, type MonitorExport, type MonitorRecord } from './monitor-record.js';
 import { GROUP_TYPE, TYPE_MAPPERS, UNSUPPORTED_TYPES } from './type-mappers.js';
@@ -143,6 +144,7 @@ function convertMonitor(
   }
   const mapping = mapper(monitor, scope);
   if (isSkip(mapping)) return builder.skip(scope, mapping.skip, mapping.message, mapping.field);
+  if (mapping.type !== 'http') dropExpiryReminders(monitor, scope, false);
   unsupported(monitor, scope, 'ip_family', 'forcing IPv4 or IPv6 has no equivalent; the check uses whichever address the name resolves to');
   const intervalSeconds = scope.intervalSeconds(num(monitor, 'interval'), monitor.field('interval'));
   const thresholds = thresholdsOf(monitor, scope, intervalSeconds, mapping.type === 'heartbeat');

@@ -169,6 +169,16 @@ export function mapDatabase(monitor: MonitorRecord, scope: ItemScope): TypeMappi
       field,
     );
   }
+  // MySQL, SQL Server and Oracle monitors may test the query's single value against conditions
+  // (server/monitor-types/mysql.js, mssql.js, oracledb.js); the check only runs the query.
+  const conditions = json(monitor, 'conditions');
+  if (conditions !== undefined && !(conditions.ok && Array.isArray(conditions.value) && conditions.value.length === 0)) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      "the conditions on the query's result have no equivalent and were left out: the check is up whatever the query returns",
+      monitor.field('conditions'),
+    );
+  }
   const [first] = parts.hosts;
   return { type: engine.type, target: hostPort(first!.host, first!.port), config };
 }

@@ -26,6 +26,13 @@ function dockerEngine(monitor: MonitorRecord, scope: ItemScope): string | undefi
 export function mapDocker(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const container = text(monitor, 'docker_container')?.trim();
   if (container === undefined) return missing(monitor, 'docker_container', 'container name');
+  // The tool reports a restarting container, or one whose health check is still starting, as
+  // pending rather than down (server/model/monitor.js, docker branch); the check fails on them.
+  scope.warn(
+    'UNSUPPORTED_SETTING',
+    'a container that is restarting or whose health check is still starting was pending (not down) in the tool; the check reports it down',
+    monitor.field('docker_container'),
+  );
   return { type: 'docker', target: container, config: { dockerHost: dockerEngine(monitor, scope) } };
 }
 
@@ -38,7 +45,8 @@ export function mapPush(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   if (text(monitor, 'push_token') !== undefined) {
     scope.warn(
       'SECRET_DROPPED',
-      "the push token was not imported (secrets never carry over): the push URL changes, so point the job at the new check's URL",
+      "the push token was not imported (secrets never carry over): the push URL changes, so point the job at the new check's URL " +
+        '(a failure is reported at its /fail URL: "?status=down" on the ping URL counts as a success here)',
       monitor.field('push_token'),
     );
   }

@@ -4,9 +4,6 @@ import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
 
-// The tool reminds about certificate and domain expiry 7, 14 and 21 days ahead by default;
-// a check fails from the earliest of them on.
-const EXPIRY_REMINDER_DAYS = 21;
 const MAX_REDIRECTS = 30;
 const MAX_TEXT = 1024;
 
@@ -35,6 +32,15 @@ const UNSUPPORTED_AUTH: Readonly<Record<string, { message: string; secret: strin
     what: 'the OAuth client secret',
   },
 };
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
@@ -110,6 +116,15 @@ function mapRequest(monitor: MonitorRecord, scope: ItemScope, config: Record<str
   if (body !== undefined) {
     config.body = body;
     const encoding = text(monitor, 'http_body_encoding')?.toLowerCase() ?? 'json';
+    if (encoding === 'json' && body.trim() !== '' && !isJson(body)) {
+      // The tool parses a JSON body before sending and fails every check when it cannot
+      // (server/model/monitor.js: "Your JSON body is invalid").
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        'the body is not valid JSON, so the tool failed every check without sending it; the check sends it as it is',
+        monitor.field('body'),
+      );
+    }
     const contentType = own(BODY_CONTENT_TYPES, encoding);
     if (contentType !== undefined && !hasHeader(headers, 'content-type') && Object.keys(headers).length < 50) {
       headers['Content-Type'] = contentType;
@@ -134,15 +149,21 @@ function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<s
     const raw = text(monitor, 'keyword');
     if (raw === undefined) warnEmptyKeyword(scope, monitor.field('keyword'));
     const value = importKeywordText(raw, scope, monitor.field('keyword'));
-    if (value !== undefined) config.keyword = keyword(value, flag(monitor, 'invert_keyword') ?? false);
+    if (value !== undefined) {
+      config.keyword = keyword(value, flag(monitor, 'invert_keyword') ?? false);
+      // The tool searches a body that parses as JSON as compact JSON written anew
+      // (server/model/monitor.js, keyword branch: JSON.stringify of axios's parsed body).
+      config.keywordSearch = 'reserialised-json';
+    }
   }
   if (type === 'json-query') {
-    const expression = text(monitor, 'json_path');
+    // Without a path the tool compares the whole body (src/util.ts evaluateJsonQuery).
+    const expression = text(monitor, 'json_path') ?? '$';
     const expected = text(monitor, 'expected_value');
-    if (expression === undefined || expression.length > MAX_TEXT) {
+    if (expression.length > MAX_TEXT) {
       scope.warn(
         'UNSUPPORTED_SETTING',
-        'the JSON query is empty or too long and was left out; the check only tests the status code',
+        'the JSON query is too long and was left out; the check only tests the status code',
         monitor.field('json_path'),
       );
     } else if (expected === undefined || expected.length > MAX_TEXT) {
@@ -152,16 +173,43 @@ function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<s
         monitor.field('expected_value'),
       );
     } else {
-      config.jsonQueries = [{ expression, operator: operator(monitor, scope, 'json_path_operator'), expected }];
+      // The tool compares the result's text (== and != as text, "2.10" is not "2.1"), orders only
+      // numbers, fails on arrays, objects and null, and evaluates a body that is not JSON as
+      // text (src/util.ts evaluateJsonQuery): the same settings, made explicit.
+      const query = { expression, operator: operator(monitor, scope, 'json_path_operator'), expected, compareAs: 'text', scalarOnly: true };
+      config.jsonQueries = [query];
+      config.nonJsonBody = 'text';
     }
   }
 }
 
-function mapExpiry(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>, target: string): void {
-  if (flag(monitor, 'expiry_notification') === true) {
-    if (target.toLowerCase().startsWith('https:')) config.certificateExpiryDays = EXPIRY_REMINDER_DAYS;
+/**
+ * Certificate and domain expiry reminders: the tool only notifies (server/model/monitor.js
+ * handleTlsInfo, server/util-server.js checkCertExpiryNotifications; domain expiry after the
+ * check), its verdict never depends on them. Asserting on expiry would page where the tool
+ * stayed up, so they are left out and the user is told how to get the reminders back.
+ */
+export function dropExpiryReminders(monitor: MonitorRecord, scope: ItemScope, certificate: boolean): void {
+  if (certificate && flag(monitor, 'expiry_notification') === true) {
+    scope.warn(
+      'NOTIFICATIONS_DROPPED',
+      'certificate expiry reminders only notified and never made the monitor fail, so they were not imported ' +
+        '(certificateExpiryDays would fail the check): add a tls check with expiryDays to be alerted before the certificate expires',
+      monitor.field('expiry_notification'),
+    );
   }
-  if (flag(monitor, 'domain_expiry_notification') === true) config.domainExpiryDays = EXPIRY_REMINDER_DAYS;
+  if (flag(monitor, 'domain_expiry_notification') === true) {
+    scope.warn(
+      'NOTIFICATIONS_DROPPED',
+      'domain expiry reminders only notified and never made the monitor fail, so they were not imported: ' +
+        'add a domain check with expiryDays to be alerted before the registration expires',
+      monitor.field('domain_expiry_notification'),
+    );
+  }
+}
+
+function mapHttpExtras(monitor: MonitorRecord, scope: ItemScope, target: string): void {
+  dropExpiryReminders(monitor, scope, target.toLowerCase().startsWith('https:'));
   if (flag(monitor, 'cache_bust') === true) {
     scope.warn(
       'UNSUPPORTED_SETTING',
@@ -190,7 +238,7 @@ export function mapHttp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   mapAuth(monitor, scope, config);
   mapRedirects(monitor, scope, config);
   config.ignoreTlsErrors = flag(monitor, 'ignore_tls');
-  mapExpiry(monitor, scope, config, target);
+  mapHttpExtras(monitor, scope, target);
   return { type: 'http', target, config };
 }
 
@@ -207,11 +255,42 @@ export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMappin
     );
     delete config.basicAuthUser;
   }
-  config.expectedStatusCodes = statusCodesOf(monitor, scope);
+  // The tool accepts any status from 200 to 399 on a browser monitor, whatever its accepted
+  // list says (server/monitor-types/real-browser-monitor-type.js).
+  config.expectedStatusCodes = ['200-399'];
   config.ignoreTlsErrors = flag(monitor, 'ignore_tls');
   unsupported(monitor, scope, 'remote_browser', "the page is loaded by the service's own browser, not the remote browser");
   unsupported(monitor, scope, 'proxy_id', 'requests through a proxy have no equivalent; the check connects directly');
   return { type: 'browser', target, config };
+}
+
+const CLOSE_CODE = /^([1-4]\d{3})(?:-([1-4]\d{3}))?$/;
+
+/**
+ * The accepted closing codes of a WebSocket monitor: the tool closes with 1000 once connected and
+ * checks the server's closing code against its accepted list (server/monitor-types/
+ * websocket-upgrade.js); "1000" unless the list says otherwise.
+ */
+function closeCodesOf(monitor: MonitorRecord, scope: ItemScope): (number | string)[] {
+  const parsed = json(monitor, 'accepted_statuscodes_json');
+  const field = monitor.field('accepted_statuscodes_json');
+  if (parsed === undefined) return [1000];
+  const listed = parsed.ok && Array.isArray(parsed.value) ? parsed.value.map((entry) => String(entry).trim()) : [];
+  const codes: (number | string)[] = [];
+  for (const entry of listed.slice(0, 50)) {
+    const match = CLOSE_CODE.exec(entry);
+    if (match && (match[2] === undefined || Number(match[1]) <= Number(match[2]))) codes.push(match[2] === undefined ? Number(match[1]) : entry);
+  }
+  if (codes.length === listed.length && codes.length > 0) return codes;
+  const dropped = listed.filter((entry) => !CLOSE_CODE.test(entry));
+  scope.warn(
+    'UNSUPPORTED_SETTING',
+    codes.length === 0
+      ? `the accepted codes (${dropped.join(', ') || 'none'}) hold no WebSocket closing code, so the tool reported every check down; the check accepts 1000`
+      : `the accepted codes ${dropped.join(', ')} are not WebSocket closing codes and were left out`,
+    field,
+  );
+  return codes.length === 0 ? [1000] : codes;
 }
 
 /** `websocket-upgrade` monitors: a WebSocket check. */
@@ -228,6 +307,7 @@ export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapp
     config: {
       headers: headersOf(monitor, scope),
       subprotocols,
+      expectedCloseCodes: closeCodesOf(monitor, scope),
       ignoreSecWebSocketAccept: flag(monitor, 'ws_ignore_sec_websocket_accept_header'),
       ignoreTlsErrors: flag(monitor, 'ignore_tls'),
     },

@@ -24,13 +24,28 @@ export function mapMqtt(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
     const expression = text(monitor, 'json_path');
     const expected = text(monitor, 'expected_value');
     if (expression !== undefined && expected !== undefined) {
-      config.jsonQueries = [{ expression, operator: operator(monitor, scope, 'json_path_operator'), expected }];
+      // The tool compares the result's text with the expected value and ignores the operator
+      // (server/monitor-types/mqtt.js checkJsonQuery).
+      const given = text(monitor, 'json_path_operator')?.trim();
+      if (given !== undefined && given !== '==') {
+        const message = `the operator ${JSON.stringify(given)} was ignored by the tool, which compares with ==; so does the check`;
+        scope.warn('VALUE_ADJUSTED', message, monitor.field('json_path_operator'));
+      }
+      config.jsonQueries = [{ expression, operator: '==', expected, compareAs: 'text' }];
     } else {
       scope.warn('UNSUPPORTED_SETTING', 'the JSON query is incomplete and was left out', monitor.field('json_path'));
     }
   } else {
     const message = `the message check ${JSON.stringify(checkType)} has no equivalent; any message succeeds`;
     scope.warn('UNSUPPORTED_SETTING', message, monitor.field('mqtt_check_type'));
+  }
+  const conditions = json(monitor, 'conditions');
+  if (conditions !== undefined && !(conditions.ok && Array.isArray(conditions.value) && conditions.value.length === 0)) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the conditions on the message, which the tool tested instead of the keyword or JSON query, have no equivalent and were left out',
+      monitor.field('conditions'),
+    );
   }
   return { type: 'mqtt', target: hostPort(host, num(monitor, 'port')), config };
 }

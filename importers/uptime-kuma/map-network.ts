@@ -1,15 +1,29 @@
 import { DNS_RECORD_TYPES } from '../../checks/index.js';
 import { hostPortProblem } from '../../checks/hosts.js';
 import { isRecord, type ItemScope } from '../converter.js';
-import { dropSecret, hostOf, hostPort, missing, operator, own, wholeNumber, type SkipItem, type TypeMapping } from './mapping.js';
+import { hostOf, referSecret, hostPort, missing, operator, own, wholeNumber, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
 /** `port` monitors: a TCP check. */
-export function mapPort(monitor: MonitorRecord): TypeMapping | SkipItem {
+export function mapPort(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const host = hostOf(monitor);
   if (host === undefined) return missing(monitor, 'hostname', 'host name');
   const port = num(monitor, 'port');
   if (port === undefined) return missing(monitor, 'port', 'port');
+  // The tool also tests TLS on a port monitor in two cases (server/monitor-types/tcp.js): an
+  // expected TLS alert, and a certificate that must be valid when TLS and expiry reminders are on.
+  const alert = text(monitor, 'expected_tls_alert')?.trim();
+  if (alert !== undefined && alert !== 'none') {
+    scope.warn('UNSUPPORTED_SETTING', `the expected TLS alert ${JSON.stringify(alert)} is not checked; the check only connects`, monitor.field('expected_tls_alert'));
+  }
+  const security = text(monitor, 'smtp_security')?.trim();
+  if ((security === 'secure' || security === 'starttls') && flag(monitor, 'expiry_notification') === true) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the tool also failed the monitor on an invalid TLS certificate; the check only connects (add a tls check for the certificate)',
+      monitor.field('smtp_security'),
+    );
+  }
   return { type: 'tcp', target: hostPort(host, port), config: {} };
 }
 
@@ -44,33 +58,49 @@ function resolverOf(monitor: MonitorRecord, scope: ItemScope): string | undefine
   return resolver;
 }
 
-// Conditions are a list of expressions and groups; only "record contains/equals X" joined by
-// "and" has an equivalent (the expected answers of a DNS check).
-function expectedAnswers(monitor: MonitorRecord, scope: ItemScope): string[] | undefined {
+// The tool's DNS conditions (server/monitor-types/dns.js, server/monitor-conditions/): a list of
+// "record <operator> value" expressions joined left to right by and/or, evaluated on each
+// answer's value; the monitor is up when one answer meets them. A DNS check's answerConditions
+// do the same; nested groups have no equivalent.
+const ANSWER_OPERATORS: Readonly<Record<string, string>> = {
+  equals: 'equals',
+  not_equals: 'not-equals',
+  contains: 'contains',
+  not_contains: 'not-contains',
+  starts_with: 'starts-with',
+  not_starts_with: 'not-starts-with',
+  ends_with: 'ends-with',
+  not_ends_with: 'not-ends-with',
+};
+
+const MAX_CONDITIONS = 50;
+
+function answerConditions(monitor: MonitorRecord, scope: ItemScope): Record<string, string>[] | undefined {
   const parsed = json(monitor, 'conditions');
   if (parsed === undefined || (parsed.ok && Array.isArray(parsed.value) && parsed.value.length === 0)) return undefined;
   const field = monitor.field('conditions');
-  const values: string[] = [];
-  const usable =
-    parsed.ok &&
-    Array.isArray(parsed.value) &&
-    parsed.value.every((condition, i) => {
-      if (!isRecord(condition) || condition.type !== 'expression' || condition.variable !== 'record') return false;
-      if (condition.operator !== 'contains' && condition.operator !== 'equals') return false;
-      if (i > 0 && condition.andOr !== undefined && condition.andOr !== 'and') return false;
-      if (typeof condition.value !== 'string' || condition.value === '' || condition.value.length > 1024) return false;
-      values.push(condition.value);
-      return true;
-    });
-  if (!usable || values.length > 50) {
+  const leftOut = (why: string) => {
     scope.warn(
       'UNSUPPORTED_SETTING',
-      'the conditions have no equivalent (only "record contains/equals" joined by "and" do) and were left out',
+      `the conditions were left out (${why}), so the check is up on any answer where the monitor also tested its conditions`,
       field,
     );
     return undefined;
+  };
+  if (!parsed.ok || !Array.isArray(parsed.value)) return leftOut('they are not a JSON list');
+  const conditions: Record<string, string>[] = [];
+  for (const condition of parsed.value) {
+    if (!isRecord(condition)) return leftOut('an entry is not an object');
+    if (condition.type === 'group') return leftOut('nested condition groups have no equivalent');
+    if (condition.type !== 'expression') continue;
+    const operator = typeof condition.operator === 'string' ? own(ANSWER_OPERATORS, condition.operator) : undefined;
+    if (operator === undefined) return leftOut(`the operator ${JSON.stringify(condition.operator)} has no equivalent`);
+    if (condition.variable !== 'record') return leftOut(`the variable ${JSON.stringify(condition.variable)} has no equivalent`);
+    if (typeof condition.value !== 'string' || condition.value.length > 1024) return leftOut('a value is not a text of at most 1024 characters');
+    conditions.push({ join: condition.andOr === 'or' ? 'or' : 'and', operator, value: condition.value });
   }
-  return values;
+  if (conditions.length > MAX_CONDITIONS) return leftOut(`there are more than ${MAX_CONDITIONS}`);
+  return conditions.length === 0 ? undefined : conditions;
 }
 
 /** `dns` monitors: a DNS check. */
@@ -87,7 +117,8 @@ export function mapDns(monitor: MonitorRecord, scope: ItemScope): TypeMapping | 
   return {
     type: 'dns',
     target: host,
-    config: { recordType, resolver: resolverOf(monitor, scope), expectedValues: expectedAnswers(monitor, scope) },
+    // A query answered without records is down in the tool (the resolver's ENODATA is an error).
+    config: { recordType, resolver: resolverOf(monitor, scope), answerConditions: answerConditions(monitor, scope), requireAnswers: true },
   };
 }
 
@@ -110,10 +141,26 @@ export function mapSmtp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
     const message = `the security mode ${JSON.stringify(given)} has no equivalent; none is used`;
     scope.warn('UNSUPPORTED_SETTING', message, monitor.field('smtp_security'));
   }
+  // The tool's SMTP monitor (server/monitor-types/smtp.js) verifies certificates whatever its
+  // "ignore TLS errors" says, and without a security mode upgrades with STARTTLS when offered.
+  if (flag(monitor, 'ignore_tls') === true) {
+    scope.warn(
+      'VALUE_ADJUSTED',
+      'the tool verified the certificate although TLS errors were to be ignored; so does the check',
+      monitor.field('ignore_tls'),
+    );
+  }
+  if (given === undefined) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'without a security mode the tool used STARTTLS when the server offered it (failing on a bad certificate); the check speaks plain SMTP',
+      monitor.field('smtp_security'),
+    );
+  }
   return {
     type: 'smtp',
     target: hostPort(host, num(monitor, 'port')),
-    config: { security, ignoreTlsErrors: flag(monitor, 'ignore_tls') },
+    config: { security, ignoreTlsErrors: false },
   };
 }
 
@@ -124,7 +171,9 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   const oid = text(monitor, 'snmp_oid')?.trim();
   if (oid === undefined) return missing(monitor, 'snmp_oid', 'OID');
   const version = text(monitor, 'snmp_version')?.trim();
-  dropSecret(monitor, scope, 'radius_password', 'the SNMP community string');
+  // The community string is kept in the RADIUS password column; without it the probe would
+  // ask as "public", so the check refers to a secret to set instead.
+  const community = version === '3' ? undefined : referSecret(monitor, scope, 'radius_password', 'COMMUNITY', 'the SNMP community string');
   const path = text(monitor, 'json_path')?.trim();
   if (path !== undefined && path !== '$') {
     scope.warn(
@@ -134,6 +183,13 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
     );
   }
   const expected = text(monitor, 'expected_value');
+  if (expected === undefined) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the monitor has no expected value, so the tool failed every check; the check is up on any value',
+      monitor.field('expected_value'),
+    );
+  }
   const v3Username = version === '3' ? text(monitor, 'snmp_v3_username') : undefined;
   return {
     type: 'snmp',
@@ -142,8 +198,13 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
       version,
       oid,
       v3Username,
+      community,
+      // The tool compares the value as its JSON query does (server/monitor-types/snmp.js calls
+      // evaluateJsonQuery of src/util.ts): == and != as text, order only numbers.
       condition:
-        expected === undefined ? undefined : { operator: operator(monitor, scope, 'json_path_operator'), expected },
+        expected === undefined
+          ? undefined
+          : { operator: operator(monitor, scope, 'json_path_operator'), expected, compareAs: 'text' },
     },
   };
 }

@@ -6,7 +6,7 @@
 export const MONITOR_COLUMNS: readonly string[] = Object.freeze([
   'accepted_statuscodes_json', 'active', 'auth_method', 'basic_auth_pass', 'basic_auth_user', 'bearer_token', 'body',
   'cache_bust', 'conditions', 'database_connection_string', 'database_query', 'description', 'dns_resolve_server',
-  'dns_resolve_type', 'docker_container', 'docker_host', 'domain_expiry_notification', 'expected_value',
+  'dns_resolve_type', 'docker_container', 'docker_host', 'domain_expiry_notification', 'expected_tls_alert', 'expected_value',
   'expiry_notification', 'grpc_body', 'grpc_enable_tls', 'grpc_metadata', 'grpc_method', 'grpc_protobuf',
   'grpc_service_name', 'grpc_url', 'headers', 'hostname', 'http_body_encoding', 'id', 'ignore_tls', 'interval',
   'invert_keyword', 'ip_family', 'json_path', 'json_path_operator', 'kafka_producer_allow_auto_topic_creation',

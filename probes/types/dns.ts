@@ -1,6 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { onAbort } from '../abort.js';
+import { conditionValues, describeConditions, someAnswerMeets } from '../dns-answer-conditions.js';
 import { defineProbe, ProbeFailure, type ProbeContext } from '../probe.js';
 import { parseHostPort } from '../target.js';
 
@@ -91,6 +92,12 @@ export const dnsProbe = defineProbe({
     }
     if (rcode !== config.expectedRcode) throw new ProbeFailure(`expected ${config.expectedRcode}, got ${rcode}`);
     const answers = records.map((record) => answerText(config.recordType, record));
+    if (config.requireAnswers && records.length === 0) throw new ProbeFailure(`${rcode}, no ${config.recordType} answers`);
+    const conditions = config.answerConditions;
+    if (conditions !== undefined && !someAnswerMeets(conditionValues(config.recordType, records), conditions)) {
+      const got = answers.length ? answers.join(', ') : 'no answers';
+      throw new ProbeFailure(`no ${config.recordType} answer meets ${describeConditions(conditions)}; got ${got}`);
+    }
     const present = new Set(answers.map(normalise));
     const missing = config.expectedValues.filter((value) => !present.has(normalise(value)));
     if (missing.length > 0) {

@@ -2,31 +2,14 @@ import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { request, type Dispatcher } from 'undici';
 import { statusCodeMatcher } from '../../checks/status-codes.js';
 import { assertCertificateTime } from '../certificate.js';
+import { decodedBody, MAX_WHOLE_BODY_BYTES, readWholeBody, streamContains } from '../http-body.js';
 import { runDispatcher } from '../http-dispatcher.js';
 import { assertJsonQueries, parseJsonBody } from '../json-queries.js';
 import { defineProbe, ProbeFailure, type ProbeSuccess } from '../probe.js';
 import { crossOriginHeaders, holdsSecret, requestHeaders } from '../request-headers.js';
-import { keywordFailure } from '../text-match.js';
+import { keywordFailure, keywordVerdict } from '../text-match.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/** The most of a body read for keyword and JSON assertions; the rest is not downloaded. */
-const MAX_BODY_BYTES = 1_048_576;
-
-/** Reads at most MAX_BODY_BYTES of a body as text. */
-async function readBody(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= MAX_BODY_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks, Math.min(size, MAX_BODY_BYTES)).toString('utf8');
-}
 
 /**
  * The HTTP(S) probe: sends the request (following redirects itself, so that every hop goes
@@ -59,7 +42,7 @@ export const httpProbe = defineProbe({
     try {
       let url = new URL(check.target);
       let method: string = config.method;
-      let body = method === 'GET' || method === 'HEAD' ? undefined : config.body;
+      let body = method === 'HEAD' ? undefined : config.body;
       for (let redirects = 0; ; redirects++) {
         const response = await request(url, {
           method: method as Dispatcher.HttpMethod,
@@ -93,30 +76,23 @@ export const httpProbe = defineProbe({
           url = next;
           continue;
         }
-        return await assertResponse(response);
+        return await assertResponse(response, url);
       }
     } finally {
       void dispatcher.destroy().catch(() => {});
     }
 
-    async function assertResponse(response: Dispatcher.ResponseData): Promise<ProbeSuccess> {
+    async function assertResponse(response: Dispatcher.ResponseData, finalUrl: URL): Promise<ProbeSuccess> {
       const status = response.statusCode;
       if (!statusCodeMatcher(config.expectedStatusCodes)(status)) {
         await response.body.dump().catch(() => {});
         throw new ProbeFailure(`expected status ${config.expectedStatusCodes.join(', ')}, got ${status}`);
       }
-      const needsBody = config.keyword !== undefined || config.jsonQueries.length > 0;
-      if (needsBody) {
-        const text = await readBody(response.body);
-        const keywordProblem = keywordFailure(text, config.keyword, 'body');
-        if (keywordProblem) throw new ProbeFailure(keywordProblem);
-        if (config.jsonQueries.length > 0) await assertJsonQueries(parseJsonBody(text), config.jsonQueries, context.caches.jsonQueries);
-      } else {
-        await response.body.dump();
-      }
+      await assertBody(response);
       const notes = [`status ${status}`];
       if (watchCertificate) {
         if (!certificate?.valid_to) {
+          if (finalUrl.protocol === 'https:') throw new ProbeFailure('the TLS connection showed no certificate to check');
           notes.push('no certificate (the final response came over plain HTTP)');
         } else {
           const days = assertCertificateTime(certificate, config.certificateExpiryDays!, context.now());
@@ -126,5 +102,55 @@ export const httpProbe = defineProbe({
       if (config.domainExpiryDays !== undefined) notes.push('domain expiry is checked by domain checks, not here');
       return { message: notes.join('; ') };
     }
+
+    // The keyword and the JSON assertions, on the decoded body. A keyword in the raw text is
+    // searched as the body streams in, over all of it; JSON is read whole, up to 10 MiB.
+    async function assertBody(response: Dispatcher.ResponseData): Promise<void> {
+      const { keyword, jsonQueries } = config;
+      const wholeJson = jsonQueries.length > 0 || (keyword !== undefined && config.keywordSearch === 'reserialised-json');
+      if (keyword === undefined && !wholeJson) return void (await response.body.dump());
+      const chunks = decodedBody(response.body, response.headers['content-encoding']);
+      if (!wholeJson) {
+        const found = await streamContains(chunks, response.body, keyword!.value, keyword!.caseSensitive);
+        const problem = keywordVerdict(found, keyword!, 'body');
+        if (problem) throw new ProbeFailure(problem);
+        return;
+      }
+      const { text, cut } = await readWholeBody(chunks, response.body);
+      const tooLarge = `the body is larger than ${MAX_WHOLE_BODY_BYTES / 1_048_576} MiB, the most read for JSON`;
+      if (keyword !== undefined) {
+        const searched = config.keywordSearch === 'reserialised-json' && !cut ? reserialisedJson(text) : text;
+        const problem = keywordFailure(searched, keyword, cut ? `first ${MAX_WHOLE_BODY_BYTES / 1_048_576} MiB of the body` : 'body');
+        if (problem) throw new ProbeFailure(problem);
+      }
+      if (jsonQueries.length > 0) {
+        if (cut) throw new ProbeFailure(tooLarge);
+        await assertJsonQueries(jsonOrText(text), jsonQueries, context.caches.jsonQueries);
+      }
+    }
+
+    /** The body for JSON assertions: parsed, or under `nonJsonBody: text` the text itself when it is not JSON. */
+    function jsonOrText(text: string): unknown {
+      if (config.nonJsonBody !== 'text') return parseJsonBody(text);
+      try {
+        return JSON.parse(text);
+      } catch {
+        return text;
+      }
+    }
   },
 });
+
+/**
+ * A body that parses as JSON written anew as compact JSON (a JSON string: its decoded text);
+ * any other body as it is. This is the text `keywordSearch: reserialised-json` searches.
+ */
+function reserialisedJson(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,6 +1,6 @@
 import type { Session, Varbind } from 'net-snmp';
 import { onAbort } from '../abort.js';
-import { asText, compare } from '../compare.js';
+import { asText, compare, compareAsText } from '../compare.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
 import { parseHostPort } from '../target.js';
 
@@ -47,7 +47,8 @@ export const snmpProbe = defineProbe({
       }
       const value = valueOf(varbind.value);
       const shown = asText(value).slice(0, 80);
-      if (config.condition && !compare(value, config.condition.operator, config.condition.expected)) {
+      const holds = config.condition?.compareAs === 'text' ? compareAsText : compare;
+      if (config.condition && !holds(value, config.condition.operator, config.condition.expected)) {
         throw new ProbeFailure(`${config.oid} is ${shown}, expected ${config.condition.operator} ${config.condition.expected}`);
       }
       return { message: `${config.oid} = ${shown}` };

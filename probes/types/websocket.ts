@@ -50,6 +50,7 @@ export const websocketProbe = defineProbe({
       }
       return new ProbeFailure(`handshake failed: ${reason || 'connection closed'}`);
     };
+    const closedWith = new Promise<number>((resolve) => socket.addEventListener('close', (event) => resolve(event.code)));
     try {
       const open = new Promise<void>((resolve, reject) => {
         socket.addEventListener('open', () => {
@@ -75,6 +76,14 @@ export const websocketProbe = defineProbe({
         if (problem) throw new ProbeFailure(problem);
         notes.push('reply matched');
       }
+      if (config.expectedCloseCodes !== undefined) {
+        socket.close(1000);
+        const code = await closedWith;
+        if (!closeCodeMatches(config.expectedCloseCodes, code)) {
+          throw new ProbeFailure(`the connection closed with code ${code}, expected ${config.expectedCloseCodes.join(', ')}`);
+        }
+        notes.push(`closed with code ${code}`);
+      }
       return { message: notes.join('; ') };
     } finally {
       forget();
@@ -83,3 +92,11 @@ export const websocketProbe = defineProbe({
     }
   },
 });
+
+/** Whether a close code is one of the codes or "low-high" ranges listed. */
+function closeCodeMatches(accepted: readonly (number | string)[], code: number): boolean {
+  return accepted.some((entry) => {
+    const [low, high = low] = String(entry).split('-').map(Number);
+    return code >= low! && code <= high!;
+  });
+}

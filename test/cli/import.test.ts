@@ -136,6 +136,23 @@ describe('svc import', () => {
     expect(clean.code, clean.stderr).toBe(0);
   });
 
+  it('--strict exits 3 when a setting was left out, so that a check may reach another verdict than the source', async () => {
+    const offline = { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: '' };
+    const dns = (operator: string) => ({ id: 1, name: 'TXT', type: 'dns', hostname: 'x.test', interval: 60, dns_resolve_type: 'TXT', dns_resolve_server: '127.0.0.1',
+      conditions: JSON.stringify([{ type: 'expression', variable: 'record', operator, value: 'spf1' }]) });
+    const backup = (operator: string) => JSON.stringify({ version: '2.0.0', notificationList: [], monitorList: [dns(operator)] });
+    const dir = mkdtempSync(join(tmpdir(), 'svc-strict-'));
+    writeFileSync(join(dir, 'unsupported.json'), backup('matches_regex'));
+    writeFileSync(join(dir, 'supported.json'), backup('contains'));
+    const leftOut = await svc(['--source', 'uptime-kuma', '--file', join(dir, 'unsupported.json'), '--local', '--strict', '--json'], { env: offline });
+    expect(leftOut.code, leftOut.stderr).toBe(3);
+    expect(JSON.parse(leftOut.stdout)).toMatchObject({ skipped: 0, warnings: [{ code: 'UNSUPPORTED_SETTING', field: 'conditions' }] });
+    const kept = await svc(['--source', 'uptime-kuma', '--file', join(dir, 'supported.json'), '--local', '--strict'], { env: offline });
+    expect(kept.code, kept.stderr).toBe(0);
+    const lenient = await svc(['--source', 'uptime-kuma', '--file', join(dir, 'unsupported.json'), '--local'], { env: offline });
+    expect(lenient.code, lenient.stderr).toBe(0);
+  });
+
   it('reads the self-hosted database here, sends its raw bytes, and refuses a damaged one before sending', async () => {
     const res = await svc(['--source', 'uptime-kuma', '--file', files.kuma, '--yes', '--json']);
     expect(res.code, res.stderr).toBe(0);

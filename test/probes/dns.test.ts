@@ -31,6 +31,7 @@ describe('dns probe against a real DNS server (dnsmasq)', () => {
       '--mx-host=x.test,mail.x.test,10',
       '--txt-record=x.test,v=spf1 -all',
       '--srv-host=_sip._tcp.x.test,sip.x.test,5060,10,20',
+      '--txt-record=multi.x.test,first-part,second-part',
     ]);
     resolver = `127.0.0.1:${dns.port}`;
   });
@@ -54,6 +55,35 @@ describe('dns probe against a real DNS server (dnsmasq)', () => {
   it('is down when an expected value is missing, saying what was answered', async () => {
     const result = await probe(checkOf('dns', 'www.x.test', { resolver, expectedValues: ['127.0.0.10', '10.0.0.1'] }));
     expect(result).toMatchObject({ status: 'down', message: 'expected 10.0.0.1 among the A answers, got 127.0.0.10' });
+  });
+
+  // Uptime Kuma's DNS conditions (server/monitor-types/dns.js): evaluated per answer, TXT string
+  // by string, MX on the exchange name; exact and case-sensitive; no answers at all is down.
+  it('answerConditions hold when one answer meets them all, value by value', async () => {
+    const verdict = async (name: string, recordType: string, answerConditions: unknown[]) =>
+      (await probe(checkOf('dns', name, { recordType, resolver, answerConditions }))).status;
+    // Each string of a TXT record on its own: "first-part", "second-part".
+    expect(await verdict('multi.x.test', 'TXT', [{ operator: 'equals', value: 'second-part' }])).toBe('up');
+    expect(await verdict('multi.x.test', 'TXT', [{ operator: 'contains', value: 'first-partsecond' }])).toBe('down');
+    expect(await verdict('multi.x.test', 'TXT', [{ operator: 'starts-with', value: 'first' }, { join: 'and', operator: 'ends-with', value: 'part' }])).toBe('up');
+    // contains is a substring test; equals is exact (case and trailing dot).
+    expect(await verdict('x.test', 'TXT', [{ operator: 'contains', value: 'spf1' }])).toBe('up');
+    expect(await verdict('www.x.test', 'A', [{ operator: 'contains', value: '127.0.0' }])).toBe('up');
+    // MX: the exchange name, without priority.
+    expect(await verdict('x.test', 'MX', [{ operator: 'equals', value: 'mail.x.test' }])).toBe('up');
+    expect(await verdict('x.test', 'MX', [{ operator: 'equals', value: 'mail.x.test.' }])).toBe('down');
+    expect(await verdict('x.test', 'MX', [{ operator: 'equals', value: 'MAIL.x.test' }])).toBe('down');
+    expect(await verdict('x.test', 'MX', [{ operator: 'equals', value: 'nope' }, { join: 'or', operator: 'ends-with', value: '.test' }])).toBe('up');
+    const failed = await probe(checkOf('dns', 'x.test', { recordType: 'MX', resolver, answerConditions: [{ operator: 'equals', value: '10 mail.x.test' }] }));
+    expect(failed).toMatchObject({ status: 'down', message: 'no MX answer meets equals "10 mail.x.test"; got 10 mail.x.test' });
+  });
+
+  it('requireAnswers fails a query answered without records, which is up by default', async () => {
+    expect(await probe(checkOf('dns', 'www.x.test', { recordType: 'AAAA', resolver }))).toMatchObject({ status: 'up', message: 'NOERROR, no answers' });
+    expect(await probe(checkOf('dns', 'www.x.test', { recordType: 'AAAA', resolver, requireAnswers: true }))).toMatchObject({
+      status: 'down',
+      message: 'NOERROR, no AAAA answers',
+    });
   });
 
   it('compares the response code with expectedRcode', async () => {

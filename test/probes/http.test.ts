@@ -216,6 +216,17 @@ describe('http probe against real local HTTPS servers', () => {
     expect((await probe(checkOf('http', urls.selfSigned, { ignoreTlsErrors: true }))).status).toBe('up');
   });
 
+  it('checks the certificate on every run, also when an earlier run left a TLS session to resume', async () => {
+    // One policy for all runs, as in the daemon: its connectors keep TLS sessions between runs.
+    const egress = trusting();
+    expect((await probe(checkOf('http', urls.expiringSoon), egress)).status).toBe('up');
+    for (let run = 0; run < 2; run++) {
+      const result = await probe(checkOf('http', urls.expiringSoon, { certificateExpiryDays: 14 }), egress);
+      expect(result.status).toBe('down');
+      expect(result.message).toMatch(/^certificate expires in [45] days/);
+    }
+  });
+
   it('still reports an expired certificate under ignoreTlsErrors when certificateExpiryDays is set', async () => {
     const result = await probe(checkOf('http', urls.expired, { ignoreTlsErrors: true, certificateExpiryDays: 7 }));
     expect(result).toMatchObject({ status: 'down' });

@@ -109,6 +109,22 @@ describe('websocket probe against a real WebSocket server (ws)', () => {
     expect(await probe(checkOf('websocket', `${base}/live`, { message: 'just-under', keyword: { value: 'pong' } }))).toMatchObject({ status: 'up' });
   });
 
+  // Uptime Kuma's websocket-upgrade monitor (server/monitor-types/websocket-upgrade.js) closes
+  // with 1000 once connected and checks the server's closing code against the accepted list.
+  it('checks the closing code against expectedCloseCodes when set, and ignores it otherwise', async () => {
+    expect((await probe(checkOf('websocket', `${base}/closing`))).status).toBe('up');
+    expect(await probe(checkOf('websocket', `${base}/closing`, { expectedCloseCodes: [1000] }))).toMatchObject({
+      status: 'down',
+      message: 'the connection closed with code 1011, expected 1000',
+    });
+    expect((await probe(checkOf('websocket', `${base}/closing`, { expectedCloseCodes: ['1000-1999'] }))).status).toBe('up');
+    expect(await probe(checkOf('websocket', `${base}/echo`, { expectedCloseCodes: [1000] }))).toMatchObject({
+      status: 'up',
+      message: 'connected; closed with code 1000',
+    });
+    expect((await probe(checkOf('websocket', `${base}/echo`, { expectedCloseCodes: [1001] }))).status).toBe('down');
+  });
+
   it('verifies TLS unless ignoreTlsErrors', async () => {
     const strict = await probe(checkOf('websocket', `${secureBase}/live`), testEgress());
     expect(strict).toMatchObject({ status: 'down', message: 'DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate' });

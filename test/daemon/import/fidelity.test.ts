@@ -72,4 +72,29 @@ describe.each(DATABASE_KINDS)('import fidelity [%s]', (kind) => {
     expect(applied.body).toMatchObject({ created: 2, skipped: 1 });
     expect(await check('api')).toMatchObject({ labels: { group: 'Core' } });
   });
+
+  it("stores the settings that reproduce Uptime Kuma's verdicts, and a re-run finds them unchanged", async () => {
+    const conditions = JSON.stringify([{ type: 'expression', variable: 'record', operator: 'contains', value: 'spf1' }]).replace(/'/g, "''");
+    const database = await buildDatabase(
+      '2.5',
+      `INSERT INTO monitor (id, name, type, url, keyword, active, interval, expiry_notification) VALUES (1, 'Kw', 'keyword', 'https://kw.example.com', '"ok":true', 1, 60, 1);
+       INSERT INTO monitor (id, name, type, url, json_path, json_path_operator, expected_value, active, interval) VALUES (2, 'Jq', 'json-query', 'https://jq.example.com', 'version', '==', '2.10', 1, 60);
+       INSERT INTO monitor (id, name, type, hostname, dns_resolve_type, dns_resolve_server, port, conditions, active, interval) VALUES (3, 'Txt', 'dns', 'example.com', 'TXT', '127.0.0.1', 53, '${conditions}', 1, 60);
+       INSERT INTO monitor (id, name, type, url, accepted_statuscodes_json, active, interval) VALUES (4, 'Ws', 'websocket-upgrade', 'wss://ws.example.com', '["1000"]', 1, 60);
+       INSERT INTO monitor (id, name, type, hostname, port, snmp_oid, snmp_version, radius_password, json_path_operator, expected_value, active, interval) VALUES (5, 'Sw', 'snmp', '127.0.0.1', 161, '1.3.6.1.2.1.1.3.0', '2c', 'n0t-public', '>', '0', 1, 60);`,
+    );
+    const applied = await convert('source=uptime-kuma', database);
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body).toMatchObject({ created: 5, skipped: 0 });
+    const kw = await check('kw');
+    expect(kw).toMatchObject({ config: { keyword: { value: '"ok":true' }, keywordSearch: 'reserialised-json' } });
+    expect(kw.config).not.toHaveProperty('certificateExpiryDays');
+    expect(await check('jq')).toMatchObject({
+      config: { jsonQueries: [{ expression: 'version', expected: '2.10', compareAs: 'text', scalarOnly: true }], nonJsonBody: 'text' },
+    });
+    expect(await check('txt')).toMatchObject({ config: { requireAnswers: true, answerConditions: [{ join: 'and', operator: 'contains', value: 'spf1' }] } });
+    expect(await check('ws')).toMatchObject({ config: { expectedCloseCodes: [1000] } });
+    expect(await check('sw')).toMatchObject({ config: { community: '{{secrets.SW_COMMUNITY}}', condition: { compareAs: 'text' } } });
+    expect((await convert('source=uptime-kuma', database)).body).toMatchObject({ created: 0, updated: 0, unchanged: 5 });
+  });
 });

@@ -9,6 +9,7 @@ import {
   type Converter,
   type ImportSource,
 } from '../../../importers/converter.js';
+import { IMPORT_SOURCE_DESCRIPTIONS } from '../../../contract/import-sources.js';
 import { updateSwitch } from '../../support/required-tool.js';
 
 /** One fixture: an input file and the result expected from converting it. */
@@ -20,11 +21,11 @@ export interface Fixture {
 }
 
 /**
- * The fixtures of a source: every `<name>.<ext>` in `test/fixtures/import/<source>/` that has
+ * The fixtures of a source: every `<name>.<ext>` in `test/fixtures/import/<tool>/` that has
  * a `<name>.expected.json` beside it.
  */
 export function loadFixtures(source: ImportSource, extension: string): Fixture[] {
-  const dir = join('test/fixtures/import', source);
+  const dir = join('test/fixtures/import', IMPORT_SOURCE_DESCRIPTIONS[source].tool);
   return readdirSync(dir)
     .filter((file) => file.endsWith(`.${extension}`) && !file.endsWith('.expected.json'))
     .sort()

@@ -1,0 +1,196 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { ConversionResult } from '../../../importers/converter.js';
+import { convertSelfhostedMonitorDb, prepareSelfhostedMonitorDb } from '../../../importers/uptime-kuma/index.js';
+
+// Each monitor converts to a check that reaches the verdict Uptime Kuma 2.5.3 reached, through
+// explicit settings, or the item carries a warning saying what behaves differently. The Kuma
+// code each case follows is named beside it (tag 2.5.3 of louislam/uptime-kuma).
+
+beforeAll(async () => {
+  await prepareSelfhostedMonitorDb();
+});
+
+/** Converts one monitor, written as a 2.x database row would hold it, through a backup file. */
+function convertOne(monitor: Record<string, unknown>): ConversionResult {
+  const backup = {
+    version: '2.0.0',
+    notificationList: [],
+    monitorList: [{ id: 1, name: 'Probe', active: true, interval: 60, ...monitor }],
+  };
+  return convertSelfhostedMonitorDb(JSON.stringify(backup));
+}
+
+function only(monitor: Record<string, unknown>) {
+  const result = convertOne(monitor);
+  expect(result.checks).toHaveLength(1);
+  return { check: result.checks[0]!, warnings: result.warnings };
+}
+
+describe('HTTP monitors', () => {
+  test('certificate and domain expiry reminders only notify in Kuma: no failing assertion, a warning (server/model/monitor.js handleTlsInfo, server/util-server.js checkCertExpiryNotifications)', () => {
+    const { check, warnings } = only({ type: 'http', url: 'https://127.0.0.1/', expiryNotification: true, domain_expiry_notification: true });
+    expect(check.config).not.toHaveProperty('certificateExpiryDays');
+    expect(check.config).not.toHaveProperty('domainExpiryDays');
+    expect(warnings.map((warning) => [warning.code, warning.field])).toEqual([
+      ['NOTIFICATIONS_DROPPED', 'expiryNotification'],
+      ['NOTIFICATIONS_DROPPED', 'domain_expiry_notification'],
+    ]);
+    expect(warnings[0]!.message).toMatch(/never made the monitor fail/);
+  });
+
+  test('a keyword monitor searches a JSON body re-serialised, case-sensitively (monitor.js keyword branch)', () => {
+    const { check } = only({ type: 'keyword', url: 'http://127.0.0.1/', keyword: '"ok":true', invertKeyword: true });
+    expect(check.config).toMatchObject({
+      keyword: { value: '"ok":true', expect: 'absent', caseSensitive: true },
+      keywordSearch: 'reserialised-json',
+    });
+  });
+
+  test('a JSON query compares text, fails on non-scalars and reads a non-JSON body as text (src/util.ts evaluateJsonQuery)', () => {
+    const { check } = only({ type: 'json-query', url: 'http://127.0.0.1/', jsonPath: 'version', jsonPathOperator: '==', expectedValue: '2.10' });
+    expect(check.config).toMatchObject({
+      jsonQueries: [{ expression: 'version', operator: '==', expected: '2.10', compareAs: 'text', scalarOnly: true }],
+      nonJsonBody: 'text',
+    });
+  });
+
+  test('a JSON query without a path compares the whole body, as Kuma does', () => {
+    const { check } = only({ type: 'json-query', url: 'http://127.0.0.1/', jsonPathOperator: 'contains', expectedValue: 'up' });
+    expect(check.config).toMatchObject({ jsonQueries: [{ expression: '$', operator: 'contains', expected: 'up' }] });
+  });
+});
+
+describe('DNS monitors (server/monitor-types/dns.js, server/monitor-conditions/)', () => {
+  const dns = (conditions: unknown[], extra: Record<string, unknown> = {}) =>
+    convertOne({ type: 'dns', hostname: 'x.test', dns_resolve_type: 'TXT', dns_resolve_server: '127.0.0.1', conditions: JSON.stringify(conditions), ...extra });
+
+  test('conditions become answer conditions evaluated per answer, joined as in Kuma; no answer is down', () => {
+    const result = dns([
+      { type: 'expression', variable: 'record', operator: 'contains', value: 'spf1', andOr: 'and' },
+      { type: 'expression', variable: 'record', operator: 'not_ends_with', value: '~all', andOr: 'or' },
+      { type: 'expression', variable: 'record', operator: 'equals', value: 'Mail.Example.COM.' },
+    ]);
+    expect(result.warnings).toEqual([]);
+    expect(result.checks[0]!.config).toMatchObject({
+      requireAnswers: true,
+      answerConditions: [
+        { join: 'and', operator: 'contains', value: 'spf1' },
+        { join: 'or', operator: 'not-ends-with', value: '~all' },
+        { join: 'and', operator: 'equals', value: 'Mail.Example.COM.' },
+      ],
+    });
+    expect(result.checks[0]!.config).toMatchObject({ expectedValues: [] });
+  });
+
+  test('a monitor without conditions still requires answers', () => {
+    expect(dns([]).checks[0]!.config).toMatchObject({ requireAnswers: true });
+    expect(dns([]).checks[0]!.config).not.toHaveProperty('answerConditions');
+  });
+
+  test.each([
+    ['an unknown operator', [{ type: 'expression', variable: 'record', operator: 'matches_regex', value: 'x' }], /operator "matches_regex" has no equivalent/],
+    ['a nested group', [{ type: 'group', children: [{ type: 'expression', variable: 'record', operator: 'equals', value: 'x' }] }], /nested condition groups/],
+  ])('%s: the conditions are left out with an UNSUPPORTED_SETTING warning saying the check is up more often', (_name, conditions, message) => {
+    const result = dns(conditions);
+    expect(result.checks[0]!.config).not.toHaveProperty('answerConditions');
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatchObject({ code: 'UNSUPPORTED_SETTING', field: 'conditions' });
+    expect(result.warnings[0]!.message).toMatch(message);
+  });
+});
+
+describe('SNMP monitors (server/monitor-types/snmp.js)', () => {
+  test('the community string becomes a secret reference with a warning naming the secret, never "public" by default', () => {
+    const result = convertOne({ type: 'snmp', hostname: '127.0.0.1', port: 161, snmp_version: '2c', snmp_oid: '1.3.6.1.2.1.1.3.0', radiusPassword: 'n0t-public', jsonPathOperator: '>', expectedValue: '0' });
+    const config = result.checks[0]!.config as Record<string, unknown>;
+    expect(config.community).toMatch(/^\{\{secrets\.[A-Z0-9_]+\}\}$/);
+    expect(JSON.stringify(result)).not.toContain('n0t-public');
+    const warning = result.warnings.find((item) => item.code === 'SECRET_DROPPED');
+    expect(warning?.message).toMatch(/svc secrets set [A-Z0-9_]+/);
+    // The value is compared as Kuma's JSON query compares it.
+    expect(config.condition).toEqual({ operator: '>', expected: '0', compareAs: 'text' });
+  });
+
+  test('without an expected value Kuma fails every check: the check says so', () => {
+    const result = convertOne({ type: 'snmp', hostname: '127.0.0.1', snmp_version: '1', snmp_oid: '1.3.6.1.2.1.1.3.0' });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'expected_value' }]);
+  });
+});
+
+describe('WebSocket monitors (server/monitor-types/websocket-upgrade.js)', () => {
+  test('the accepted codes become the closing codes the check expects', () => {
+    const { check, warnings } = only({ type: 'websocket-upgrade', url: 'ws://127.0.0.1/', accepted_statuscodes: ['1000', '4000-4099'] });
+    expect(check.config).toMatchObject({ expectedCloseCodes: [1000, '4000-4099'] });
+    expect(warnings).toEqual([]);
+  });
+
+  test('a list without a closing code (down on every check in Kuma) accepts 1000, with a warning', () => {
+    const result = convertOne({ type: 'websocket-upgrade', url: 'ws://127.0.0.1/', accepted_statuscodes: ['200-299'] });
+    expect(result.checks[0]!.config).toMatchObject({ expectedCloseCodes: [1000] });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'accepted_statuscodes' }]);
+  });
+});
+
+describe('MQTT monitors (server/monitor-types/mqtt.js)', () => {
+  test('a JSON query compares the text with == whatever the operator, as Kuma does, and says so', () => {
+    const result = convertOne({ type: 'mqtt', hostname: '127.0.0.1', port: 1883, mqttTopic: 't', mqttCheckType: 'json-query', jsonPath: 'v', jsonPathOperator: '>', expectedValue: '20' });
+    expect(result.checks[0]!.config).toMatchObject({ jsonQueries: [{ expression: 'v', operator: '==', expected: '20', compareAs: 'text' }] });
+    expect(result.warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'jsonPathOperator' }]);
+  });
+
+  test('conditions, which Kuma tests instead of the keyword, are an UNSUPPORTED_SETTING', () => {
+    const conditions = JSON.stringify([{ type: 'expression', variable: 'message', operator: 'contains', value: 'ok' }]);
+    const result = convertOne({ type: 'mqtt', hostname: '127.0.0.1', port: 1883, mqttTopic: 't', mqttSuccessMessage: 'ok', conditions });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'conditions' }]);
+  });
+});
+
+describe('other monitor types', () => {
+  test('a real-browser monitor accepts 200-399 whatever its list says (server/monitor-types/real-browser-monitor-type.js)', () => {
+    const { check } = only({ type: 'real-browser', url: 'https://127.0.0.1/', accepted_statuscodes: ['200-299'] });
+    expect(check.config).toMatchObject({ expectedStatusCodes: ['200-399'] });
+  });
+
+  test('a Docker monitor warns that restarting and starting containers were pending, not down (server/model/monitor.js docker branch)', () => {
+    const result = convertOne({ type: 'docker', docker_container: 'web' });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'docker_container' }]);
+  });
+});
+
+describe('port monitors (server/monitor-types/tcp.js)', () => {
+  test('an expected TLS alert and a certificate check on TLS are reported as not checked', () => {
+    const alert = convertOne({ type: 'port', hostname: '127.0.0.1', port: 443, expected_tls_alert: 'certificate_required' });
+    expect(alert.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'expected_tls_alert' }]);
+    const certificate = convertOne({ type: 'port', hostname: '127.0.0.1', port: 465, smtpSecurity: 'secure', expiryNotification: true });
+    expect(certificate.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'smtpSecurity' }]);
+  });
+});
+
+describe('HTTP request bodies (server/model/monitor.js, body encoding)', () => {
+  test('a JSON body that does not parse (Kuma fails every check) is sent as it is, with a warning', () => {
+    const bad = convertOne({ type: 'http', url: 'http://127.0.0.1/', method: 'POST', body: '{not json', httpBodyEncoding: 'json' });
+    expect(bad.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'body' }]);
+    const good = convertOne({ type: 'http', url: 'http://127.0.0.1/', method: 'POST', body: '{"a": 1}', httpBodyEncoding: 'json' });
+    expect(good.warnings).toEqual([]);
+    const form = convertOne({ type: 'http', url: 'http://127.0.0.1/', method: 'POST', body: 'a=1', httpBodyEncoding: 'form' });
+    expect(form.warnings).toEqual([]);
+  });
+});
+
+describe('database monitors (server/monitor-types/mysql.js)', () => {
+  test('conditions on the query result are reported as left out', () => {
+    const conditions = JSON.stringify([{ type: 'expression', variable: 'result', operator: 'equals', value: '1' }]);
+    const result = convertOne({ type: 'mysql', databaseConnectionString: 'mysql://app@127.0.0.1:3306/shop', databaseQuery: 'SELECT 1', conditions });
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'conditions' }]);
+  });
+});
+
+describe('SMTP monitors (server/monitor-types/smtp.js)', () => {
+  test('certificates are verified as Kuma does, whatever ignore TLS says; an unset security mode is reported', () => {
+    const secure = convertOne({ type: 'smtp', hostname: '127.0.0.1', port: 465, smtpSecurity: 'secure', ignoreTls: true });
+    expect(secure.checks[0]!.config).toMatchObject({ security: 'tls', ignoreTlsErrors: false });
+    expect(secure.warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'ignoreTls' }]);
+    const unset = convertOne({ type: 'smtp', hostname: '127.0.0.1', port: 25 });
+    expect(unset.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'smtp_security' }]);
+  });
+});
