@@ -28,6 +28,8 @@ export interface AppCaches {
   checkTypes?: CheckTypeSummary[];
   /** Unknown heartbeat ping tokens per client address, made on the first ping. */
   pingLimiter?: { unknown: RateLimiter; perCheck: RateLimiter };
+  /** Test sends of notification channels per organization. */
+  channelTestLimiter?: RateLimiter;
   /** What probes keep between runs: the RDAP bootstrap file, compiled JSON queries. */
   probes: ProbeCaches;
 }

@@ -11,12 +11,7 @@ import { route, type RouteSpec } from '../http/route.js';
 const channelNotFound = (uid: string) => notFound(`No notification channel "${uid}" in this organization.`);
 
 const TEST_WINDOW_SECONDS = 3600;
-const testLimiters = new WeakMap<AppDeps, RateLimiter>();
-const testLimiterOf = (deps: AppDeps): RateLimiter => {
-  let limiter = testLimiters.get(deps);
-  if (!limiter) testLimiters.set(deps, (limiter = new RateLimiter(deps, deps.config.notify.testRateLimit, TEST_WINDOW_SECONDS)));
-  return limiter;
-};
+const testLimiterOf = (deps: AppDeps): RateLimiter => (deps.caches.channelTestLimiter ??= new RateLimiter(deps, deps.config.notify.testRateLimit, TEST_WINDOW_SECONDS));
 
 /**
  * The addresses of an e-mail channel that belong to members of the organization: a test goes
