@@ -2,6 +2,7 @@ import type { CheckDefinition } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
 import { ProbeFailure, type Probe, type ProbeResult } from './probe.js';
 import { loadProbe } from './registry.js';
+import { withoutSecretPieces } from './secret-pieces.js';
 
 /** What the runner (or the CLI, or a test) hands `runProbe` besides the check. */
 export interface RunProbeOptions {
@@ -82,10 +83,12 @@ export function failureMessage(error: unknown): string {
   return String(error);
 }
 
-/** Removes credentials from a message: user info in URLs, the check's secret values, and over-long tails. */
+/**
+ * Removes credentials from a message: user info in URLs, every part holding a piece of one of
+ * the check's secret values in any common encoding (see secret-pieces.ts), and over-long tails.
+ */
 export function redact(message: string, secretValues: readonly string[]): string {
-  let text = message.replace(/(\/\/)[^/\s@]*@/g, '$1');
-  for (const value of secretValues) if (value.length >= 3) text = text.split(value).join('***');
+  let text = withoutSecretPieces(message.replace(/(\/\/)[^/\s@]*@/g, '$1'), secretValues);
   text = text.replace(/[\p{Cc}]+/gu, ' ').trim();
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
 }
