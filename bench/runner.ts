@@ -71,7 +71,7 @@ async function runFor(deps: AppDeps, seconds: number, concurrency = 256) {
     clock: systemClock,
     logger: createLogger('warn'),
     egress: createEgressPolicy({ denyPrivate: false }),
-    config: { role: 'runner', concurrency, denyPrivate: false, leaseSeconds: 30, resultsRetentionSeconds: 7 * 86400 },
+    config: { role: 'runner', concurrency, denyPrivate: false, leaseSeconds: 30, resultsRetentionSeconds: 7 * 86400, expressionTimeoutMs: 1000, expressionWorkers: 2 },
   });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

@@ -1,6 +1,9 @@
 import type { createRemoteJWKSet } from 'jose';
 import { createDiscoveryCache, type DiscoveryCache } from './auth/oauth/discovery.js';
 import { createVerifiedTokenCache, type VerifiedTokenCache } from './auth/hs256.js';
+import type { RunnerConfig } from './config/config.js';
+import { PatternMatcher } from './orgs/pattern-matcher.js';
+import { JsonQueryPool } from './runner/json-query-pool.js';
 import { DayHistoryCache } from './status-pages/public/day-history-cache.js';
 
 /**
@@ -18,12 +21,23 @@ export interface AppCaches {
   enterpriseTenant?: Promise<string>;
   /** Past days of status-page history, which no longer change. */
   dayHistory: DayHistoryCache;
+  /** E-mail patterns (organizations', registration's) matched on a worker, with how each fared lately. */
+  patterns: PatternMatcher;
+  /** The worker threads that evaluate checks' JSON queries with a time limit. */
+  jsonQueries: JsonQueryPool;
 }
 
 /** Empty caches for a new app. */
-export const createAppCaches = (): AppCaches => ({
+export const createAppCaches = (runner: Pick<RunnerConfig, 'expressionTimeoutMs' | 'expressionWorkers'>): AppCaches => ({
   verifiedTokens: createVerifiedTokenCache(),
   discovery: createDiscoveryCache(),
   keySets: new Map(),
   dayHistory: new DayHistoryCache(),
+  patterns: new PatternMatcher(),
+  jsonQueries: new JsonQueryPool({ workers: runner.expressionWorkers, timeoutMs: runner.expressionTimeoutMs }),
 });
+
+/** Stops the caches' worker threads. */
+export async function closeAppCaches(caches: AppCaches): Promise<void> {
+  await Promise.all([caches.patterns.close(), caches.jsonQueries.close()]);
+}

@@ -13,7 +13,7 @@ import type { AppDeps } from './deps.js';
 import { Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './log.js';
 import { createMailer } from './mail/mailer.js';
-import { createAppCaches } from './caches.js';
+import { closeAppCaches, createAppCaches } from './caches.js';
 import { createMetrics } from './metrics/metrics.js';
 import { startMetricsServer } from './metrics/metrics-server.js';
 import { timedHasher } from './metrics/timed-hasher.js';
@@ -109,7 +109,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const lifecycle = new Lifecycle();
     const egress = options.egress ?? createEgressPolicy({ denyPrivate: config.runner.denyPrivate });
     const notifier = createNotifier(config, egress, metrics);
-    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, notifier, caches: createAppCaches() };
+    const deps: AppDeps = { db, config, clock, hasher, policy, mailer, logger, fetch: options.fetch ?? fetch, metrics, lifecycle, keyring, egress, notifier, caches: createAppCaches(config.runner) };
 
     // Stored sign-in overrides take effect at start-up, never in the middle of a run.
     await effectiveTenant(deps);
@@ -124,7 +124,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     await warnOfUnverifiedPatternJoins(deps);
 
-    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, keyring, metrics });
+    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, keyring, metrics, jsonQueries: deps.caches.jsonQueries.evaluate });
     const metricsServer = config.metricsListen ? await startMetricsServer(metrics, config.metricsListen) : undefined;
     handler = createApp(deps).callback();
     // Notifications go out from every node, whatever its role: the outbox is shared and leased.
@@ -152,6 +152,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       metricsServer?.close();
       metricsServer?.closeAllConnections();
       await hasher.close();
+      await closeAppCaches(deps.caches);
       mailer.close();
       await db.close();
     };

@@ -1,5 +1,6 @@
 import type { CheckDefinition, CheckTypeName } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
+import type { JsonQueryEvaluator } from './json-queries.js';
 
 /** How one run of a check ended. */
 export type ProbeStatus = 'up' | 'degraded' | 'down';
@@ -23,6 +24,8 @@ export interface ProbeContext {
   egress: EgressPolicy;
   /** Milliseconds since the epoch (injectable for tests). */
   now(): number;
+  /** Where JSON assertions are evaluated (the daemon's worker pool, with a time limit); this thread when absent. */
+  jsonQueries?: JsonQueryEvaluator;
 }
 
 /**

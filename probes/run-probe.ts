@@ -1,5 +1,6 @@
 import type { CheckDefinition } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
+import type { JsonQueryEvaluator } from './json-queries.js';
 import { ProbeFailure, type Probe, type ProbeResult } from './probe.js';
 import { loadProbe } from './registry.js';
 import { withoutSecretPieces } from './secret-pieces.js';
@@ -10,6 +11,8 @@ export interface RunProbeOptions {
   /** Secret values substituted into the check: redacted from any message. */
   secretValues?: readonly string[];
   now?: () => number;
+  /** Where JSON assertions are evaluated (see ProbeContext.jsonQueries). */
+  jsonQueries?: JsonQueryEvaluator;
 }
 
 const MAX_MESSAGE = 200;
@@ -47,7 +50,7 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   let latencyMs: number | undefined;
   try {
     const success = await Promise.race([
-      probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now }),
+      probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now, jsonQueries: options.jsonQueries }),
       deadline,
     ]);
     ok = true;

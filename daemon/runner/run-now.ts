@@ -7,13 +7,14 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { validationFailed } from '../errors.js';
 import type { Keyring } from '../secrets/keyring.js';
+import type { AppCaches } from '../caches.js';
 import { prepareCheck } from '../secrets/substitute.js';
 import { statesOf } from './check-runtime.js';
 import { heartbeatVerdict } from './heartbeat.js';
 import type { ResultView } from './result-codes.js';
 import { writeRecords } from './result-writer.js';
 
-type Deps = { db: Db; clock: Clock; egress: EgressPolicy; keyring: Keyring };
+type Deps = { db: Db; clock: Clock; egress: EgressPolicy; keyring: Keyring; caches: Pick<AppCaches, 'jsonQueries'> };
 
 const view = (at: number, result: ProbeResult): ResultView => ({ at: new Date(at).toISOString(), ...result });
 
@@ -67,5 +68,5 @@ async function runCandidate(deps: Deps, organizationUid: string, check: CheckDef
     // A secret it refers to is not set: a down result naming it, as a scheduled run records.
     return { status: 'down', latencyMs: 0, message: failureMessage(error) };
   }
-  return runProbe(prepared.check, { egress: deps.egress, secretValues: prepared.secretValues });
+  return runProbe(prepared.check, { egress: deps.egress, secretValues: prepared.secretValues, jsonQueries: deps.caches.jsonQueries.evaluate });
 }

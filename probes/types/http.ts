@@ -106,7 +106,7 @@ export const httpProbe = defineProbe({
         const text = await readBody(response.body);
         const keywordProblem = keywordFailure(text, config.keyword, 'body');
         if (keywordProblem) throw new ProbeFailure(keywordProblem);
-        if (config.jsonQueries.length > 0) await assertJsonQueries(parseJsonBody(text), config.jsonQueries);
+        if (config.jsonQueries.length > 0) await assertJsonQueries(parseJsonBody(text), config.jsonQueries, context);
       } else {
         await response.body.dump();
       }

@@ -5,7 +5,7 @@ import type { TestDaemon } from './daemon.js';
 /** A runner on a test daemon's database, driven by `tick()` with the given (injected) clock. */
 export function testRunner(daemon: TestDaemon, clock: Clock, config: Partial<TestDaemon['deps']['config']['runner']> = {}): Runner {
   const { db, logger, egress, keyring, metrics } = daemon.deps;
-  return new Runner({ db, clock, logger, egress, keyring, metrics, config: { ...daemon.deps.config.runner, ...config } });
+  return new Runner({ db, clock, logger, egress, keyring, metrics, jsonQueries: daemon.deps.caches.jsonQueries.evaluate, config: { ...daemon.deps.config.runner, ...config } });
 }
 
 /** The token at the end of a ping URL. */
