@@ -2,6 +2,7 @@ import type { createRemoteJWKSet } from 'jose';
 import { createDiscoveryCache, type DiscoveryCache } from './auth/oauth/discovery.js';
 import { createVerifiedTokenCache, type VerifiedTokenCache } from './auth/hs256.js';
 import type { RunnerConfig } from './config/config.js';
+import { SamlVerifier } from './auth/saml/verify-worker.js';
 import { PatternMatcher } from './orgs/pattern-matcher.js';
 import { JsonQueryPool } from './runner/json-query-pool.js';
 import { DayHistoryCache } from './status-pages/public/day-history-cache.js';
@@ -25,6 +26,8 @@ export interface AppCaches {
   patterns: PatternMatcher;
   /** The worker threads that evaluate checks' JSON queries with a time limit. */
   jsonQueries: JsonQueryPool;
+  /** The worker that verifies SAML responses. */
+  saml: SamlVerifier;
 }
 
 /** Empty caches for a new app. */
@@ -35,9 +38,10 @@ export const createAppCaches = (runner: Pick<RunnerConfig, 'expressionTimeoutMs'
   dayHistory: new DayHistoryCache(),
   patterns: new PatternMatcher(),
   jsonQueries: new JsonQueryPool({ workers: runner.expressionWorkers, timeoutMs: runner.expressionTimeoutMs }),
+  saml: new SamlVerifier(),
 });
 
 /** Stops the caches' worker threads. */
 export async function closeAppCaches(caches: AppCaches): Promise<void> {
-  await Promise.all([caches.patterns.close(), caches.jsonQueries.close()]);
+  await Promise.all([caches.patterns.close(), caches.jsonQueries.close(), caches.saml.close()]);
 }

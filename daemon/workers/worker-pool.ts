@@ -26,7 +26,7 @@ export function workerFile(moduleUrl: string, relative: string): URL {
 export type JobFailure = 'timeout' | 'cancelled' | 'failed';
 
 /** A job's answer, or why there is none (`error`: the worker's own words when it failed). */
-export type JobOutcome<Response> = { ok: true; value: Response } | { ok: false; reason: JobFailure; error?: string };
+export type JobOutcome<Response> = { ok: true; value: Response } | { ok: false; reason: JobFailure; error?: string; code?: string };
 
 export interface WorkerPoolOptions {
   /** The compiled entry (see `workerFile`). */
@@ -40,8 +40,10 @@ export interface WorkerPoolOptions {
 }
 
 export interface JobOptions<Progress> {
-  /** The longest the job may run once a worker has it (waiting for a worker is not counted). */
-  deadlineMs: number;
+  /** The longest the job may run once a worker has it (waiting for a worker is not counted); no limit when absent. */
+  deadlineMs?: number;
+  /** Whether starting the worker counts against the deadline (by default the clock starts once it runs). */
+  countStartup?: boolean;
   /** Cancels the job, waiting or running. */
   signal?: AbortSignal;
   /** Each progress report the worker sends while it works. */
@@ -90,6 +92,11 @@ export class WorkerPool<Request, Response, Progress = never> {
       this.#queue.push(job);
       this.#dispatch();
     });
+  }
+
+  /** Worker threads alive now. */
+  get workers(): number {
+    return this.#slots.size;
   }
 
   /** Stops every worker; jobs waiting or running end as `failed`. */
@@ -164,18 +171,19 @@ export class WorkerPool<Request, Response, Progress = never> {
       else if ('value' in reply) finish({ ok: true, value: reply.value }, false);
       else finish({ ok: false, reason: 'failed', error: reply.error }, false);
     };
-    const onError = (error: Error) => finish({ ok: false, reason: 'failed', error: error.message }, true);
+    const onError = (error: Error & { code?: string }) => finish({ ok: false, reason: 'failed', error: error.message, code: error.code }, true);
     const onExit = (code: number) => finish({ ok: false, reason: 'failed', error: `the worker stopped with exit code ${code}` }, true);
     const onAbort = () => finish({ ok: false, reason: 'cancelled' }, true);
     // The clock starts once the worker runs: starting a thread is not the job's time.
     function startClock() {
-      timer = setTimeout(() => finish({ ok: false, reason: 'timeout' }, true), job.options.deadlineMs);
+      const { deadlineMs } = job.options;
+      if (deadlineMs !== undefined) timer = setTimeout(() => finish({ ok: false, reason: 'timeout' }, true), deadlineMs);
     }
     worker.on('message', onMessage);
     worker.once('error', onError);
     worker.once('exit', onExit);
     job.options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (slot.online) startClock();
+    if (slot.online || job.options.countStartup) startClock();
     else worker.once('online', startClock);
     const message: WorkerRequest<Request> = { id: job.id, request: job.request };
     worker.postMessage(message);
