@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateCheck, type CheckDefinition } from '../../../checks/index.js';
 import { checkSecretName, referencedSecrets, secretNameFrom } from '../../../checks/secret-references.js';
 import { createKeyring, decodeKey, generateKey } from '../../../daemon/secrets/keyring.js';
-import { MissingSecretError, substituteSecrets } from '../../../daemon/secrets/substitute.js';
+import { MisplacedReferenceError, MissingSecretError, substituteSecrets } from '../../../daemon/secrets/substitute.js';
 import { redact } from '../../../probes/run-probe.js';
 
 function check(input: Record<string, unknown>): CheckDefinition {
@@ -46,6 +46,12 @@ describe('secret references', () => {
     }
     // Pieces shorter than eight characters, and other text, stay.
     expect(redact(`JSON token is ${secret.slice(0, 7)}…, expected == "x"`, [secret])).toBe(`JSON token is ${secret.slice(0, 7)}…, expected == "x"`);
+  });
+
+  it('refuses to run a stored check that refers to a secret outside a credential field', () => {
+    const stored = { ...check({ name: 'Old', type: 'http', target: 'https://api.example.com/' }) };
+    const legacy = { ...stored, config: { ...stored.config, keyword: { value: 'id {{secrets.API_TOKEN}}', expect: 'present', caseSensitive: true } } } as CheckDefinition;
+    expect(() => substituteSecrets(legacy, new Map([['API_TOKEN', 'tok-abc-123']]))).toThrow(new MisplacedReferenceError(['config.keyword.value']));
   });
 
   it('fails a check whose secret is not set, naming it and no value', () => {
