@@ -1,8 +1,8 @@
 // A result message must not carry a secret's value, nor any piece of it a reader could put
 // together, however the target or an expression encoded it: JSON-escaped, URL-encoded, base64,
-// hex, in another case, cut short. So a message is searched for every PIECE-character window
-// of each secret the check used, in each of those forms, and any part of the message that holds
-// one is withheld as a whole.
+// hex, HTML-escaped, in another case, cut short. So each part of a message is decoded every way
+// it could have been encoded and searched for every PIECE-character window of each secret the
+// check used; a part that holds one is withheld as a whole.
 
 /** The length of the smallest piece of a secret a message may not hold. */
 export const PIECE = 8;
@@ -13,104 +13,97 @@ const SHORTEST = 3;
 /** What replaces a part of a message that held a piece of a secret. */
 export const WITHHELD = '[withheld: contained a secret]';
 
-const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
+const JSON_SIMPLE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const HTML_ENTITY = /&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/g;
+const HTML_NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-function urlEncoded(text: string): string[] {
+const unescapeJson = (text: string) => text.replace(JSON_ESCAPE, (_, hex: string | undefined, simple: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : JSON_SIMPLE[simple!]));
+const unescapeHtml = (text: string) =>
+  text.replace(HTML_ENTITY, (_, dec: string | undefined, hex: string | undefined, named: string | undefined) => {
+    const code = dec ? Number(dec) : hex ? parseInt(hex, 16) : undefined;
+    return code === undefined ? HTML_NAMED[named!] : code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  });
+
+function urlDecoded(text: string): string {
+  const plus = text.replace(/\+/g, ' ');
   try {
-    const encoded = encodeURIComponent(text);
-    return [encoded, encoded.replace(/%20/g, '+')];
+    return decodeURIComponent(plus);
   } catch {
-    // A lone surrogate cannot be URL-encoded, so no message holds it so.
-    return [];
+    // A stray "%": decode the well-formed escapes one by one (as bytes, so UTF-8 may come out as Latin-1).
+    return plus.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   }
 }
 
-/** The forms one window of a secret may take in a message. */
-function formsOf(window: string): string[] {
-  const json = JSON.stringify(window).slice(1, -1);
-  return [
-    window,
-    json,
-    JSON.stringify(json).slice(1, -1),
-    ...urlEncoded(window),
-    window.replace(/[&<>"']/g, (char) => HTML[char]),
-    Buffer.from(window, 'utf8').toString('hex'),
-  ];
-}
+/** `bytes` read as UTF-8 and as Latin-1, since either may be how the secret's characters became bytes. */
+const asText = (bytes: Buffer) => [bytes.toString('utf8'), bytes.toString('latin1')];
 
-/**
- * The base64 (and base64url) text of every piece of `value`: a piece encoded on its own, or as
- * part of a longer text, gives the same groups as one of the three alignments of the whole
- * value, so these are the 8-character runs of whole groups of each alignment.
- */
-function base64Pieces(value: string): string[] {
-  const bytes = Buffer.from(value, 'utf8');
-  const pieces: string[] = [];
-  for (let shift = 0; shift < 3 && shift < bytes.length; shift++) {
-    const groups = Math.floor((bytes.length - shift) / 3);
-    const text = bytes.subarray(shift, shift + groups * 3).toString('base64');
-    if (groups < 2) continue;
-    for (let at = 0; at + 8 <= text.length; at += 4) {
-      const piece = text.slice(at, at + 8);
-      pieces.push(piece, piece.replace(/\+/g, '-').replace(/\//g, '_'));
-    }
+/** Every way `text` reads once decoded: as is, JSON-unescaped (once, twice), URL-decoded, HTML-unescaped, and its hex and base64 runs decoded. */
+function readings(text: string): string[] {
+  const json = unescapeJson(text);
+  const forms = [text, json, unescapeJson(json), urlDecoded(text), urlDecoded(json), unescapeHtml(text)];
+  for (const [run] of text.matchAll(/[0-9a-fA-F]{16,}/g)) for (const shift of [0, 1]) forms.push(...asText(Buffer.from(run.slice(shift), 'hex')));
+  for (const [run] of text.matchAll(/[A-Za-z0-9+/_-]{11,}/g)) {
+    const standard = run.replace(/-/g, '+').replace(/_/g, '/');
+    // The run may start anywhere in the encoded text: each of the four alignments.
+    for (let shift = 0; shift < 4; shift++) forms.push(...asText(Buffer.from(standard.slice(shift, shift + Math.floor((standard.length - shift) / 4) * 4), 'base64')));
   }
-  return pieces;
+  return forms;
 }
 
-/**
- * Every text, lower-cased, whose presence in a message shows a piece of one of `secrets`: each
- * PIECE-long window (the whole value when shorter) in each form, and the base64 pieces.
- */
-export function secretNeedles(secrets: readonly string[]): string[] {
-  const needles = new Set<string>();
+/** The pieces to look for: every window of each secret, lower-cased, by window length. */
+function piecesOf(secrets: readonly string[]): Map<number, Set<string>> {
+  const bySize = new Map<number, Set<string>>();
   for (const secret of secrets) {
     if (secret.length < SHORTEST) continue;
     const size = Math.min(PIECE, secret.length);
-    for (let at = 0; at + size <= secret.length; at++) for (const form of formsOf(secret.slice(at, at + size))) needles.add(form.toLowerCase());
-    for (const piece of base64Pieces(secret)) needles.add(piece.toLowerCase());
+    const pieces = bySize.get(size) ?? new Set<string>();
+    const lower = secret.toLowerCase();
+    for (let at = 0; at + size <= lower.length; at++) pieces.add(lower.slice(at, at + size));
+    bySize.set(size, pieces);
   }
-  return [...needles].filter((needle) => needle.length > 0);
+  return bySize;
+}
+
+/** Whether `text`, read any way it could be encoded, shows one of the pieces. */
+function showsPiece(text: string, pieces: Map<number, Set<string>>): boolean {
+  for (const reading of readings(text)) {
+    const lower = reading.toLowerCase();
+    for (const [size, set] of pieces) {
+      for (let at = 0; at + size <= lower.length; at++) if (set.has(lower.slice(at, at + size))) return true;
+    }
+  }
+  return false;
 }
 
 // Where a message splits into parts that are withheld one by one: ", ", "; ", ": ", " - ".
-const SEPARATOR = /, |; |: | - /g;
+const SEPARATOR = /(, |; |: | - )/;
 
 /**
- * `message` with every part that holds a piece of one of `secrets` replaced by WITHHELD. The
- * search ignores case. A message with no such piece comes back unchanged.
+ * `message` with every part that shows a piece of one of `secrets` replaced by WITHHELD (the
+ * whole message when the piece spans parts). The search ignores case. A message with no such
+ * piece comes back unchanged.
  */
 export function withoutSecretPieces(message: string, secrets: readonly string[]): string {
   if (secrets.length === 0 || message.length === 0) return message;
-  const lower = message.toLowerCase();
-  // Which characters of the message belong to a piece of a secret.
-  const covered = new Uint8Array(message.length);
-  let found = false;
-  for (const needle of secretNeedles(secrets)) {
-    for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1)) {
-      covered.fill(1, at, at + needle.length);
-      found = true;
+  const pieces = piecesOf(secrets);
+  if (pieces.size === 0 || !showsPiece(message, pieces)) return message;
+  // Parts at even indexes, separators between them.
+  const parts = message.split(SEPARATOR);
+  let withheld = false;
+  for (let index = 0; index < parts.length; index += 2) {
+    if (showsPiece(parts[index], pieces)) {
+      parts[index] = WITHHELD;
+      withheld = true;
     }
   }
-  if (!found) return message;
-  // Lower-casing changed the length (a few Unicode letters): positions no longer line up.
-  if (lower.length !== message.length) return WITHHELD;
-  const parts: string[] = [];
-  let start = 0;
-  const take = (end: number, separator: string) => {
-    const part = message.slice(start, end);
-    parts.push(covered.subarray(start, end).includes(1) ? WITHHELD : part, separator);
-  };
-  for (const match of message.matchAll(SEPARATOR)) {
-    take(match.index, match[0]);
-    start = match.index + match[0].length;
-  }
-  take(message.length, '');
+  if (!withheld) return WITHHELD;
   // Neighbouring withheld parts say so once.
-  const text = parts.join('');
-  return text.replace(new RegExp(`(${escapeRegExp(WITHHELD)})((?:, |; |: | - )${escapeRegExp(WITHHELD)})+`, 'g'), '$1');
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const kept: string[] = [];
+  for (let index = 0; index < parts.length; index += 2) {
+    if (parts[index] === WITHHELD && kept.at(-1) === WITHHELD) continue;
+    if (kept.length > 0) kept.push(parts[index - 1]);
+    kept.push(parts[index]);
+  }
+  return kept.join('');
 }
