@@ -110,11 +110,15 @@ export class WorkerPool<Request, Response, Progress = never> {
   #dispatch(): void {
     while (this.#queue.length > 0) {
       let slot = [...this.#slots].find((candidate) => !candidate.busy);
-      if (!slot) {
-        if (this.#slots.size >= this.#options.size) return;
-        slot = this.#spawn();
+      if (!slot && this.#slots.size >= this.#options.size) return;
+      const job = this.#queue.shift()!;
+      try {
+        slot ??= this.#spawn();
+      } catch (error) {
+        job.settle({ ok: false, reason: 'failed', error: (error as Error).message });
+        continue;
       }
-      this.#start(slot, this.#queue.shift()!);
+      this.#start(slot, job);
     }
   }
 
