@@ -53,6 +53,13 @@ module.exports = {
       to: { path: '^(daemon|cli|dashboard|importers)/' },
     },
     {
+      name: 'worker-threads-through-one-helper',
+      comment: 'Worker threads are typed modules started through daemon/workers (a deadline, terminate and replace, typed messages), never ad hoc.',
+      severity: 'error',
+      from: { path: '^(contract|checks|cli|daemon|importers|probes)/', pathNot: '^daemon/workers/' },
+      to: { path: '^(node:)?worker_threads$' },
+    },
+    {
       name: 'cli-uses-no-daemon-internals',
       comment: 'The CLI talks to the daemon over HTTP; it shares only the contract and the importers. `svc daemon` starts the daemon through its entry point.',
       severity: 'error',

@@ -72,7 +72,7 @@ async function runFor(deps: AppDeps, seconds: number, concurrency = 256) {
     logger: createLogger('warn'),
     egress: createEgressPolicy({ denyPrivate: false }),
     probeCaches: deps.caches.probes,
-    config: { role: 'runner', concurrency, browserConcurrency: 2, orgSharePercent: 100, heartbeatPingIntervalSeconds: 1, denyPrivate: false, leaseSeconds: 30, resultsRetentionSeconds: 7 * 86400 },
+    config: { role: 'runner', concurrency, browserConcurrency: 2, orgSharePercent: 100, heartbeatPingIntervalSeconds: 1, denyPrivate: false, leaseSeconds: 30, resultsRetentionSeconds: 7 * 86400, expressionTimeoutMs: 1000, expressionWorkers: 2 },
   });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

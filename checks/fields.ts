@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hostPortProblem, urlProblem } from './hosts.js';
+import { credential } from './credential-fields.js';
 import { containsReference, WHOLE_REFERENCE } from './secret-references.js';
 
 // Building blocks of the per-type config schemas. Several source tools express the same idea
@@ -34,14 +35,16 @@ export const username = z
  * the credential itself, so the check can be read, exported and shown without revealing it.
  */
 export function secretField(description: string) {
-  return z
-    .string()
-    .regex(
-      WHOLE_REFERENCE,
-      'must be a secret reference such as {{secrets.DB_PASSWORD}} (set the value with svc secrets set DB_PASSWORD): credentials are never stored in a check',
-    )
-    .optional()
-    .describe(`${description} A secret reference such as {{secrets.DB_PASSWORD}}; a literal credential is refused.`);
+  return credential(
+    z
+      .string()
+      .regex(
+        WHOLE_REFERENCE,
+        'must be a secret reference such as {{secrets.DB_PASSWORD}} (set the value with svc secrets set DB_PASSWORD): credentials are never stored in a check',
+      )
+      .optional()
+      .describe(`${description} A secret reference such as {{secrets.DB_PASSWORD}}; a literal credential is refused.`),
+  );
 }
 
 /** The password that goes with `username`, as a secret reference. */
@@ -155,7 +158,8 @@ export function headerName(pattern: RegExp, patternMessage: string) {
  */
 export function headerMap(name: z.ZodString, max: number) {
   return z
-    .record(name, z.string().max(8192))
+    // Header and metadata values are credential fields: a value may refer to a secret.
+    .record(name, credential(z.string().max(8192)))
     .superRefine((map, ctx) => {
       if (Object.keys(map).length > max) ctx.addIssue({ code: 'custom', message: `at most ${max} entries` });
       for (const [key, value] of Object.entries(map)) {

@@ -38,3 +38,4 @@ export {
   secretReference,
 } from './secret-references.js';
 export { referenceMatcher } from './secret-references.js';
+export { misplacedSecretReferences } from './reference-placement.js';

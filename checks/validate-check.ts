@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { CheckDefinition } from './check.js';
 import { nestsDeeperThan, tooDeepMessage } from './json-depth.js';
 import { commonFieldSchemas } from './check-fields.js';
+import { misplacedReferences, MISPLACED_REFERENCE } from './credential-fields.js';
+import { containsReference } from './secret-references.js';
 import { parseWithIssues, unknownKeyIssue, type ValidationIssue } from './issues.js';
 import { checkTypeNames, getCheckType } from './registry.js';
 import { slugify } from './slug.js';
@@ -116,7 +118,11 @@ export function validateCheck(input: unknown): CheckValidation {
     const outcome = parseWithIssues(checkType.config, input.config === undefined ? {} : input.config, ['config']);
     if (outcome.ok) config = outcome.value;
     else issues.push(...outcome.issues);
+    // Secret references only where the catalog marks a credential (checks/credential-fields.ts).
+    const reported = new Set(issues.map((issue) => issue.path));
+    issues.push(...misplacedReferences(checkType.config, input.config, ['config']).filter((issue) => !reported.has(issue.path)));
   }
+  if (typeof fields.target === 'string' && containsReference(fields.target) && !issues.some((issue) => issue.path === 'target')) issues.push({ path: 'target', message: MISPLACED_REFERENCE });
 
   issues.push(...crossFieldIssues(fields));
   const reported = new Set(issues.map((issue) => issue.path));

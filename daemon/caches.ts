@@ -4,6 +4,10 @@ import { createProbeCaches, type ProbeCaches } from '../probes/probe-caches.js';
 import type { RateLimiter } from './auth/rate-limit.js';
 import { createDiscoveryCache, type DiscoveryCache } from './auth/oauth/discovery.js';
 import { createVerifiedTokenCache, type VerifiedTokenCache } from './auth/hs256.js';
+import type { RunnerConfig } from './config/config.js';
+import { SamlVerifier } from './auth/saml/verify-worker.js';
+import { PatternMatcher } from './orgs/pattern-matcher.js';
+import { JsonQueryPool } from './runner/json-query-pool.js';
 import { DayHistoryCache } from './status-pages/public/day-history-cache.js';
 import { createGzipCache, type GzipCache } from './status-pages/public/cacheable.js';
 
@@ -32,14 +36,30 @@ export interface AppCaches {
   channelTestLimiter?: RateLimiter;
   /** What probes keep between runs: the RDAP bootstrap file, compiled JSON queries. */
   probes: ProbeCaches;
+  /** E-mail patterns (organizations', registration's) matched on a worker, with how each fared lately. */
+  patterns: PatternMatcher;
+  /** The worker threads that evaluate checks' JSON queries with a time limit. */
+  jsonQueries: JsonQueryPool;
+  /** The worker that verifies SAML responses. */
+  saml: SamlVerifier;
 }
 
-/** Empty caches for a new app; `rdapBootstrapUrl` is `SVC_RDAP_BOOTSTRAP_URL`. */
-export const createAppCaches = (settings: { rdapBootstrapUrl?: string } = {}): AppCaches => ({
+/** Empty caches for a new app; `rdapBootstrapUrl` is `SVC_RDAP_BOOTSTRAP_URL`, the runner's settings size the JSON-query workers. */
+export const createAppCaches = (
+  settings: { rdapBootstrapUrl?: string; runner?: Pick<RunnerConfig, 'expressionTimeoutMs' | 'expressionWorkers'> } = {},
+): AppCaches => ({
   verifiedTokens: createVerifiedTokenCache(),
   discovery: createDiscoveryCache(),
   keySets: new Map(),
   dayHistory: new DayHistoryCache(),
   gzipped: createGzipCache(),
   probes: createProbeCaches({ rdapBootstrapUrl: settings.rdapBootstrapUrl }),
+  patterns: new PatternMatcher(),
+  jsonQueries: new JsonQueryPool({ workers: settings.runner?.expressionWorkers ?? 2, timeoutMs: settings.runner?.expressionTimeoutMs ?? 1000 }),
+  saml: new SamlVerifier(),
 });
+
+/** Stops the caches' worker threads. */
+export async function closeAppCaches(caches: AppCaches): Promise<void> {
+  await Promise.all([caches.patterns.close(), caches.jsonQueries.close(), caches.saml.close()]);
+}

@@ -13,7 +13,7 @@ import type { AppDeps } from './deps.js';
 import { Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './log.js';
 import { createMailer } from './mail/mailer.js';
-import { createAppCaches } from './caches.js';
+import { closeAppCaches, createAppCaches } from './caches.js';
 import { createMetrics } from './metrics/metrics.js';
 import { startMetricsServer } from './metrics/metrics-server.js';
 import { timedHasher } from './metrics/timed-hasher.js';
@@ -118,7 +118,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const probeSlots = { browser: createRunSlots(config.runner.browserConcurrency) };
     const deps: AppDeps = {
       db, config, clock, hasher, policy, mailer, logger, fetch: egressFetch(providerEgress), metrics, lifecycle, keyring, egress, memberEgress, probeSlots, notifier,
-      caches: createAppCaches({ rdapBootstrapUrl: config.probes.rdapBootstrapUrl }),
+      caches: createAppCaches({ rdapBootstrapUrl: config.probes.rdapBootstrapUrl, runner: config.runner }),
     };
 
     // Stored sign-in overrides take effect at start-up, never in the middle of a run.
@@ -134,7 +134,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     await warnOfUnverifiedPatternJoins(deps);
 
-    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, probeSlots, keyring, metrics, probeCaches: deps.caches.probes });
+    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, probeSlots, keyring, metrics, probeCaches: deps.caches.probes, jsonQueries: deps.caches.jsonQueries.evaluate });
     const metricsServer = config.metricsListen ? await startMetricsServer(metrics, config.metricsListen) : undefined;
     handler = createApp(deps).callback();
     // Notifications go out from every node, whatever its role: the outbox is shared and leased.
@@ -162,6 +162,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       metricsServer?.close();
       metricsServer?.closeAllConnections();
       await hasher.close();
+      await closeAppCaches(deps.caches);
       mailer.close();
       await db.close();
     };

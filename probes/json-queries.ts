@@ -1,6 +1,6 @@
 import jsonata from 'jsonata';
 import { asText, compare, compareAsText, type ComparisonOperator } from './compare.js';
-import { ProbeFailure } from './probe.js';
+import { ProbeFailure, type ProbeContext } from './probe.js';
 
 /** The catalog's JSON assertion, as the probes receive it. */
 export interface JsonQuery {
@@ -19,33 +19,23 @@ function nonScalar(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Evaluates a check's JSON assertions on `data`: why the first that does not hold fails, or
+ * undefined when all hold. The daemon evaluates them on a worker thread with a time limit
+ * (daemon/runner/json-query-pool.ts), because an expression's regular expression can run for
+ * ever; without one (the CLI, benchmarks) they run on the calling thread.
+ */
+export type JsonQueryEvaluator = (data: unknown, queries: readonly JsonQuery[], signal: AbortSignal) => Promise<string | undefined>;
+
 type Compiled = ReturnType<typeof jsonata>;
 
-/**
- * Compiled expressions by their text. Checks run the same few expressions every interval:
- * compiling once saves the parse per run. Held by ProbeCaches; bounded, past the bound the
- * oldest entry goes.
- */
-export type CompiledQueries = Map<string, Compiled>;
+// Checks run the same few expressions every interval: compiling once saves the parse per run.
+// The cache is bounded; past the bound the oldest entry goes.
 const MAX_CACHED = 2_000;
 
-// Expressions come from whoever writes checks and run on the daemon's event loop: JSONata's
-// guardrails bound each evaluation's time, recursion depth and sequence length.
+// JSONata's guardrails bound each evaluation's time between steps, its recursion depth and
+// sequence length; one regular expression is one step, which only the worker's deadline stops.
 const GUARDRAILS = { timeout: 100, stack: 500, sequence: 100_000 };
-
-function compile(compiled: CompiledQueries, expression: string): Compiled {
-  let found = compiled.get(expression);
-  if (!found) {
-    try {
-      found = jsonata(expression, GUARDRAILS);
-    } catch (error) {
-      throw new ProbeFailure(`JSON query ${expression} is not valid JSONata: ${(error as Error).message}`);
-    }
-    if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value as string);
-    compiled.set(expression, found);
-  }
-  return found;
-}
 
 const SHOWN_MAX = 60;
 
@@ -63,28 +53,57 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** A function that evaluates a check's assertions with its own cache of compiled expressions. */
+export type JsonQueryCheck = (data: unknown, queries: readonly JsonQuery[], starting?: (index: number) => void) => Promise<string | undefined>;
+
 /**
- * Evaluates every assertion on `data`; throws a ProbeFailure naming the first that does not hold
- * (`JSON status is "down", expected == "ok"`).
+ * A function that evaluates assertions (with its own cache of compiled expressions) and says
+ * why the first fails (`JSON status is "down", expected == "ok"`); `starting` hears the index
+ * of each assertion as its evaluation starts.
  */
-export async function assertJsonQueries(data: unknown, queries: readonly JsonQuery[], compiled: CompiledQueries): Promise<void> {
-  for (const query of queries) {
-    let actual: unknown;
-    try {
-      actual = await compile(compiled, query.expression).evaluate(data);
-    } catch (error) {
-      if (error instanceof ProbeFailure) throw error;
-      throw new ProbeFailure(`JSON query ${query.expression} failed: ${(error as Error).message}`);
+export function createJsonQueryCheck(): JsonQueryCheck {
+  const compiled = new Map<string, Compiled | string>();
+  const compile = (expression: string): Compiled | string => {
+    let found = compiled.get(expression);
+    if (found === undefined) {
+      try {
+        found = jsonata(expression, GUARDRAILS);
+      } catch (error) {
+        found = `JSON query ${expression} is not valid JSONata: ${(error as Error).message}`;
+      }
+      if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value as string);
+      compiled.set(expression, found);
     }
-    const kind = query.scalarOnly ? nonScalar(actual) : undefined;
-    if (kind !== undefined) {
-      throw new ProbeFailure(`JSON ${query.expression} is ${kind} (${shown(actual)}); only a string, number or boolean is compared`);
+    return found;
+  };
+  return async (data, queries, starting) => {
+    for (const [index, query] of queries.entries()) {
+      starting?.(index);
+      const expression = compile(query.expression);
+      if (typeof expression === 'string') return expression;
+      let actual: unknown;
+      try {
+        actual = await expression.evaluate(data);
+      } catch (error) {
+        return `JSON query ${query.expression} failed: ${(error as Error).message}`;
+      }
+      const kind = query.scalarOnly ? nonScalar(actual) : undefined;
+      if (kind !== undefined) return `JSON ${query.expression} is ${kind} (${shown(actual)}); only a string, number or boolean is compared`;
+      const holds = query.compareAs === 'text' ? compareAsText : compare;
+      if (actual === undefined || !holds(actual, query.operator, query.expected)) {
+        return `JSON ${query.expression} is ${shown(actual)}, expected ${query.operator} ${JSON.stringify(query.expected)}`;
+      }
     }
-    const holds = query.compareAs === 'text' ? compareAsText : compare;
-    if (actual === undefined || !holds(actual, query.operator, query.expected)) {
-      throw new ProbeFailure(
-        `JSON ${query.expression} is ${shown(actual)}, expected ${query.operator} ${JSON.stringify(query.expected)}`,
-      );
-    }
-  }
+    return undefined;
+  };
+}
+
+/**
+ * Evaluates every assertion on `data` with the context's evaluator (on this thread, with the
+ * run's compiled expressions, when there is none); throws a ProbeFailure naming the first that
+ * does not hold.
+ */
+export async function assertJsonQueries(data: unknown, queries: readonly JsonQuery[], context: Pick<ProbeContext, 'jsonQueries' | 'signal' | 'caches'>): Promise<void> {
+  const failure = context.jsonQueries ? await context.jsonQueries(data, queries, context.signal) : await context.caches.jsonQueries(data, queries);
+  if (failure !== undefined) throw new ProbeFailure(failure);
 }

@@ -1,4 +1,4 @@
-import type { CompiledQueries } from './json-queries.js';
+import { createJsonQueryCheck, type JsonQueryCheck } from './json-queries.js';
 import { RdapBootstrap } from './rdap-bootstrap.js';
 
 /**
@@ -9,11 +9,11 @@ import { RdapBootstrap } from './rdap-bootstrap.js';
 export interface ProbeCaches {
   /** The RDAP bootstrap file of the domain checks, read once a day. */
   rdapBootstrap: RdapBootstrap;
-  /** Compiled JSONata expressions of the checks' JSON queries. */
-  jsonQueries: CompiledQueries;
+  /** JSON assertions evaluated on this thread (the CLI, tests), with their compiled expressions. */
+  jsonQueries: JsonQueryCheck;
 }
 
 export const createProbeCaches = (options: { rdapBootstrapUrl?: string } = {}): ProbeCaches => ({
   rdapBootstrap: new RdapBootstrap(options.rdapBootstrapUrl),
-  jsonQueries: new Map(),
+  jsonQueries: createJsonQueryCheck(),
 });

@@ -1,6 +1,7 @@
 import type { CheckDefinition, CheckTypeName } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
 import type { ProbeCaches } from './probe-caches.js';
+import type { JsonQueryEvaluator } from './json-queries.js';
 
 /** How one run of a check ended. */
 export type ProbeStatus = 'up' | 'degraded' | 'down';
@@ -31,6 +32,8 @@ export interface ProbeContext {
    * to the origin it was written for.
    */
   secretValues?: readonly string[];
+  /** Where JSON assertions are evaluated (the daemon's worker pool, with a time limit); this thread when absent. */
+  jsonQueries?: JsonQueryEvaluator;
 }
 
 /**

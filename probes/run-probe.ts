@@ -1,10 +1,12 @@
 import type { CheckDefinition } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
+import type { JsonQueryEvaluator } from './json-queries.js';
 import { ProbeFailure, type Probe, type ProbeResult } from './probe.js';
 import { failureMessage } from './failure-message.js';
 import { createProbeCaches, type ProbeCaches } from './probe-caches.js';
 import { loadProbe } from './registry.js';
 import type { ProbeSlots } from './run-slots.js';
+import { withoutSecretPieces } from './secret-pieces.js';
 
 /** What the runner (or the CLI, or a test) hands `runProbe` besides the check. */
 export interface RunProbeOptions {
@@ -19,6 +21,8 @@ export interface RunProbeOptions {
   slots?: ProbeSlots;
   /** What probes keep between runs: the runner passes its own; without it, this run gets a fresh one. */
   caches?: ProbeCaches;
+  /** Where JSON assertions are evaluated (see ProbeContext.jsonQueries). */
+  jsonQueries?: JsonQueryEvaluator;
 }
 
 const MAX_MESSAGE = 200;
@@ -66,7 +70,7 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
       const release = slots ? await slots.acquire(controller.signal) : undefined;
       waitingForSlot = false;
       try {
-        return await probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now, caches: options.caches ?? createProbeCaches(), secretValues: options.secretValues ?? [] });
+        return await probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now, caches: options.caches ?? createProbeCaches(), secretValues: options.secretValues ?? [], jsonQueries: options.jsonQueries });
       } finally {
         release?.();
       }
@@ -93,10 +97,12 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   return { status, latencyMs: elapsed, message: redact(message, options.secretValues ?? []) };
 }
 
-/** Removes credentials from a message: user info in URLs, the check's secret values, and over-long tails. */
+/**
+ * Removes credentials from a message: user info in URLs, every part holding a piece of one of
+ * the check's secret values in any common encoding (see secret-pieces.ts), and over-long tails.
+ */
 export function redact(message: string, secretValues: readonly string[]): string {
-  let text = message.replace(/(\/\/)[^/\s@]*@/g, '$1');
-  for (const value of secretValues) if (value.length >= 3) text = text.split(value).join('***');
+  let text = withoutSecretPieces(message.replace(/(\/\/)[^/\s@]*@/g, '$1'), secretValues);
   text = text.replace(/[\p{Cc}]+/gu, ' ').trim();
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
 }

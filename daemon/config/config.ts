@@ -103,6 +103,10 @@ export interface RunnerConfig {
   allow?: string[];
   leaseSeconds: number;
   resultsRetentionSeconds: number;
+  /** The time limit of one run's JSON queries on their worker thread. */
+  expressionTimeoutMs: number;
+  /** Worker threads evaluating JSON queries. */
+  expressionWorkers: number;
 }
 
 /** Where each field of the password policy is configured, to name it in errors. */
@@ -281,6 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       allow: get('runnerAllow') ?? [],
       leaseSeconds: get('runnerLease')!,
       resultsRetentionSeconds: get('resultsRetention')!,
+      expressionTimeoutMs: get('runnerExpressionTimeoutMs')!,
+      expressionWorkers: get('runnerExpressionWorkers')!,
     },
     probes: { rdapBootstrapUrl: get('rdapBootstrapUrl')! },
     warnings,

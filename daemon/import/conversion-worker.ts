@@ -1,31 +1,30 @@
 // The entry of the worker thread that runs one import (see convert-off-thread.ts): for a token
-// source it first fetches the monitors with the token, then converts, posts the answer and
-// ends. A worker per import, so a limit that stops it takes nothing else down.
-import { parentPort, workerData } from 'node:worker_threads';
-import { convertImport, fetchWithToken, ImportInputError, IMPORT_REGISTRY, isSavedListing, type ImportSource } from '../../importers/index.js';
-import { CHECKS_PER_MESSAGE, type ConversionMessage } from './convert-off-thread.js';
+// source it first fetches the monitors with the token, then converts and answers. A worker per
+// import, so a limit that stops it takes nothing else down.
+import { convertImport, fetchWithToken, ImportInputError, IMPORT_REGISTRY, isSavedListing } from '../../importers/index.js';
+import { serveWorker } from '../workers/serve-worker.js';
+import { CHECKS_PER_MESSAGE, type ConversionAnswer, type ConversionBatch, type ConversionJob } from './convert-off-thread.js';
 import { conversionDigest } from './import-digest.js';
 
-const { source, input, hostedApiUrl } = workerData as { source: ImportSource; input: Uint8Array; hostedApiUrl: string };
-const post = (message: ConversionMessage) => parentPort!.postMessage(message);
-
-try {
-  // The hosted source's body is a token, or its listings saved as JSON. With a token the
-  // monitors are fetched here, so that their pages are parsed off the daemon's event loop too;
-  // the token is used for that request and then dropped.
-  const data = IMPORT_REGISTRY[source].fetchesWithToken && !isSavedListing(input) ? await fetchWithToken(input, { baseUrl: hostedApiUrl }) : input;
-  const result = await convertImport(source, data);
-  // The checks go in batches: the main thread then reads one batch per turn of its event loop
-  // instead of all of a large import at once.
-  for (let i = 0; i < result.checks.length; i += CHECKS_PER_MESSAGE) post({ checks: result.checks.slice(i, i + CHECKS_PER_MESSAGE) });
-  post({ done: { warnings: result.warnings, skipped: result.skipped, digest: conversionDigest(result) } });
-} catch (error) {
-  // The adapter (and undici) load only for the token source, so its error class is looked up late.
-  const { HostedApiError } = error instanceof ImportInputError ? { HostedApiError: undefined } : await import('../../importers/betterstack/index.js');
-  if (error instanceof ImportInputError) post({ inputError: error.message });
-  else if (HostedApiError && error instanceof HostedApiError) {
-    post({ upstream: { reason: error.reason, message: error.message, status: error.status, retryAfterSeconds: error.retryAfterSeconds } });
+serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, input, hostedApiUrl }, progress) => {
+  try {
+    // The hosted source's body is a token, or its listings saved as JSON. With a token the
+    // monitors are fetched here, so that their pages are parsed off the daemon's event loop too;
+    // the token is used for that request and then dropped.
+    const data = IMPORT_REGISTRY[source].fetchesWithToken && !isSavedListing(input) ? await fetchWithToken(input, { baseUrl: hostedApiUrl }) : input;
+    const result = await convertImport(source, data);
+    // The checks go in batches: the main thread then reads one batch per turn of its event loop
+    // instead of all of a large import at once.
+    for (let i = 0; i < result.checks.length; i += CHECKS_PER_MESSAGE) progress({ checks: result.checks.slice(i, i + CHECKS_PER_MESSAGE) });
+    return { done: { warnings: result.warnings, skipped: result.skipped, digest: conversionDigest(result) } };
+  } catch (error) {
+    // The adapter (and undici) load only for the token source, so its error class is looked up late.
+    const { HostedApiError } = error instanceof ImportInputError ? { HostedApiError: undefined } : await import('../../importers/betterstack/index.js');
+    if (error instanceof ImportInputError) return { inputError: error.message };
+    if (HostedApiError && error instanceof HostedApiError) {
+      return { upstream: { reason: error.reason, message: error.message, status: error.status, retryAfterSeconds: error.retryAfterSeconds } };
+    }
+    // Only the message: a stack trace names files, and never reaches a response anyway.
+    return { failure: error instanceof Error ? error.message : String(error) };
   }
-  // Only the message: a stack trace names files, and never reaches a response anyway.
-  else post({ failure: error instanceof Error ? error.message : String(error) });
-}
+});

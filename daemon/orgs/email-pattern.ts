@@ -2,7 +2,7 @@ import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { joinOrganization } from '../access/membership.js';
 import { requestMembership } from './membership-requests.js';
-import { matchPatterns, PER_PATTERN_MS, TOTAL_MS, type PatternOutcome } from './pattern-matcher.js';
+import { PER_PATTERN_MS, TOTAL_MS, type PatternOutcome } from './pattern-matcher.js';
 
 /** The organization parameter: a regular expression; a signed-up user whose address matches joins as `user`. */
 export const EMAIL_PATTERN_PARAMETER = 'registration.email_pattern';
@@ -32,7 +32,7 @@ const SKIP_REASON: Record<Exclude<PatternOutcome, 'match' | 'no-match'>, string>
  * on a worker thread, bounded per pattern and in total (see pattern-matcher.ts); a pattern that
  * is not a string, not valid, too slow or not reached in time is skipped with a warning.
  */
-export async function organizationsMatchingEmail(deps: Pick<AppDeps, 'db' | 'logger'>, email: string): Promise<{ uid: string; slug: string }[]> {
+export async function organizationsMatchingEmail(deps: Pick<AppDeps, 'db' | 'logger' | 'caches'>, email: string): Promise<{ uid: string; slug: string }[]> {
   const rows = await deps.db.kysely
     .selectFrom('parameters')
     .innerJoin('organizations', 'organizations.uid', 'parameters.organization_uid')
@@ -54,7 +54,7 @@ export async function organizationsMatchingEmail(deps: Pick<AppDeps, 'db' | 'log
     }
     candidates.push({ uid: row.uid, slug: row.slug, pattern });
   }
-  const outcomes = await matchPatterns(email, candidates.map((candidate) => candidate.pattern));
+  const outcomes = await deps.caches.patterns.match(email, candidates.map((candidate) => candidate.pattern));
   const matches: { uid: string; slug: string }[] = [];
   for (const [index, { uid, slug, pattern }] of candidates.entries()) {
     const outcome = outcomes[index];
@@ -68,7 +68,7 @@ export async function organizationsMatchingEmail(deps: Pick<AppDeps, 'db' | 'log
  * Joins the user, as `user`, to every organization whose pattern matches their address. An
  * organization at its member limit gets a membership request instead, for an admin to decide.
  */
-export async function joinByEmailPattern(deps: Pick<AppDeps, 'db' | 'clock' | 'logger'>, user: User): Promise<{ joined: string[]; requested: string[] }> {
+export async function joinByEmailPattern(deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'caches'>, user: User): Promise<{ joined: string[]; requested: string[] }> {
   const joined: string[] = [];
   const requested: string[] = [];
   for (const org of await organizationsMatchingEmail(deps, user.email)) {

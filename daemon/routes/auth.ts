@@ -12,6 +12,7 @@ import { sessionOrChallenge } from '../auth/totp-login.js';
 import { createUser } from '../auth/users.js';
 import { AppError, forbidden } from '../errors.js';
 import { plainNameField } from '../plain-text.js';
+import { registrationPatternAllows } from '../auth/registration-pattern.js';
 import { route, type RouteSpec } from '../http/route.js';
 import { logoutAll } from './sessions.js';
 
@@ -27,8 +28,7 @@ export const authRoutes: RouteSpec[] = [
     status: 201,
     async handler({ ctx, deps, body }) {
       await reserveRegistration(deps, ctx);
-      const pattern = deps.config.auth.registrationEmailPattern;
-      if (pattern && !new RegExp(pattern).test(body.email.toLowerCase())) {
+      if (!(await registrationPatternAllows(deps, body.email.toLowerCase()))) {
         throw forbidden('Registration is not open to this e-mail address.');
       }
       const user = await createUser(deps, { email: body.email, name: body.name, passwordHash: await deps.hasher.hash(body.password) });

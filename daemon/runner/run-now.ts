@@ -16,7 +16,7 @@ import { heartbeatVerdict } from './heartbeat.js';
 import type { ResultView } from './result-codes.js';
 import { writeRecords } from './result-writer.js';
 
-type Deps = { db: Db; clock: Clock; egress: EgressPolicy; probeSlots?: ProbeSlots; keyring: Keyring; caches: Pick<AppCaches, 'probes'> };
+type Deps = { db: Db; clock: Clock; egress: EgressPolicy; probeSlots?: ProbeSlots; keyring: Keyring; caches: Pick<AppCaches, 'probes' | 'jsonQueries'> };
 
 const view = (at: number, result: ProbeResult): ResultView => ({ at: new Date(at).toISOString(), ...result });
 
@@ -70,5 +70,5 @@ async function runCandidate(deps: Deps, organizationUid: string, check: CheckDef
     // A secret it refers to is not set: a down result naming it, as a scheduled run records.
     return { status: 'down', latencyMs: 0, message: failureMessage(error) };
   }
-  return runProbe(prepared.check, { egress: deps.egress, slots: deps.probeSlots, secretValues: prepared.secretValues, caches: deps.caches.probes });
+  return runProbe(prepared.check, { egress: deps.egress, slots: deps.probeSlots, secretValues: prepared.secretValues, caches: deps.caches.probes, jsonQueries: deps.caches.jsonQueries.evaluate });
 }

@@ -14,6 +14,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { prepareCheck } from '../secrets/substitute.js';
+import type { JsonQueryEvaluator } from '../../probes/json-queries.js';
 import { ensureStates } from './check-states.js';
 import { claimDue, releaseClaims, type ClaimedRun } from './claim.js';
 import { heartbeatVerdict } from './heartbeat.js';
@@ -36,6 +37,8 @@ export interface RunnerDeps {
   metrics: Metrics;
   /** What probes keep between runs (the app's, AppDeps.caches.probes). */
   probeCaches: ProbeCaches;
+  /** Where JSON queries are evaluated: the app's worker pool (AppDeps.caches.jsonQueries); on this thread when absent. */
+  jsonQueries?: JsonQueryEvaluator;
 }
 
 /** Claims are made this far ahead, so a run starts on its second rather than at the next poll. */
@@ -250,7 +253,7 @@ export class Runner {
     try {
       if (check.type === 'heartbeat') return heartbeatVerdict(run, check.config, startedMs);
       const prepared = await prepareCheck(this.deps, run.organizationUid, check);
-      return await runProbe(prepared.check, { egress: this.deps.egress, slots: this.deps.probeSlots, secretValues: prepared.secretValues, caches: this.deps.probeCaches });
+      return await runProbe(prepared.check, { egress: this.deps.egress, slots: this.deps.probeSlots, secretValues: prepared.secretValues, caches: this.deps.probeCaches, jsonQueries: this.deps.jsonQueries });
     } catch (error) {
       return { status: 'down', latencyMs: 0, message: failureMessage(error) };
     }

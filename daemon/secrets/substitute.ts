@@ -1,4 +1,4 @@
-import { referenceMatcher, referencedSecrets } from '../../checks/index.js';
+import { misplacedSecretReferences, referenceMatcher, referencedSecrets } from '../../checks/index.js';
 import type { CheckDefinition } from '../../checks/index.js';
 import type { AppDeps } from '../deps.js';
 import { secretValues } from './secret-store.js';
@@ -18,12 +18,25 @@ export class MissingSecretError extends Error {
   }
 }
 
+/** Why a check cannot run: it refers to a secret outside a credential field (stored before that was refused). */
+export class MisplacedReferenceError extends Error {
+  constructor(readonly paths: string[]) {
+    super(`a secret reference is accepted only in a credential field; remove it from ${paths.join(', ')}`);
+    this.name = 'MisplacedReferenceError';
+  }
+}
+
 /**
  * Replaces every `{{secrets.NAME}}` in the check's config with the value from `secrets`. Pure:
- * the caller reads the values. Throws MissingSecretError naming every secret that is missing.
+ * the caller reads the values. Throws MissingSecretError naming every secret that is missing, and
+ * MisplacedReferenceError when a reference sits outside a credential field.
  */
 export function substituteSecrets<C extends CheckDefinition>(check: C, secrets: ReadonlyMap<string, string>): PreparedCheck<C> {
   const names = referencedSecrets(check.config);
+  if (names.length > 0) {
+    const misplaced = misplacedSecretReferences(check);
+    if (misplaced.length > 0) throw new MisplacedReferenceError(misplaced.map((issue) => issue.path));
+  }
   const missing = names.filter((name) => !secrets.has(name));
   if (missing.length > 0) throw new MissingSecretError(missing);
   if (names.length === 0) return { check, secretValues: [] };

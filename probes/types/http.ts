@@ -125,7 +125,7 @@ export const httpProbe = defineProbe({
       }
       if (jsonQueries.length > 0) {
         if (cut) throw new ProbeFailure(tooLarge);
-        await assertJsonQueries(jsonOrText(text), jsonQueries, context.caches.jsonQueries);
+        await assertJsonQueries(jsonOrText(text), jsonQueries, context);
       }
     }
 

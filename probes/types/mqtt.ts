@@ -59,7 +59,7 @@ export const mqttProbe = defineProbe({
       const problem = keywordFailure(text, config.keyword, 'message');
       if (problem) throw new ProbeFailure(`message on ${topic}: ${problem}`);
       if (config.jsonQueries.length > 0) {
-        await assertJsonQueries(parseMessage(text, topic), config.jsonQueries, context.caches.jsonQueries).catch((error: ProbeFailure) => {
+        await assertJsonQueries(parseMessage(text, topic), config.jsonQueries, context).catch((error: ProbeFailure) => {
           throw new ProbeFailure(`message on ${topic}: ${error.message}`);
         });
       }

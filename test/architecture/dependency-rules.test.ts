@@ -46,6 +46,8 @@ describe('architecture rules', () => {
       'probes/tcp.ts': "import { y } from '../importers/convert.js';\nexport const t = y;\n",
       'checks/catalog.ts': "import { y } from '../importers/convert.js';\nimport net from 'node:net';\nexport const c = [y, net];\n",
       'cli/whoami.ts': "import { notFound } from '../daemon/errors.js';\nexport const w = notFound;\n",
+      'daemon/orgs/eval-worker.ts': "import { Worker } from 'node:worker_threads';\nexport const e = Worker;\n",
+      'daemon/workers/pool.ts': "import { Worker } from 'node:worker_threads';\nexport const p = Worker;\n",
       'dashboard/src/page.ts':
         "import { notFound } from '../../daemon/errors.js';\nimport type { x } from '../../contract/index.js';\nimport { VERSION } from '../../contract/version.js';\nexport const v: typeof x = notFound + Number(VERSION);\n",
       'dashboard/src/typed.ts': "import type { notFound } from '../../daemon/errors.js';\nexport const t: typeof notFound = 1;\n",
@@ -89,6 +91,7 @@ describe('architecture rules', () => {
       'no-circular: probes/ping.ts -> probes/pong.ts',
       'probes-stand-alone: probes/http.ts -> daemon/errors.ts',
       'probes-stand-alone: probes/tcp.ts -> importers/convert.ts',
+      'worker-threads-through-one-helper: daemon/orgs/eval-worker.ts -> worker_threads',
     ]);
   });
 });

@@ -6,8 +6,9 @@ import { createUser, findUser, findUserByEmail, normalizeEmail } from '../users.
 import type { ExternalProfile } from './catalog.js';
 import { accountClaimedNotice, claimUnverifiedAccount } from '../claim-account.js';
 import { SignInError } from './provider-error.js';
+import { registrationPatternAllows } from '../registration-pattern.js';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger' | 'mailer'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger' | 'mailer' | 'caches'>;
 
 /**
  * The account of an external sign-in: the one linked to (provider, subject); else the account
@@ -58,8 +59,7 @@ async function resolveOnce(deps: Deps, provider: string, profile: ExternalProfil
     return { user: existing, created: false };
   }
   if (existing) return claimAccount(deps, provider, profile, existing);
-  const pattern = deps.config.auth.registrationEmailPattern;
-  if (pattern && !new RegExp(pattern).test(email)) {
+  if (!(await registrationPatternAllows(deps, email))) {
     throw new SignInError('registration_closed', `registration is not open to the e-mail address of this ${provider} account`);
   }
   const user = await createUser(deps, { email, name: profile.name, passwordHash: null, emailVerified: true });

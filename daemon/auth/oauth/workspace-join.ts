@@ -9,7 +9,7 @@ import { activeWorkspaceLinks } from './workspace-links.js';
 /** The organization parameter that turns workspace auto-join off (`{"value": false}`). */
 export const AUTO_JOIN_PARAMETER = 'registration.slack_workspace_auto_join';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'logger'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'logger' | 'caches'>;
 
 /** What happened in one linked organization. */
 export interface WorkspaceJoinOutcome {

@@ -16,7 +16,7 @@ import { RateLimiter } from '../rate-limit.js';
 import { samlIdentity } from './saml-attributes.js';
 import { findSamlProvider, serviceProviderUrls } from './saml-providers.js';
 import { consumeSamlRequest, markAssertionUsed, SAML_REQUEST_TTL_SECONDS, samlRequestStore } from './saml-requests.js';
-import { SamlVerificationError, verifySamlResponse } from './verify-worker.js';
+import { SamlVerificationError } from './verify-worker.js';
 
 /** The clock difference tolerated between svc and the identity provider. */
 export const SAML_CLOCK_SKEW_MS = 30_000;
@@ -111,7 +111,7 @@ export async function completeSamlLogin(deps: Deps, slug: string, form: URLSearc
     const acsUrl = serviceProviderUrls(deps, org.slug).acsUrl;
     let verified;
     try {
-      verified = await verifySamlResponse(samlOptions(deps, org, provider), encoded);
+      verified = await deps.caches.saml.verify(samlOptions(deps, org, provider), encoded);
     } catch (error) {
       if (!(error instanceof SamlVerificationError)) throw error;
       throw new SignInError('saml_refused', `response refused: ${error.message.slice(0, 200)}`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateCheck, type CheckDefinition } from '../../../checks/index.js';
 import { checkSecretName, referencedSecrets, secretNameFrom } from '../../../checks/secret-references.js';
 import { createKeyring, decodeKey, generateKey } from '../../../daemon/secrets/keyring.js';
-import { MissingSecretError, substituteSecrets } from '../../../daemon/secrets/substitute.js';
+import { MisplacedReferenceError, MissingSecretError, substituteSecrets } from '../../../daemon/secrets/substitute.js';
 import { redact } from '../../../probes/run-probe.js';
 
 function check(input: Record<string, unknown>): CheckDefinition {
@@ -25,7 +25,33 @@ describe('secret references', () => {
     expect(prepared.secretValues.sort()).toEqual(['p@ss w0rd', 'tok-abc-123']);
     // The stored check is untouched.
     expect(http.config).toMatchObject({ basicAuthPassword: '{{secrets.OPS_PASSWORD}}' });
-    expect(redact('401 from server: bad token tok-abc-123 for ops:p@ss w0rd', prepared.secretValues)).toBe('401 from server: bad token *** for ops:***');
+    expect(redact('401 from server: bad token tok-abc-123 for ops:p@ss w0rd', prepared.secretValues)).toBe('401 from server: [withheld: contained a secret]');
+  });
+
+  it('withholds every part of a message that holds an 8-character piece of a secret, however encoded', () => {
+    const secret = 'Zq8"Xw\\p4/Lm+Ty=Nv&Kc?Rb7Hs';
+    const piece = secret.slice(9, 17);
+    const forms = [
+      piece,
+      piece.toUpperCase(),
+      JSON.stringify(secret).slice(0, 14),
+      JSON.stringify(JSON.stringify(secret)),
+      encodeURIComponent(secret.slice(3, 20)),
+      Buffer.from(`Bearer ${secret}`).toString('base64'),
+      Buffer.from(secret.slice(5, 15)).toString('base64url'),
+      Buffer.from(piece).toString('hex'),
+    ];
+    for (const form of forms) {
+      expect(redact(`JSON token is ${form}, expected == "x"`, [secret]), form).toBe('[withheld: contained a secret], expected == "x"');
+    }
+    // Pieces shorter than eight characters, and other text, stay.
+    expect(redact(`JSON token is ${secret.slice(0, 7)}…, expected == "x"`, [secret])).toBe(`JSON token is ${secret.slice(0, 7)}…, expected == "x"`);
+  });
+
+  it('refuses to run a stored check that refers to a secret outside a credential field', () => {
+    const stored = { ...check({ name: 'Old', type: 'http', target: 'https://api.example.com/' }) };
+    const legacy = { ...stored, config: { ...stored.config, keyword: { value: 'id {{secrets.API_TOKEN}}', expect: 'present', caseSensitive: true } } } as CheckDefinition;
+    expect(() => substituteSecrets(legacy, new Map([['API_TOKEN', 'tok-abc-123']]))).toThrow(new MisplacedReferenceError(['config.keyword.value']));
   });
 
   it('fails a check whose secret is not set, naming it and no value', () => {
