@@ -3,7 +3,8 @@ import Koa from 'koa';
 import type { AppDeps } from './deps.js';
 import { clientAddress } from './http/client-address.js';
 import { dashboardStatic } from './http/dashboard-static.js';
-import { errorMiddleware } from './http/error-middleware.js';
+import { errorMiddleware, isApiPath } from './http/error-middleware.js';
+import { refuseNulBytes } from './http/nul-bytes.js';
 import { requestLog } from './http/request-log.js';
 import { mountRoutes } from './http/mount.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
@@ -19,6 +20,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
   app.use(requestLog(deps.logger, deps.metrics, deps.lifecycle));
   app.use(errorMiddleware(deps.logger));
+  app.use(refuseNulBytes(isApiPath));
   app.use(clientAddress(deps.config.trustProxy));
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -36,7 +36,8 @@ export function errorMiddleware(logger: Logger): Middleware {
   };
 }
 
-const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
+/** Whether the path is under /api, where every answer is JSON. */
+export const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
 
 /** The client hung up (reset, aborted upload): nobody is left to answer. */
 function clientWentAway(ctx: { req: { aborted?: boolean; destroyed?: boolean } }, error: unknown): boolean {
