@@ -1,6 +1,7 @@
 import type { createRemoteJWKSet } from 'jose';
 import { createDiscoveryCache, type DiscoveryCache } from './auth/oauth/discovery.js';
 import { createVerifiedTokenCache, type VerifiedTokenCache } from './auth/hs256.js';
+import { WriteHealth } from './db/database-fault.js';
 import { DayHistoryCache } from './status-pages/public/day-history-cache.js';
 
 /**
@@ -18,6 +19,8 @@ export interface AppCaches {
   enterpriseTenant?: Promise<string>;
   /** Past days of status-page history, which no longer change. */
   dayHistory: DayHistoryCache;
+  /** Whether database writes are failing (a full disk): `/ready` fails until a trial write works. */
+  writeHealth: WriteHealth;
 }
 
 /** Empty caches for a new app. */
@@ -26,4 +29,5 @@ export const createAppCaches = (): AppCaches => ({
   discovery: createDiscoveryCache(),
   keySets: new Map(),
   dayHistory: new DayHistoryCache(),
+  writeHealth: new WriteHealth(),
 });

@@ -124,7 +124,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     await warnOfUnverifiedPatternJoins(deps);
 
-    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, keyring, metrics });
+    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, keyring, metrics, writeHealth: deps.caches.writeHealth });
     const metricsServer = config.metricsListen ? await startMetricsServer(metrics, config.metricsListen) : undefined;
     handler = createApp(deps).callback();
     // Notifications go out from every node, whatever its role: the outbox is shared and leased.

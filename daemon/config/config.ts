@@ -91,6 +91,8 @@ export interface RunnerConfig {
   denyPrivate: boolean;
   leaseSeconds: number;
   resultsRetentionSeconds: number;
+  /** Results kept in memory while the database cannot be written (SVC_RUNNER_RESULT_BUFFER). */
+  resultBuffer?: number;
 }
 
 /** Where each field of the password policy is configured, to name it in errors. */
@@ -263,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       denyPrivate: get('runnerDenyPrivate')!,
       leaseSeconds: get('runnerLease')!,
       resultsRetentionSeconds: get('resultsRetention')!,
+      resultBuffer: get('runnerResultBuffer')!,
     },
     probes: { rdapBootstrapUrl: get('rdapBootstrapUrl')! },
     warnings,

@@ -77,6 +77,7 @@ export const SETTINGS = {
   runnerConcurrency: setting({ env: 'SVC_RUNNER_CONCURRENCY', file: 'runner.concurrency', parser: p.integer(1, 10_000), default: 256, doc: 'Check runs in flight at once on this daemon (claimed runs waiting for their second count too).' }),
   runnerDenyPrivate: setting({ env: 'SVC_RUNNER_DENY_PRIVATE', file: 'runner.deny_private', parser: p.boolean(), default: false, doc: 'Also refuse loopback and private addresses as check targets (multi-tenant deployments). Link-local and cloud metadata addresses are always refused.' }),
   runnerLease: setting({ env: 'SVC_RUNNER_LEASE', file: 'runner.lease', parser: p.duration(1), default: 30, defaultDoc: '`30s`', doc: "How long a claimed run is reserved for its runner beyond the check's timeout; when a runner dies, another takes its runs over once this has passed." }),
+  runnerResultBuffer: setting({ env: 'SVC_RUNNER_RESULT_BUFFER', file: 'runner.result_buffer', parser: p.integer(100, 10_000_000), default: 100_000, doc: 'Check results kept in memory while the database cannot be written (down, disk full), written in order when it can be again; past this many the oldest are given up, counted in `svc_runner_results_given_up_total` and logged.' }),
   resultsRetention: setting({ env: 'SVC_RESULTS_RETENTION', file: 'runner.results_retention', parser: p.duration(3600), default: 7 * 86400, defaultDoc: '`7d`', doc: 'How long raw check results are kept; hourly aggregates are kept 400 days.' }),
   ...providerSettings(),
   ...providerEndpointSettings(),

@@ -16,6 +16,9 @@ export interface Metrics {
   /** Check runs by type and status, and how late each started after it was due. */
   checkRuns: Counter<'type' | 'status'>;
   runnerLagSeconds: Histogram;
+  /** Results kept in memory because the database could not be written, and those given up past the bound. */
+  runnerResultsWaiting: Gauge;
+  runnerResultsGivenUp: Counter;
   /** Notification deliveries by channel type and result. */
   notificationDeliveries: Counter<'channel_type' | 'result'>;
 }
@@ -38,6 +41,8 @@ export function createMetrics(db: Db): Metrics {
     importItems: new Counter({ name: 'svc_import_items_total', help: 'Imported items by source and outcome.', labelNames: ['source', 'outcome'], registers: [registry] }),
     checkRuns: new Counter({ name: 'svc_check_runs_total', help: 'Check runs by type and status.', labelNames: ['type', 'status'], registers: [registry] }),
     runnerLagSeconds: new Histogram({ name: 'svc_runner_lag_seconds', help: 'How late a check run started after it was due.', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] }),
+    runnerResultsWaiting: new Gauge({ name: 'svc_runner_results_waiting', help: 'Check results kept in memory because the database could not be written; written when it can.', registers: [registry] }),
+    runnerResultsGivenUp: new Counter({ name: 'svc_runner_results_given_up_total', help: 'Check results given up because more than SVC_RUNNER_RESULT_BUFFER waited for the database.', registers: [registry] }),
     notificationDeliveries: new Counter({ name: 'svc_notification_deliveries_total', help: 'Notification delivery attempts by channel type and result.', labelNames: ['channel_type', 'result'], registers: [registry] }),
   };
   new Gauge({

@@ -7,6 +7,7 @@ import type { CheckDefinition } from '../../checks/index.js';
 import type { Clock } from '../clock.js';
 import type { RunnerConfig } from '../config/config.js';
 import type { Db } from '../db/connect.js';
+import type { WriteHealth } from '../db/database-fault.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Keyring } from '../secrets/keyring.js';
@@ -29,6 +30,8 @@ export interface RunnerDeps {
   /** Decrypts the organization secrets a check refers to, just before it runs. */
   keyring: Keyring;
   metrics: Metrics;
+  /** Told when result writes fail for a database fault and work again (`/ready`). */
+  writeHealth?: WriteHealth;
 }
 
 /** Claims are made this far ahead, so a run starts on its second rather than at the next poll. */
@@ -73,7 +76,7 @@ export class Runner {
   private started = 0;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.queue = new ResultQueue(deps.db, deps.logger);
+    this.queue = new ResultQueue(deps.db, deps.logger, { bufferLimit: deps.config.resultBuffer, metrics: deps.metrics, writeHealth: deps.writeHealth });
   }
 
   /** Starts claiming and running checks until `stop()`. */
@@ -118,7 +121,12 @@ export class Runner {
       this.deps.logger.warn({ err: (error as Error).message }, 'runner: could not release claims; they are taken over when their leases end'),
     );
     await Promise.allSettled([...this.inflight]);
-    await this.queue.flush();
+    await this.queue.close();
+  }
+
+  /** How many results wait in memory for the database (written when it can be again). */
+  get resultsWaiting(): number {
+    return this.queue.waiting;
   }
 
   private get leaseMs(): number {
