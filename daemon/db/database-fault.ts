@@ -13,7 +13,9 @@ export interface DatabaseFault {
   writes: boolean;
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+// Codes of connecting to PostgreSQL (a reset of an open connection reads "Connection terminated"); a client's
+// own ECONNRESET or EPIPE is not among them.
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 // SQLSTATE: connection exceptions (08...), the server shutting down or starting (57P01-57P03),
 // too many connections (53300), disk full (53100), out of memory (53200), read-only standby (25006).
 const POSTGRES_UNAVAILABLE = /^(08...|57P0[1-3]|53[123]00|25006)$/;
