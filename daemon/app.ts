@@ -3,8 +3,10 @@ import Koa from 'koa';
 import type { AppDeps } from './deps.js';
 import { clientAddress } from './http/client-address.js';
 import { dashboardStatic } from './http/dashboard-static.js';
-import { errorMiddleware } from './http/error-middleware.js';
+import { errorMiddleware, isApiPath } from './http/error-middleware.js';
+import { refuseNulBytes } from './http/nul-bytes.js';
 import { requestLog } from './http/request-log.js';
+import { apiMethods } from './http/api-methods.js';
 import { mountRoutes } from './http/mount.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { ROUTES } from './routes/index.js';
@@ -18,7 +20,8 @@ export function createApp(deps: AppDeps): Koa {
   app.proxy = false;
   app.silent = true;
   app.use(requestLog(deps.logger, deps.metrics, deps.lifecycle));
-  app.use(errorMiddleware(deps.logger));
+  app.use(errorMiddleware(deps.logger, deps.caches.writeHealth));
+  app.use(refuseNulBytes(isApiPath));
   app.use(clientAddress(deps.config.trustProxy));
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -30,6 +33,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(mcpEndpoint(deps, `${API_PREFIX}/mcp`));
   const api = new Router({ prefix: API_PREFIX });
   mountRoutes(api, ROUTES, deps);
+  app.use(apiMethods(api, API_PREFIX));
   app.use(api.routes());
   app.use(api.allowedMethods());
   // Public status pages and their feeds live outside the API, at /status/{org}/{page}.

@@ -8,6 +8,7 @@ import type { RunnerConfig } from './config/config.js';
 import { SamlVerifier } from './auth/saml/verify-worker.js';
 import { PatternMatcher } from './orgs/pattern-matcher.js';
 import { JsonQueryPool } from './runner/json-query-pool.js';
+import { WriteHealth } from './db/database-fault.js';
 import { DayHistoryCache } from './status-pages/public/day-history-cache.js';
 import { createGzipCache, type GzipCache } from './status-pages/public/cacheable.js';
 
@@ -42,6 +43,8 @@ export interface AppCaches {
   jsonQueries: JsonQueryPool;
   /** The worker that verifies SAML responses. */
   saml: SamlVerifier;
+  /** Whether database writes are failing (a full disk): `/ready` fails until a trial write works. */
+  writeHealth: WriteHealth;
 }
 
 /** Empty caches for a new app; `rdapBootstrapUrl` is `SVC_RDAP_BOOTSTRAP_URL`, the runner's settings size the JSON-query workers. */
@@ -57,6 +60,7 @@ export const createAppCaches = (
   patterns: new PatternMatcher(),
   jsonQueries: new JsonQueryPool({ workers: settings.runner?.expressionWorkers ?? 2, timeoutMs: settings.runner?.expressionTimeoutMs ?? 1000 }),
   saml: new SamlVerifier(),
+  writeHealth: new WriteHealth(),
 });
 
 /** Stops the caches' worker threads. */

@@ -1,6 +1,5 @@
 import type { AppDeps } from './deps.js';
 import { newId } from './db/ids.js';
-import { inTransaction } from './db/in-transaction.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -23,18 +22,22 @@ export async function readParameter(deps: Pick<AppDeps, 'db'>, organizationUid: 
   }
 }
 
-/** Stores a parameter as {"value": value}, replacing any earlier one; joins a transaction `deps.db.kysely` is in. */
+/**
+ * Stores a parameter as {"value": value}, replacing any earlier one, in one upsert: concurrent
+ * first writes of one key both succeed (the last one wins) on both engines.
+ */
 export async function writeParameter(deps: Deps, organizationUid: string | null, key: string, value: unknown): Promise<void> {
   const text = JSON.stringify({ value });
   const now = deps.clock.now().toISOString();
-  await inTransaction(deps.db.kysely, async (trx) => {
-    let update = trx.updateTable('parameters').set({ value: text, updated_at: now }).where('key', '=', key);
-    update = organizationUid === null ? update.where('organization_uid', 'is', null) : update.where('organization_uid', '=', organizationUid);
-    const result = await update.executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      await trx.insertInto('parameters').values({ uid: newId(), organization_uid: organizationUid, key, value: text, updated_at: now }).execute();
-    }
-  });
+  await deps.db.kysely
+    .insertInto('parameters')
+    .values({ uid: newId(), organization_uid: organizationUid, key, value: text, updated_at: now })
+    .onConflict((oc) => {
+      // Each scope has its own unique index: (organization, key), and key alone where there is no organization.
+      const target = organizationUid === null ? oc.column('key').where('organization_uid', 'is', null) : oc.columns(['organization_uid', 'key']);
+      return target.doUpdateSet({ value: text, updated_at: now });
+    })
+    .execute();
 }
 
 /** Removes a parameter. */

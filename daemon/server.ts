@@ -52,6 +52,16 @@ export interface StartOptions {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** How long a draining daemon keeps its port open for clients moving off idle keep-alive connections. */
+const LISTEN_GRACE_MS = 5000;
+
+/** Resolves once the server has no connection left, or after `graceMs`. */
+async function connectionsClosed(server: Server, graceMs: number): Promise<void> {
+  const count = () => new Promise<number>((resolve) => server.getConnections((error, n) => resolve(error ? 0 : n)));
+  const until = Date.now() + graceMs;
+  while (Date.now() < until && (await count()) > 0) await delay(20);
+}
+
 // Until the app is ready, every request gets this: the port is bound first, so that a port in use
 // fails start-up before anything is written to the database.
 const starting: Handler = (_req, res) => {
@@ -134,7 +144,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     await warnOfUnverifiedPatternJoins(deps);
 
-    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, probeSlots, keyring, metrics, probeCaches: deps.caches.probes, jsonQueries: deps.caches.jsonQueries.evaluate });
+    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, probeSlots, keyring, metrics, probeCaches: deps.caches.probes, jsonQueries: deps.caches.jsonQueries.evaluate, writeHealth: deps.caches.writeHealth });
     const metricsServer = config.metricsListen ? await startMetricsServer(metrics, config.metricsListen) : undefined;
     handler = createApp(deps).callback();
     // Notifications go out from every node, whatever its role: the outbox is shared and leased.
@@ -150,9 +160,17 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     let closing: Promise<void> | undefined;
     const drainAndClose = async () => {
       lifecycle.draining = true;
+      const deadline = delay(config.shutdownTimeoutSeconds * 1000, false, { ref: false });
+      // Idle keep-alive connections are closed while the port still listens: a client that sends
+      // its next request finds the connection closed and opens a new one, which is answered with
+      // `Connection: close`, instead of a reset. The port closes once every connection is gone
+      // (answered and closed), or after a short grace under steady traffic.
+      if (server) {
+        server.closeIdleConnections();
+        await connectionsClosed(server, Math.min(LISTEN_GRACE_MS, config.shutdownTimeoutSeconds * 1000));
+      }
       server?.close();
       server?.closeIdleConnections();
-      const deadline = delay(config.shutdownTimeoutSeconds * 1000, false, { ref: false });
       // Runs in flight finish and are written, unstarted claims go back; requests under way finish.
       const finished = await Promise.race([Promise.all([lifecycle.idle(), runner?.stop()]).then(() => true), deadline]);
       if (!finished) logger.warn(`shutdown: requests and runs still under way after ${config.shutdownTimeoutSeconds} s (SVC_SHUTDOWN_TIMEOUT) are cut off`);

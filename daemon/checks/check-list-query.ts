@@ -20,6 +20,9 @@ const KNOWN = ['label', 'type', 'state', 'limit', 'cursor', 'include'];
 /** What `?include=` may add to each listed check. */
 export const CHECK_LIST_INCLUDES = ['uptime24h', 'latencies'] as const;
 
+/** At most this many `?label=` filters in one list (more answer 400): each costs the database work. */
+export const MAX_LABEL_FILTERS = 20;
+
 /** Page sizes of the check list: 50 by default, at most 500. */
 export const CHECK_PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
 
@@ -31,7 +34,11 @@ export const CHECK_PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
 export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
   const issues = unknownQueryParameters(query, KNOWN);
   const labels: LabelFilter[] = [];
-  for (const filter of query.getAll('label')) {
+  const filters = query.getAll('label');
+  if (filters.length > MAX_LABEL_FILTERS) {
+    throw validationFailed([{ path: 'label', message: `at most ${MAX_LABEL_FILTERS} label filters; ${filters.length} were given` }], 'The query is not valid.');
+  }
+  for (const filter of filters) {
     const at = filter.indexOf('=');
     if (at <= 0) issues.push({ path: 'label', message: `"${filter}" is not of the form key=value` });
     else labels.push({ key: filter.slice(0, at), value: filter.slice(at + 1) });

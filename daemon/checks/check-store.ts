@@ -84,42 +84,40 @@ async function deleteLabels(db: Executor, checkUids: string[]): Promise<void> {
 /**
  * One page of an organization's checks in creation order, filtered by every label given (all
  * must match) and by type. `cursor` is the previous page's `nextCursor`. With labels the query
- * walks the (organization, key, value, check) index, so a filtered page costs an index range.
+ * is one semi-join on the (organization, key, value, check) index, whatever their number.
  */
 export async function listChecks(
   db: Executor,
   orgUid: string,
   query: PageRequest & { labels?: LabelFilter[]; type?: string; state?: CheckState },
 ): Promise<CheckPage> {
-  const [first, ...more] = query.labels ?? [];
-  let rows: Selectable<ChecksTable>[];
-  if (first) {
-    // Dynamic aliases (l1, l2, ...) are beyond the typed builder, hence the loosened type.
-    let builder: any = db
-      .selectFrom('check_labels as l0')
-      .innerJoin('checks', 'checks.uid', 'l0.check_uid')
-      .selectAll('checks')
-      .where('l0.organization_uid', '=', orgUid)
-      .where('l0.key', '=', first.key)
-      .where('l0.value', '=', first.value);
-    more.forEach((label, i) => {
-      const alias = `l${i + 1}`;
-      builder = builder.innerJoin(`check_labels as ${alias}`, (join: any) =>
-        join.onRef(`${alias}.check_uid`, '=', 'checks.uid').on(`${alias}.key`, '=', label.key).on(`${alias}.value`, '=', label.value),
-      );
-    });
-    if (query.type) builder = builder.where('checks.type', '=', query.type);
-    if (query.state) builder = whereState(builder, query.state);
-    if (query.cursor) builder = builder.where('l0.check_uid', '>', query.cursor);
-    rows = await builder.orderBy('l0.check_uid').limit(query.limit + 1).execute();
-  } else {
-    let builder = db.selectFrom('checks').selectAll('checks').where('checks.organization_uid', '=', orgUid);
-    if (query.type) builder = builder.where('checks.type', '=', query.type);
-    if (query.state) builder = whereState(builder, query.state);
-    if (query.cursor) builder = builder.where('checks.uid', '>', query.cursor);
-    rows = await builder.orderBy('checks.uid').limit(query.limit + 1).execute();
+  // Every label must match: the check's rows matching any of the (distinct) filters are counted,
+  // one pass over the (organization, key, value, check) index whatever the number of filters.
+  // A check has one value per key, so two filters on one key with different values match none.
+  const labels = distinctLabels(query.labels ?? []);
+  let builder = db.selectFrom('checks').selectAll('checks').where('checks.organization_uid', '=', orgUid);
+  if (labels.length > 0) {
+    builder = builder.where('checks.uid', 'in', (eb) =>
+      eb
+        .selectFrom('check_labels')
+        .select('check_labels.check_uid')
+        .where('check_labels.organization_uid', '=', orgUid)
+        .where((inner) => inner.or(labels.map((label) => inner.and([inner('check_labels.key', '=', label.key), inner('check_labels.value', '=', label.value)]))))
+        .groupBy('check_labels.check_uid')
+        .having((inner) => inner.fn.countAll(), '=', labels.length),
+    );
   }
+  if (query.type) builder = builder.where('checks.type', '=', query.type);
+  if (query.state) builder = whereState(builder, query.state);
+  if (query.cursor) builder = builder.where('checks.uid', '>', query.cursor);
+  const rows: Selectable<ChecksTable>[] = await builder.orderBy('checks.uid').limit(query.limit + 1).execute();
   return toPage(rows, query.limit, rowToCheck);
+}
+
+function distinctLabels(labels: readonly LabelFilter[]): LabelFilter[] {
+  const seen = new Map<string, LabelFilter>();
+  for (const label of labels) seen.set(JSON.stringify([label.key, label.value]), label);
+  return [...seen.values()];
 }
 
 /**

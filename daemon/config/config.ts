@@ -107,6 +107,8 @@ export interface RunnerConfig {
   expressionTimeoutMs: number;
   /** Worker threads evaluating JSON queries. */
   expressionWorkers: number;
+  /** Results kept in memory while the database cannot be written (SVC_RUNNER_RESULT_BUFFER). */
+  resultBuffer?: number;
 }
 
 /** Where each field of the password policy is configured, to name it in errors. */
@@ -287,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       resultsRetentionSeconds: get('resultsRetention')!,
       expressionTimeoutMs: get('runnerExpressionTimeoutMs')!,
       expressionWorkers: get('runnerExpressionWorkers')!,
+      resultBuffer: get('runnerResultBuffer')!,
     },
     probes: { rdapBootstrapUrl: get('rdapBootstrapUrl')! },
     warnings,

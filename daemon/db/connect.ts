@@ -47,6 +47,18 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  /**
+   * SQLite rolls a transaction back by itself on some errors (a full disk, an I/O error); the
+   * ROLLBACK that follows would then fail with "no transaction is active" and hide the cause.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } catch (error) {
+      if (!/no transaction is active/.test((error as Error).message)) throw error;
+    }
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../checks/json-depth.js';
 import { AppError, validationFailed } from '../errors.js';
+import { refuseNulStrings } from './nul-bytes.js';
 
 /** Reads the whole request body, refusing (413) as soon as it grows past `limit` bytes. */
 export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
@@ -29,7 +30,7 @@ export async function readJsonBody(ctx: Context, limit = 1024 * 1024): Promise<u
   }
   const parsed = tryParseJson(raw.toString('utf8'));
   if (!parsed) throw new AppError('VALIDATION_FAILED', 'The request body is not valid JSON.');
-  return refuseDeepNesting(parsed.value);
+  return refuseNulStrings(refuseDeepNesting(parsed.value));
 }
 
 /** The JSON text's value, or undefined when it is not JSON. */

@@ -1,12 +1,18 @@
 import type { Middleware } from 'koa';
+import { databaseFault, type WriteHealth } from '../db/database-fault.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 
+/** How long a caller is asked to wait (Retry-After, seconds) while the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * Mounted first: renders every error as `{error: {code, message, details?}}`. Unexpected errors
- * are logged with their stack and answered with a bare 500, so nothing internal leaks.
+ * are logged with their stack and answered with a bare 500, so nothing internal leaks. A database
+ * that does not answer or cannot write (disk full) is no bug: 503 with Retry-After naming the
+ * cause, one warning line without a stack, and `writeHealth` learns that writes fail.
  */
-export function errorMiddleware(logger: Logger): Middleware {
+export function errorMiddleware(logger: Logger, writeHealth?: WriteHealth): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -17,6 +23,16 @@ export function errorMiddleware(logger: Logger): Middleware {
         }
       }
     } catch (error) {
+      const fault = ctx.req.aborted ? undefined : databaseFault(error);
+      if (fault) {
+        const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? '(no route)';
+        logger.warn({ method: ctx.method, route, cause: fault.cause }, `database unavailable: ${fault.cause}`);
+        if (fault.writes) writeHealth?.failed(fault.cause);
+        ctx.status = 503;
+        ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+        ctx.body = { error: { code: 'UNAVAILABLE', message: `The database is unavailable (${fault.cause}); try again in a few seconds.` } };
+        return;
+      }
       if (clientWentAway(ctx, error)) {
         // Not a failure of ours: the client closed the connection before the answer was ready.
         logger.debug({ method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute }, 'client closed the connection');
@@ -36,7 +52,8 @@ export function errorMiddleware(logger: Logger): Middleware {
   };
 }
 
-const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
+/** Whether the path is under /api, where every answer is JSON. */
+export const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
 
 /** The client hung up (reset, aborted upload): nobody is left to answer. */
 function clientWentAway(ctx: { req: { aborted?: boolean; destroyed?: boolean } }, error: unknown): boolean {

@@ -4,6 +4,7 @@ import { authenticateRequest } from '../access/authenticate.js';
 import type { AppDeps } from '../deps.js';
 import { AppError, forbidden } from '../errors.js';
 import { readRawBody, refuseDeepNesting, tryParseJson } from '../http/body.js';
+import { refuseNulStrings } from '../http/nul-bytes.js';
 import { hasMcpScope } from './authorize.js';
 import { createMcpServer } from './server.js';
 
@@ -19,7 +20,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 async function readMcpBody(ctx: Context): Promise<unknown> {
   const raw = await readRawBody(ctx, MAX_BODY_BYTES);
   const parsed = tryParseJson(raw.toString('utf8'));
-  return parsed ? refuseDeepNesting(parsed.value) : NOT_JSON;
+  return parsed ? refuseNulStrings(refuseDeepNesting(parsed.value)) : NOT_JSON;
 }
 
 const NOT_JSON = Object.freeze({ notJson: true });

@@ -19,6 +19,9 @@ export interface Metrics {
   /** This process's runs per check, shown as svc_check_runs_total{org,check,status}. */
   checkRunCounts: CheckRunCounts;
   runnerLagSeconds: Histogram;
+  /** Results kept in memory because the database could not be written, and those given up past the bound. */
+  runnerResultsWaiting: Gauge;
+  runnerResultsGivenUp: Counter;
   /** Notification deliveries by channel type and result. */
   notificationDeliveries: Counter<'channel_type' | 'result'>;
 }
@@ -47,6 +50,8 @@ export function createMetrics(db: Db, options: { checkSeriesLimit: number }): Me
     checkRuns: new Counter({ name: 'svc_runner_runs_total', help: 'Check runs of this process by check type and status.', labelNames: ['type', 'status'], registers: [registry] }),
     checkRunCounts,
     runnerLagSeconds: new Histogram({ name: 'svc_runner_lag_seconds', help: 'How late a check run started after it was due.', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] }),
+    runnerResultsWaiting: new Gauge({ name: 'svc_runner_results_waiting', help: 'Check results kept in memory because the database could not be written; written when it can.', registers: [registry] }),
+    runnerResultsGivenUp: new Counter({ name: 'svc_runner_results_given_up_total', help: 'Check results given up because more than SVC_RUNNER_RESULT_BUFFER waited for the database.', registers: [registry] }),
     notificationDeliveries: new Counter({ name: 'svc_notification_deliveries_total', help: 'Notification delivery attempts by channel type and result.', labelNames: ['channel_type', 'result'], registers: [registry] }),
   };
   new Gauge({

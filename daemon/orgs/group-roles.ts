@@ -1,5 +1,5 @@
 import type { GroupRole } from '../../contract/enterprise-sign-in.js';
-import { joinOrganizationIn } from '../access/membership.js';
+import { joinOrganizationIn, lockOrganization } from '../access/membership.js';
 import { roleRank, type Role } from '../access/permissions.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Organization, User } from '../db/schema.js';
@@ -18,6 +18,8 @@ export async function readGroupRoles(deps: Pick<AppDeps, 'db'>, organizationUid:
 /** Replaces an organization's whole mapping in one transaction, recording who changed it. */
 export async function replaceGroupRoles(deps: Deps, org: Organization, actorUid: string, mapping: Record<string, GroupRole>): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
+    // Two replacements at once take turns, so neither inserts a row the other just inserted.
+    await lockOrganization(trx, org.uid);
     await trx.deleteFrom('group_roles').where('organization_uid', '=', org.uid).execute();
     const rows = Object.entries(mapping).map(([group_name, role]) => ({ organization_uid: org.uid, group_name, role }));
     if (rows.length > 0) await trx.insertInto('group_roles').values(rows).execute();

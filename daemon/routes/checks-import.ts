@@ -1,6 +1,7 @@
 import { countImport } from '../metrics/import-metrics.js';
 import { IMPORT_REGISTRY, ImportInputError, type ImportSource } from '../../importers/index.js';
 import { AppError } from '../errors.js';
+import { nulIssues } from '../http/nul-bytes.js';
 import { convertOffThread, type Converted } from '../import/convert-off-thread.js';
 import { parseImportQuery } from '../import/import-query.js';
 import { runImport } from '../import/run-import.js';
@@ -44,6 +45,10 @@ export const checkImportRoutes: RouteSpec[] = [
     async handler({ deps, auth, query, body }): Promise<ImportResult> {
       const { source, ...options } = parseImportQuery(query);
       const { result, digest } = await convertBody(deps, source, body as Buffer);
+      const nul = nulIssues({ checks: result.checks });
+      if (nul.length > 0) {
+        throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import holds a NUL character where svc keeps text (${nul[0].path}).`, { source, expected: IMPORT_REGISTRY[source].input });
+      }
       const response = await runImport(deps, orgOf(auth).uid, source, result, { ...options, conversionDigest: digest });
       countImport(deps.metrics, source, options.dryRun, response);
       return response;

@@ -18,7 +18,7 @@ export const healthRoutes: RouteSpec[] = [
     path: '/ready',
     permission: 'public',
     response: 'Health',
-    summary: 'Readiness: 200 when the database answers, migrations are done and the daemon is not draining; 503 otherwise.',
+    summary: 'Readiness: 200 when the database answers (and, after a failed write, takes a trial write), migrations are done and the daemon is not draining; 503 otherwise.',
     handler: async ({ deps }) => {
       // Migrations run before the app serves anything, so answering here means they are done.
       if (deps.lifecycle.draining) throw new AppError('UNAVAILABLE', 'The daemon is shutting down.');
@@ -27,6 +27,9 @@ export const healthRoutes: RouteSpec[] = [
       } catch {
         throw new AppError('UNAVAILABLE', 'The database does not answer.');
       }
+      // Reads may work while writes fail (a full disk): then a trial write decides.
+      const writeFault = await deps.caches.writeHealth.probe(deps.db.kysely);
+      if (writeFault) throw new AppError('UNAVAILABLE', `The database cannot be written: ${writeFault}.`);
       return { status: 'ready', version: VERSION, database: deps.db.kind };
     },
   }),

@@ -10,6 +10,7 @@ import type { CheckDefinition } from '../../checks/index.js';
 import type { Clock } from '../clock.js';
 import type { RunnerConfig } from '../config/config.js';
 import type { Db } from '../db/connect.js';
+import type { WriteHealth } from '../db/database-fault.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Keyring } from '../secrets/keyring.js';
@@ -39,6 +40,8 @@ export interface RunnerDeps {
   probeCaches: ProbeCaches;
   /** Where JSON queries are evaluated: the app's worker pool (AppDeps.caches.jsonQueries); on this thread when absent. */
   jsonQueries?: JsonQueryEvaluator;
+  /** Told when result writes fail for a database fault and work again (`/ready`). */
+  writeHealth?: WriteHealth;
 }
 
 /** Claims are made this far ahead, so a run starts on its second rather than at the next poll. */
@@ -53,6 +56,19 @@ const PRUNE_MS = 10 * 60_000;
 const CLAIM_BATCH = 500;
 /** Lag samples kept for `stats()`. */
 const LAG_SAMPLES = 200_000;
+
+/**
+ * The slot after a run that was due at `dueAt` and started at `startedMs`: the following slot,
+ * never the one just run (even when a timer fired a millisecond early). A run that was already
+ * due when this runner started (slots missed while no runner ran, or due at the end of a dead
+ * runner's lease, off the grid) counts as the run of the nearest slot: when the coming slot is
+ * less than half an interval away it is this run, so after a restart a check does not run at
+ * once and again a moment later.
+ */
+export function slotAfterRun(checkUid: string, intervalSeconds: number, dueAt: number, startedMs: number, dueBeforeStart: boolean): number {
+  const at = Math.max(startedMs, dueAt);
+  return nextSlot(checkUid, intervalSeconds, dueBeforeStart ? at + (intervalSeconds * 1000) / 2 : at);
+}
 
 /** What a runner has done, for the benchmark and the logs. */
 export interface RunnerStats {
@@ -84,8 +100,12 @@ export class Runner {
   private readonly lag: number[] = [];
   private started = 0;
 
+  /** When this runner was made (its daemon started): runs due before it are overdue from the downtime. */
+  private readonly createdAt: number;
+
   constructor(private readonly deps: RunnerDeps) {
-    this.queue = new ResultQueue(deps.db, deps.logger);
+    this.createdAt = deps.clock.now().getTime();
+    this.queue = new ResultQueue(deps.db, deps.logger, { bufferLimit: deps.config.resultBuffer, metrics: deps.metrics, writeHealth: deps.writeHealth });
   }
 
   /** Starts claiming and running checks until `stop()`. */
@@ -133,7 +153,12 @@ export class Runner {
       this.deps.logger.warn({ err: (error as Error).message }, 'runner: could not release claims; they are taken over when their leases end'),
     );
     await Promise.allSettled([...this.inflight]);
-    await this.queue.flush();
+    await this.queue.close();
+  }
+
+  /** How many results wait in memory for the database (written when it can be again). */
+  get resultsWaiting(): number {
+    return this.queue.waiting;
   }
 
   /** How many runs one organization may hold here at once: its share of the concurrency, at least one. */
@@ -235,9 +260,7 @@ export class Runner {
       check: { uid: check.uid, organizationUid: run.organizationUid, slug: check.slug, name: check.name, thresholds: check.thresholds },
       at: startedMs,
       result: null,
-      // After the due time even when a timer fired a millisecond early, so the slot just run is
-      // never handed out again.
-      claim: { owner: this.owner, nextRunAt: nextSlot(check.uid, check.intervalSeconds, Math.max(startedMs, run.dueAt)) },
+      claim: { owner: this.owner, nextRunAt: slotAfterRun(check.uid, check.intervalSeconds, run.dueAt, startedMs, run.dueAt < this.createdAt) },
     };
     if (!check.enabled) return { ...record, paused: true };
     const result = await this.probe(run, startedMs);

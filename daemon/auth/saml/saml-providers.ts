@@ -83,8 +83,9 @@ export async function storeSamlProvider(
     updated_at: now,
   };
   await deps.db.kysely.transaction().execute(async (trx) => {
-    await trx.deleteFrom('saml_providers').where('organization_uid', '=', org.uid).execute();
-    await trx.insertInto('saml_providers').values(row).execute();
+    // One upsert, so two first configurations at once both succeed (the last one wins).
+    const { organization_uid: _key, ...replaced } = row;
+    await trx.insertInto('saml_providers').values(row).onConflict((oc) => oc.column('organization_uid').doUpdateSet(replaced)).execute();
     await recordAudit(trx, deps.clock, {
       organizationUid: org.uid,
       kind: 'organization.saml_changed',
