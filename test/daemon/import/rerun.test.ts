@@ -86,6 +86,32 @@ describe.each(DATABASE_KINDS)('re-running an import [%s]', (kind) => {
     expect(await check('core-switch-v3')).toMatchObject({ enabled: false });
   });
 
+  it('pauses or resumes a check only when the source paused or resumed it since the last import', async () => {
+    expect((await daemon.request('POST', '/orgs', { token: admin, body: { slug: 'pausing', name: 'Pausing' } })).status).toBe(201);
+    const run = async (query: string, raw: Uint8Array) => {
+      const res = await daemon.request('POST', convertPath(`source=uptime-kuma&${query}`, 'pausing'), { token: admin, raw });
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+      return res.body;
+    };
+    const get = async (slug: string) => (await daemon.request('GET', `/orgs/pausing/checks/${slug}`, { token: admin })).body;
+    await run('', await kuma());
+    expect((await daemon.request('PATCH', '/orgs/pausing/checks/core-switch-v3', { token: admin, body: { enabled: false } })).status).toBe(200);
+
+    // The source pauses the time server (taken: it was not changed here) and the core switch (already paused here: nothing to do).
+    const paused = await kuma({ paused: ['Time server', 'Core switch v3'] });
+    const preview = await run('dryRun=true', paused);
+    expect(entry(preview, 'time-server')).toMatchObject({ action: 'update', changes: [{ field: 'enabled', from: true, to: false }] });
+    expect(withDetails(preview).map((c) => c.slug)).toEqual(['time-server']);
+    await run('', paused);
+    expect(await get('time-server')).toMatchObject({ enabled: false, state: 'paused' });
+
+    // The source resumes the core switch: it was paused here and in the source, so it resumes.
+    const resumed = await run('', await kuma({ paused: ['Time server'] }));
+    expect(entry(resumed, 'core-switch-v3')).toMatchObject({ action: 'update', changes: [{ field: 'enabled', from: false, to: true }] });
+    expect(await get('core-switch-v3')).toMatchObject({ enabled: true, state: 'pending' });
+    expect(await get('time-server')).toMatchObject({ enabled: false });
+  });
+
   it('refuses an overwrite that is not true or false', async () => {
     const res = await daemon.request('POST', convertPath('source=uptime-kuma&overwrite=maybe'), { token: admin, raw: await kuma() });
     expect(res.status).toBe(400);
