@@ -53,7 +53,10 @@ export function reimportResolver(source: ImportSource, overwrite: boolean) {
   const details = new Map<string, ReimportDetail>();
   const resolver: UpsertResolver = {
     async prepare(db: Executor, rows: readonly Selectable<ChecksTable>[]) {
-      baselines = await readBaselines(db, rows.map((row) => row.uid));
+      baselines = await readBaselines(
+        db,
+        rows.map((row) => row.uid),
+      );
     },
     resolve(incoming: CheckDefinition, row: Selectable<ChecksTable>): CheckDefinition {
       const baseline = baselines.get(row.uid);

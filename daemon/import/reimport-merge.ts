@@ -141,14 +141,26 @@ export function mergeReimport(base: CheckDefinition | undefined, here: CheckDefi
   const changed = definitionChanges(base ?? here, source).map((change) => change.field);
   const mixConflicts = definitionChanges(here, source)
     .filter((change) => base === undefined || changed.includes(change.field))
-    .map(({ field, from, to }): ImportFieldConflict => ({ field, ...(from === undefined ? {} : { here: from }), ...(to === undefined ? {} : { source: to }), taken: overwrite ? 'source' : 'here' }));
+    .map(
+      ({ field, from, to }): ImportFieldConflict => ({
+        field,
+        ...(from === undefined ? {} : { here: from }),
+        ...(to === undefined ? {} : { source: to }),
+        taken: overwrite ? 'source' : 'here',
+      }),
+    );
   const taken = overwrite ? source : here;
   return { definition: taken, changes: definitionChanges(here, taken), conflicts: mixConflicts };
 }
 
 /** The conflicts of type, target and config taken as one, listed field by field. */
 function kindConflicts(here: CheckDefinition, source: CheckDefinition, taken: 'here' | 'source'): ImportFieldConflict[] {
-  return definitionChanges(here, source, [...KIND_FIELDS]).map(({ field, from, to }) => ({ field, ...(from === undefined ? {} : { here: from }), ...(to === undefined ? {} : { source: to }), taken }));
+  return definitionChanges(here, source, [...KIND_FIELDS]).map(({ field, from, to }) => ({
+    field,
+    ...(from === undefined ? {} : { here: from }),
+    ...(to === undefined ? {} : { source: to }),
+    taken,
+  }));
 }
 
 /**

@@ -16,7 +16,14 @@ describe.each(DATABASE_KINDS)('re-running an import [%s]', (kind) => {
 
   const convert = async (query: string, raw: Uint8Array) => {
     const res = await daemon.request('POST', convertPath(`source=uptime-kuma&${query}`), { token: admin, raw });
-    expect(res.status, JSON.stringify(res.body).slice(0, 500) + daemon.logs.filter((l) => l.includes('"level":50')).slice(-2).join('\n')).toBe(200);
+    expect(
+      res.status,
+      JSON.stringify(res.body).slice(0, 500) +
+        daemon.logs
+          .filter((l) => l.includes('"level":50'))
+          .slice(-2)
+          .join('\n'),
+    ).toBe(200);
     return res.body;
   };
   const check = async (slug: string) => (await daemon.request('GET', `/orgs/default/checks/${slug}`, { token: admin })).body;
@@ -62,7 +69,10 @@ describe.each(DATABASE_KINDS)('re-running an import [%s]', (kind) => {
     await patch('intranet-ntlm', { intervalSeconds: 120 });
     const both = await convert('dryRun=true', await kuma({ timeServer: 300, intranet: 300 }));
     expect(both).toMatchObject({ updated: 0 });
-    expect(entry(both, 'intranet-ntlm')).toMatchObject({ action: 'unchanged', conflicts: [{ field: 'intervalSeconds', here: 120, source: 300, taken: 'here' }] });
+    expect(entry(both, 'intranet-ntlm')).toMatchObject({
+      action: 'unchanged',
+      conflicts: [{ field: 'intervalSeconds', here: 120, source: 300, taken: 'here' }],
+    });
     expect(entry(both, 'intranet-ntlm').changes).toBeUndefined();
     expect(withDetails(both).map((c) => c.slug)).toEqual(['intranet-ntlm']);
     // With overwrite the source's value is taken, and the preview says so.
@@ -81,7 +91,10 @@ describe.each(DATABASE_KINDS)('re-running an import [%s]', (kind) => {
     // Another conflict, applied with overwrite: the source's value is taken, the secret reference stays.
     await patch('intranet-ntlm', { intervalSeconds: 90 });
     const taken = await convert('overwrite=true', await kuma({ timeServer: 300, intranet: 600 }));
-    expect(entry(taken, 'intranet-ntlm')).toMatchObject({ action: 'update', conflicts: [{ field: 'intervalSeconds', here: 90, source: 600, taken: 'source' }] });
+    expect(entry(taken, 'intranet-ntlm')).toMatchObject({
+      action: 'update',
+      conflicts: [{ field: 'intervalSeconds', here: 90, source: 600, taken: 'source' }],
+    });
     expect(await check('intranet-ntlm')).toMatchObject({ intervalSeconds: 600, config: { basicAuthPassword: '{{secrets.INTRANET_PASSWORD}}' } });
     expect(await check('core-switch-v3')).toMatchObject({ enabled: false });
   });
