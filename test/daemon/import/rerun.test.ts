@@ -123,6 +123,16 @@ describe.each(DATABASE_KINDS)('re-running an import [%s]', (kind) => {
     expect(entry(resumed, 'core-switch-v3')).toMatchObject({ action: 'update', changes: [{ field: 'enabled', from: false, to: true }] });
     expect(await get('core-switch-v3')).toMatchObject({ enabled: true, state: 'pending' });
     expect(await get('time-server')).toMatchObject({ enabled: false });
+
+    // Checks imported before baselines were kept: every difference from the source is a conflict, kept.
+    await daemon.deps.db.kysely.deleteFrom('check_import_baselines').execute();
+    expect((await daemon.request('PATCH', '/orgs/pausing/checks/replica-set', { token: admin, body: { intervalSeconds: 120 } })).status).toBe(200);
+    const legacy = await run('', await kuma({ paused: ['Time server'] }));
+    expect(legacy).toMatchObject({ updated: 0 });
+    expect(withDetails(legacy)).toEqual([
+      expect.objectContaining({ slug: 'replica-set', action: 'unchanged', conflicts: [{ field: 'intervalSeconds', here: 120, source: 60, taken: 'here' }] }),
+    ]);
+    expect(await get('replica-set')).toMatchObject({ intervalSeconds: 120 });
   });
 
   it('refuses an overwrite that is not true or false', async () => {
