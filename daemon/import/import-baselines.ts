@@ -46,7 +46,7 @@ async function readBaselines(db: Executor, uids: readonly string[]): Promise<Map
  * conflict, kept here unless `overwrite`); a check this source manages without a baseline
  * (imported before baselines were kept) has every difference as a conflict; a check taken over
  * from another owner takes the source's definition. `details` holds each existing check's
- * changes and conflicts; `baselineOf` the text each written check's baseline gets.
+ * changes and conflicts; `record` stores the new baselines once the import is applied.
  */
 export function reimportResolver(source: ImportSource, overwrite: boolean) {
   let baselines = new Map<string, Baseline>();
@@ -60,10 +60,9 @@ export function reimportResolver(source: ImportSource, overwrite: boolean) {
     },
     resolve(incoming: CheckDefinition, row: Selectable<ChecksTable>): CheckDefinition {
       const baseline = baselines.get(row.uid);
-      const sourceText = canonicalJson(incoming);
-      // Nothing changed in the source since the last import: the check stays as it is here.
       const here = stripStored(rowToCheck(row));
-      if (baseline?.source === source && baseline.definition === sourceText) return here;
+      // Nothing changed in the source since the last import: the check stays as it is here.
+      if (baseline?.source === source && baseline.definition === canonicalJson(incoming)) return here;
       const ownedHere = (JSON.parse(row.labels) as Record<string, string>)[MANAGED_LABEL_KEY] === source;
       let definition: CheckDefinition;
       if (baseline?.source === source || ownedHere) {
