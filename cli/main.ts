@@ -232,6 +232,7 @@ export function buildProgram(): Command {
     .option('--local', 'convert here without a daemon (preview only)')
     .option('--strict', 'exit with code 3 when any item was skipped or a setting was left out')
     .option('--take-over', 'also change checks of the same slug that another import source manages or that were made by hand')
+    .option('--overwrite', 'on a re-run, take the source\'s value of a field that was changed both here and in the source since the last import (kept by default)')
     .addHelpText(
       'after',
       example(

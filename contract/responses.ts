@@ -306,6 +306,31 @@ export interface ImportCheckEntry {
   reason?: ImportWarningCode;
   /** For a skipped item: that warning's sentence. */
   message?: string;
+  /** For an `update`: each field it changes, by its dotted path (`intervalSeconds`, `config.method`). */
+  changes?: ImportFieldChange[];
+  /**
+   * Fields changed both here and in the source since the last import of this check: the value
+   * here is kept unless the import was run with `overwrite` (then the source's is taken).
+   */
+  conflicts?: ImportFieldConflict[];
+}
+
+/** One field an import changes on an existing check; `from` or `to` is absent when the field is absent. */
+export interface ImportFieldChange {
+  field: string;
+  from?: unknown;
+  to?: unknown;
+}
+
+/** One field changed both here and in the source since the last import; absent values mean the field is absent. */
+export interface ImportFieldConflict {
+  field: string;
+  /** The value here now. */
+  here?: unknown;
+  /** The source's value now. */
+  source?: unknown;
+  /** Which value the check has after the import: `here` (kept), or `source` (with overwrite). */
+  taken: 'here' | 'source';
 }
 
 export interface ImportResult {

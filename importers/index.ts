@@ -40,12 +40,14 @@ export function importResponse(
   actionOf: (slug: string) => Exclude<ImportAction, 'skip'>,
   /** Warnings of the import itself (conflicts), after the conversion's. */
   moreWarnings: readonly ImportWarning[] = [],
+  /** The field changes and conflicts of a re-run, per existing check. */
+  fieldsOf: (slug: string) => Pick<ImportCheckEntry, 'changes' | 'conflicts'> = () => ({}),
 ): ImportResponse {
   const counts = { create: 0, update: 0, unchanged: 0, conflict: 0, skip: 0 };
   const checks: ImportCheckEntry[] = result.checks.map((check) => {
     const action = actionOf(check.slug);
     counts[action]++;
-    return { slug: check.slug, name: check.name, type: check.type, action };
+    return { slug: check.slug, name: check.name, type: check.type, action, ...fieldsOf(check.slug) };
   });
   for (const item of result.skipped) {
     counts.skip++;

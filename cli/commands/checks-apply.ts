@@ -6,7 +6,7 @@ import type { Output } from '../output.js';
 import { allChecks } from './checks-fetch.js';
 import { MANAGED_LABEL, readChecksFile, type CheckDefinition } from './checks-file.js';
 import { orgPath, resolveOrg } from './checks-org.js';
-import { planApply, planChangesSomething, type ApplyPlan } from './checks-plan.js';
+import { changeLine, planApply, planChangesSomething, type ApplyPlan } from './checks-plan.js';
 
 interface Options {
   file: string;
@@ -52,15 +52,13 @@ async function desiredChecks(entries: unknown[], file: string, client: ApiClient
   return checks;
 }
 
-const show = (value: unknown) => (value === undefined ? '(none)' : JSON.stringify(value));
-
 /** Prints the plan as a diff: + create, ~ update (field by field), - delete. */
 function printPlan(plan: ApplyPlan, out: Output, dryRun: boolean): void {
   const { color } = out;
   for (const check of plan.create) out.line(color.green(`+ ${check.slug}`) + `  ${check.type} ${check.target || ''}`.trimEnd());
   for (const update of plan.update) {
     out.line(color.yellow(`~ ${update.slug}`) + (update.takeOver ? `  (not managed yet: apply takes it over with the label ${MANAGED_LABEL.key}=${MANAGED_LABEL.value})` : ''));
-    for (const change of update.changes) out.line(`    ${change.path}: ${show(change.from)} → ${show(change.to)}`);
+    for (const change of update.changes) out.line(`    ${changeLine(change.path, change.from, change.to)}`);
   }
   for (const slug of plan.delete) out.line(color.red(`- ${slug}`));
   const counts = `${plan.create.length} to create, ${plan.update.length} to update, ${plan.delete.length} to delete, ${plan.unchanged.length} unchanged`;

@@ -33,6 +33,12 @@ export function fieldChanges(from: unknown, to: unknown, path = ''): FieldChange
   return [{ path, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }];
 }
 
+/** How a value shows in a diff: JSON, or (none) for an absent field. */
+export const showValue = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));
+
+/** One changed field as `svc checks apply` and `svc import` print it: `intervalSeconds: 60 → 300`. */
+export const changeLine = (path: string, from: unknown, to: unknown): string => `${path}: ${showValue(from)} → ${showValue(to)}`;
+
 /** The JSON Merge Patch (RFC 7396) that turns `from` into `to`: null removes a field. */
 export function mergePatch(from: Record<string, unknown>, to: Record<string, unknown>): Record<string, unknown> {
   const patch: Record<string, unknown> = {};

@@ -1,5 +1,6 @@
 import type { ImportResponse, ImportWarning } from '../../importers/index.js';
 import type { Output } from '../output.js';
+import { changeLine, showValue } from './checks-plan.js';
 
 /** Rows shown per warning code and of the check list; the rest is counted (and all of it is in --json). */
 const SHOWN = 20;
@@ -17,6 +18,37 @@ export function warningsByCode(warnings: readonly ImportWarning[]): Map<string, 
   return groups;
 }
 
+/** The checks whose fields were changed both here and in the source, by what the import does with them. */
+function fieldConflictCounts(response: ImportResponse): string[] {
+  const kept = response.checks.filter((check) => check.conflicts?.some((conflict) => conflict.taken === 'here')).length;
+  const taken = response.checks.filter((check) => check.conflicts?.some((conflict) => conflict.taken === 'source')).length;
+  return [
+    ...(kept ? [`${plural(kept, 'check')} with changes here kept over the source's (--overwrite takes the source's)`] : []),
+    ...(taken ? [`${plural(taken, 'check')} with changes here overwritten by the source's`] : []),
+  ];
+}
+
+/**
+ * Each existing check's field changes and conflicts, as `svc checks apply` prints its plan:
+ * `~ slug` and `intervalSeconds: 60 → 300`; a conflict as `! field: here X, source Y` and which is kept.
+ */
+function printFieldChanges(out: Output, response: ImportResponse): void {
+  const detailed = response.checks.filter((check) => check.changes || check.conflicts);
+  if (detailed.length === 0) return;
+  const { color } = out;
+  out.line();
+  out.line(color.bold('Changes to existing checks'));
+  for (const check of detailed.slice(0, SHOWN)) {
+    out.line(color.yellow(`~ ${check.slug}`));
+    for (const change of check.changes ?? []) out.line(`    ${changeLine(change.field, change.from, change.to)}`);
+    for (const conflict of check.conflicts ?? []) {
+      const outcome = conflict.taken === 'here' ? 'kept here; --overwrite takes the source\'s' : 'the source\'s taken';
+      out.line(color.red(`  ! ${conflict.field}: changed here and in the source: here ${showValue(conflict.here)}, source ${showValue(conflict.source)} (${outcome})`));
+    }
+  }
+  if (detailed.length > SHOWN) out.line(color.dim(`  ... and ${detailed.length - SHOWN} more (--json lists every change)`));
+}
+
 /** The counts, one line. */
 export function countsLine(response: ImportResponse): string {
   const verb = response.dryRun ? 'would ' : '';
@@ -25,6 +57,7 @@ export function countsLine(response: ImportResponse): string {
     `${verb}update ${response.updated}`,
     `${response.unchanged} unchanged`,
     ...(response.conflicts ? [`${response.conflicts} in conflict (owned elsewhere; --take-over changes them)`] : []),
+    ...fieldConflictCounts(response),
     `${response.skipped} skipped`,
   ].join(', ');
 }
@@ -38,7 +71,7 @@ export function printImportReport(out: Output, response: ImportResponse, title: 
   out.line(color.bold(title));
   out.line(`  ${countsLine(response)}`);
 
-  const changes = response.checks.filter((check) => check.action !== 'unchanged');
+  const changes = response.checks.filter((check) => check.action !== 'unchanged' || check.conflicts);
   if (changes.length > 0) {
     out.line();
     out.table(
@@ -52,6 +85,7 @@ export function printImportReport(out: Output, response: ImportResponse, title: 
     );
     if (changes.length > SHOWN) out.line(color.dim(`  ... and ${changes.length - SHOWN} more (--json lists every check)`));
   }
+  printFieldChanges(out, response);
 
   const groups = warningsByCode(response.warnings);
   if (groups.size === 0) return;

@@ -27,6 +27,7 @@ interface Options extends InputFlags {
   local?: boolean;
   strict?: boolean;
   takeOver?: boolean;
+  overwrite?: boolean;
 }
 
 /**
@@ -78,6 +79,7 @@ async function previewLocally(source: ImportSource, input: ImportInput, options:
 interface CallMode {
   dryRun: boolean;
   takeOver: boolean;
+  overwrite: boolean;
   /** The digest of the preview the apply was confirmed on. */
   expect?: string;
 }
@@ -91,6 +93,7 @@ async function convertOnDaemon(client: ApiClient, org: string, source: ImportSou
         source,
         ...(mode.dryRun ? { dryRun: 'true' } : {}),
         ...(mode.takeOver ? { takeOver: 'true' } : {}),
+        ...(mode.overwrite ? { overwrite: 'true' } : {}),
         ...(mode.expect ? { expect: mode.expect } : {}),
       },
       raw: input.bytes,
@@ -125,7 +128,9 @@ function reportApplied(deps: CommandDeps, org: string, applied: ImportResponse):
  * daemon to that preview (`expect=<digest>`: if the result would now differ, nothing is
  * written). Without a terminal it applies only with --yes; --dry-run stops after the preview;
  * --local converts here without a daemon; --take-over lets this source change checks another
- * source manages or a person made. Re-running is safe: checks are matched by slug.
+ * source manages or a person made. Re-running is safe: checks are matched by slug, and a re-run
+ * changes only the fields the source changed since the last import (a field changed here too is
+ * a conflict, kept unless --overwrite).
  */
 export async function run(options: Options, deps: CommandDeps): Promise<number> {
   const source = canonicalSource(options.source ?? '');
@@ -146,13 +151,14 @@ export async function run(options: Options, deps: CommandDeps): Promise<number> 
   const client = deps.client();
   const org = await resolveImportOrg(options, deps, client);
   const takeOver = Boolean(options.takeOver);
+  const overwrite = Boolean(options.overwrite);
   if (yes && !options.dryRun) {
-    const applied = await convertOnDaemon(client, org, source, input, { dryRun: false, takeOver }, progress);
+    const applied = await convertOnDaemon(client, org, source, input, { dryRun: false, takeOver, overwrite }, progress);
     reportApplied(deps, org, applied);
     return exitCode(applied, options.strict);
   }
 
-  const preview = await convertOnDaemon(client, org, source, input, { dryRun: true, takeOver }, progress);
+  const preview = await convertOnDaemon(client, org, source, input, { dryRun: true, takeOver, overwrite }, progress);
   if (options.dryRun) {
     if (deps.out.jsonMode) deps.out.json(preview);
     else printImportReport(deps.out, preview, `Preview of ${input.label} as ${source} into ${org} (nothing written)`);
@@ -167,7 +173,7 @@ export async function run(options: Options, deps: CommandDeps): Promise<number> 
     return EXIT.ok;
   }
   try {
-    const applied = await convertOnDaemon(client, org, source, input, { dryRun: false, takeOver, expect: preview.digest }, progress);
+    const applied = await convertOnDaemon(client, org, source, input, { dryRun: false, takeOver, overwrite, expect: preview.digest }, progress);
     reportApplied(deps, org, applied);
     return exitCode(applied, options.strict);
   } catch (error) {

@@ -48,6 +48,17 @@ export interface UpsertOwner {
   takeOver: boolean;
 }
 
+/**
+ * What `upsertChecks` stores over an existing check, when that is not simply the incoming
+ * definition (an import's re-run merges it with the check as it is here).
+ */
+export interface UpsertResolver {
+  /** Called once with the stored rows of the matched slugs, before any is compared. */
+  prepare(db: Executor, rows: readonly Selectable<ChecksTable>[]): Promise<void>;
+  /** The definition to store over the row (the row's own to leave it as it is). */
+  resolve(incoming: CheckDefinition, stored: Selectable<ChecksTable>): CheckDefinition;
+}
+
 // Rows per multi-row statement: 14 parameters a check stays well under both engines' limits.
 const CHECK_BATCH = 500;
 const LABEL_BATCH = 1000;
@@ -254,7 +265,7 @@ export async function upsertChecks(
   db: Executor,
   orgUid: string,
   checks: readonly CheckDefinition[],
-  options: { now: Date; dryRun?: boolean; owner?: UpsertOwner },
+  options: { now: Date; dryRun?: boolean; owner?: UpsertOwner; resolver?: UpsertResolver },
 ): Promise<UpsertOutcome[]> {
   const seen = new Set<string>();
   for (const check of checks) {
@@ -262,6 +273,7 @@ export async function upsertChecks(
     seen.add(check.slug);
   }
   const existing = await findRowsBySlugs(db, orgUid, [...seen]);
+  await options.resolver?.prepare(db, [...existing.values()]);
   const newIds = checks.filter((check) => !existing.has(check.slug)).map(() => newId(options.now.getTime()));
   // Sorted random tails, handed out in order, keep the input order in the listing.
   newIds.sort();
@@ -270,7 +282,8 @@ export async function upsertChecks(
   // `content`: the check's row content, computed once per check. `keepsLabels`: an update whose
   // label set is the stored one leaves its label rows alone.
   const writes: { check: CheckDefinition; content: CheckContent; uid: string; replacesLabels: boolean; keepsLabels: boolean; wasEnabled?: boolean }[] = [];
-  for (const [index, check] of checks.entries()) {
+  for (const [index, incoming] of checks.entries()) {
+    let check = incoming;
     // Comparing and serialising a large import is real work: let other requests in now and then.
     if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const row = existing.get(check.slug);
@@ -289,6 +302,7 @@ export async function upsertChecks(
         continue;
       }
     }
+    if (options.resolver) check = options.resolver.resolve(incoming, row);
     const content = checkContent(check);
     if (sameStoredText(row, content) || sameContent(row, check, content)) {
       outcomes.push({ slug: check.slug, action: 'unchanged', uid: row.uid });

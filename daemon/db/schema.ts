@@ -29,6 +29,7 @@ export interface Database {
   email_verifications: EmailVerificationsTable;
   checks: ChecksTable;
   check_labels: CheckLabelsTable;
+  check_import_baselines: CheckImportBaselinesTable;
   incidents: IncidentsTable;
   status_pages: StatusPagesTable;
   status_page_checks: StatusPageChecksTable;
@@ -203,6 +204,15 @@ export interface ChecksTable {
   description: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** What the last import set on a check: the source and its definition then (canonical JSON). */
+export interface CheckImportBaselinesTable {
+  check_uid: string;
+  organization_uid: string;
+  source: string;
+  definition: string;
+  imported_at: string;
 }
 
 /** One label of a check, indexed for `?label=key=value` filtering. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ConversionResult, ImportAction } from '../../importers/index.js';
+import type { ConversionResult, ImportAction, ImportCheckEntry } from '../../importers/index.js';
 import { canonicalJson } from '../checks/check-rows.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -13,10 +13,16 @@ export function conversionDigest(result: ConversionResult): string {
 }
 
 /**
- * One value for what an import does: the conversion (by its digest), each check's action, and
- * the owner of each check in conflict. A preview and the apply that follows it have the same
- * digest exactly when the apply would do what the preview showed.
+ * One value for what an import does: the conversion (by its digest), each check's action, the
+ * owner of each check in conflict, and each existing check's field changes and conflicts. A
+ * preview and the apply that follows it have the same digest exactly when the apply would do
+ * what the preview showed.
  */
-export function importDigest(conversion: string, actions: readonly Exclude<ImportAction, 'skip'>[], owners: readonly (string | null)[]): string {
-  return sha256(JSON.stringify({ conversion, actions, owners }));
+export function importDigest(
+  conversion: string,
+  actions: readonly Exclude<ImportAction, 'skip'>[],
+  owners: readonly (string | null)[],
+  fields: readonly Pick<ImportCheckEntry, 'changes' | 'conflicts'>[],
+): string {
+  return sha256(JSON.stringify({ conversion, actions, owners, fields: canonicalJson(fields) }));
 }

@@ -8,16 +8,18 @@ export interface ImportQuery {
   dryRun: boolean;
   /** `?takeOver=true`: change checks of the same slug that another source manages or a person made. */
   takeOver: boolean;
+  /** `?overwrite=true`: on a re-run, take the source's value of a field changed both here and in the source. */
+  overwrite: boolean;
   /** `?expect=<digest>`: the preview's digest that the apply must still match. */
   expect?: string;
 }
 
 // `?dryRun` alone, `true` or `1` preview; `false` or `0` apply, as does leaving it out. A value
 // that is none of these is refused rather than guessed, because guessing wrong would write.
-// `?takeOver` reads the same way.
+// `?takeOver` and `?overwrite` read the same way.
 const FLAG_VALUES: Record<string, boolean> = { '': true, true: true, '1': true, false: false, '0': false };
 
-/** Reads `?source=` (required; values or tool aliases), `?dryRun=`, `?takeOver=` and `?expect=`; 400 VALIDATION_FAILED naming the allowed values. */
+/** Reads `?source=` (required; values or tool aliases), `?dryRun=`, `?takeOver=`, `?overwrite=` and `?expect=`; 400 VALIDATION_FAILED naming the allowed values. */
 export function parseImportQuery(query: URLSearchParams): ImportQuery {
   const issues: { path: string; message: string }[] = [];
   const rawSource = query.get('source');
@@ -33,6 +35,9 @@ export function parseImportQuery(query: URLSearchParams): ImportQuery {
   const rawTakeOver = query.get('takeOver');
   const takeOver = rawTakeOver === null ? false : FLAG_VALUES[rawTakeOver.trim().toLowerCase()];
   if (takeOver === undefined) issues.push({ path: 'takeOver', message: 'must be true or false' });
+  const rawOverwrite = query.get('overwrite');
+  const overwrite = rawOverwrite === null ? false : FLAG_VALUES[rawOverwrite.trim().toLowerCase()];
+  if (overwrite === undefined) issues.push({ path: 'overwrite', message: 'must be true or false' });
   const expect = query.get('expect') ?? undefined;
   if (expect !== undefined && !/^[0-9a-f]{64}$/.test(expect)) issues.push({ path: 'expect', message: 'must be the digest of a preview (64 hexadecimal digits)' });
   if (issues.length > 0) {
@@ -40,5 +45,5 @@ export function parseImportQuery(query: URLSearchParams): ImportQuery {
     // The allowed values as data too, so a client can offer them without parsing the message.
     throw new AppError('VALIDATION_FAILED', error.message, { ...error.details, allowedSources: [...IMPORT_SOURCES] });
   }
-  return { source: source!, dryRun: dryRun!, takeOver: takeOver!, ...(expect !== undefined ? { expect } : {}) };
+  return { source: source!, dryRun: dryRun!, takeOver: takeOver!, overwrite: overwrite!, ...(expect !== undefined ? { expect } : {}) };
 }

@@ -4,6 +4,7 @@ import { countChecks, refuseBeyondCheckLimit } from '../checks/check-limit.js';
 import { upsertChecks, type Executor, type UpsertOutcome } from '../checks/check-store.js';
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
+import { reimportResolver } from './import-baselines.js';
 import { conversionDigest, importDigest } from './import-digest.js';
 
 /** How an import runs: preview or apply, whether it takes over checks it does not own, and the digest it must match. */
@@ -11,6 +12,8 @@ export interface ImportRunOptions {
   dryRun: boolean;
   /** Change checks of the same slug that another source manages or that were made by hand. */
   takeOver?: boolean;
+  /** On a re-run, take the source's value of a field changed both here and in the source (else the value here is kept). */
+  overwrite?: boolean;
   /** The preview's digest: apply only when the result is still exactly that (else 409, nothing written). */
   expect?: string;
   /** `conversionDigest` of the result, when the worker that converted it computed it already. */
@@ -42,7 +45,8 @@ async function lockImports(trx: Executor, kind: AppDeps['db']['kind'], orgUid: s
 /**
  * Previews or applies a conversion in an organization; both take this one path, so a preview
  * reports exactly what the apply then does. Checks are matched by slug: new ones are created,
- * this source's changed ones updated in place, identical ones left alone, and those another
+ * this source's changed ones updated in place (a re-run changes only the fields the source
+ * changed since its last import: see import-baselines.ts), identical ones left alone, and those another
  * source manages or a person made are `conflict`s left alone unless `takeOver`. The apply is
  * one transaction, so a failure anywhere (a digest that no longer matches included) writes
  * nothing; the preview runs the same reads and writes nothing.
@@ -60,18 +64,28 @@ export async function runImport(
     if (!options.dryRun) await lockImports(trx, deps.db.kind, orgUid);
     const checkLimit = deps.config.organizations.checksLimit;
     const held = checkLimit > 0 ? await countChecks(trx, orgUid) : 0;
-    const outcomes = await upsertChecks(trx, orgUid, result.checks, { now, dryRun: options.dryRun, owner });
+    const reimport = reimportResolver(source, options.overwrite === true);
+    const outcomes = await upsertChecks(trx, orgUid, result.checks, { now, dryRun: options.dryRun, owner, resolver: reimport.resolver });
     // Thrown inside the transaction: the preview says so too, and an apply's writes are rolled back.
     refuseBeyondCheckLimit(held, outcomes.filter((outcome) => outcome.action === 'create').length, checkLimit);
+    if (!options.dryRun) await reimport.record(trx, orgUid, result.checks, outcomes, now);
     const bySlug = new Map(outcomes.map((outcome) => [outcome.slug, outcome]));
     const names = new Map(result.checks.map((check) => [check.slug, check.name]));
     const inConflict = outcomes.filter((outcome) => outcome.action === 'conflict');
     const conflicts = inConflict.map((outcome) => ownedElsewhere(outcome, names.get(outcome.slug)!, source));
-    const response = importResponse(source, options.dryRun, result, (slug) => bySlug.get(slug)!.action, conflicts);
+    const fieldsOf = (slug: string) => {
+      const detail = reimport.details.get(slug);
+      return {
+        ...(detail?.changes.length ? { changes: detail.changes } : {}),
+        ...(detail?.conflicts.length ? { conflicts: detail.conflicts } : {}),
+      };
+    };
+    const response = importResponse(source, options.dryRun, result, (slug) => bySlug.get(slug)!.action, conflicts, fieldsOf);
     const digest = importDigest(
       options.conversionDigest ?? conversionDigest(result),
       outcomes.map((outcome) => outcome.action),
       inConflict.map((outcome) => outcome.owner ?? null),
+      outcomes.map((outcome) => fieldsOf(outcome.slug)),
     );
     if (options.expect !== undefined && options.expect !== digest) {
       // Thrown inside the transaction: whatever the apply wrote is rolled back.

@@ -1631,11 +1631,66 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "message": {
         "description": "For a skipped item: that warning's sentence.",
         "type": "string"
+      },
+      "changes": {
+        "description": "For an `update`: each field it changes, by its dotted path (`intervalSeconds`, `config.method`).",
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ImportFieldChange"
+        }
+      },
+      "conflicts": {
+        "description": "Fields changed both here and in the source since the last import of this check: the value\nhere is kept unless the import was run with `overwrite` (then the source's is taken).",
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ImportFieldConflict"
+        }
       }
     },
     "required": [
       "name",
       "action"
+    ]
+  },
+  "ImportFieldChange": {
+    "description": "One field an import changes on an existing check; `from` or `to` is absent when the field is absent.",
+    "type": "object",
+    "properties": {
+      "field": {
+        "type": "string"
+      },
+      "from": {},
+      "to": {}
+    },
+    "required": [
+      "field"
+    ]
+  },
+  "ImportFieldConflict": {
+    "description": "One field changed both here and in the source since the last import; absent values mean the field is absent.",
+    "type": "object",
+    "properties": {
+      "field": {
+        "type": "string"
+      },
+      "here": {
+        "description": "The value here now."
+      },
+      "source": {
+        "description": "The source's value now."
+      },
+      "taken": {
+        "description": "Which value the check has after the import: `here` (kept), or `source` (with overwrite).",
+        "type": "string",
+        "enum": [
+          "here",
+          "source"
+        ]
+      }
+    },
+    "required": [
+      "field",
+      "taken"
     ]
   },
   "ImportResult": {

@@ -41,7 +41,8 @@ export const checkImportRoutes: RouteSpec[] = [
     summary:
       'Import checks from another tool: ?source= (configfile-monitor, hosted-monitor-api, selfhosted-monitor-db, uptime-api-monitor, or the tool names), ' +
       'raw export as the body (for hosted-monitor-api, its API token or saved listings); ?dryRun=true previews; apply is one transaction, matched by slug; ' +
-      '?takeOver=true changes checks another source or a person owns; ?expect=<digest> applies only what the preview showed.',
+      '?takeOver=true changes checks another source or a person owns; a re-run changes only fields the source changed since the last import, ' +
+      '?overwrite=true also those changed here; ?expect=<digest> applies only what the preview showed.',
     async handler({ deps, auth, query, body }): Promise<ImportResult> {
       const { source, ...options } = parseImportQuery(query);
       const { result, digest } = await convertBody(deps, source, body as Buffer);

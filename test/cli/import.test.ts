@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureDatabase } from '../fixtures/import/uptime-kuma/build-database.js';
 import { runSvc } from '../support/cli.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
-import { checkCount, checksSnapshot, gatusConfig } from '../daemon/import/helpers.js';
+import { checkCount, checksSnapshot, gatusConfig, kumaWithIntervals } from '../daemon/import/helpers.js';
 
 const uptimeRobot = JSON.stringify({
   stat: 'ok',
@@ -230,6 +230,40 @@ describe('svc import', () => {
     const taken = await svc(['--source', 'gatus', '--file', file, '--yes', '--org', 'default', '--take-over', '--json']);
     expect(JSON.parse(taken.stdout)).toMatchObject({ updated: 1, conflicts: 0 });
     expect((await daemon.request('GET', '/orgs/default/checks/mine', { token: admin })).body.target).toBe('https://mine.example.com/imported');
+  });
+
+  it('a re-run keeps what was changed here, previews each field it changes and each conflict, and --overwrite takes the source\'s', async () => {
+    const admin = await daemon.adminToken();
+    await daemon.request('POST', '/orgs', { token: admin, body: { slug: 'rerun', name: 'Rerun' } });
+    const file = join(dir, 'rerun.db');
+    writeFileSync(file, await kumaWithIntervals());
+    const run = (...extra: string[]) => svc(['--source', 'uptime-kuma', '--file', file, '--org', 'rerun', ...extra]);
+    expect((await run('--yes')).code).toBe(0);
+    const patch = (slug: string, body: unknown) => daemon.request('PATCH', `/orgs/rerun/checks/${slug}`, { token: admin, body });
+    expect((await patch('core-switch-v3', { enabled: false })).status).toBe(200);
+    expect((await patch('intranet-ntlm', { intervalSeconds: 120 })).status).toBe(200);
+
+    const same = await run('--dry-run');
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toContain('would update 0');
+    expect(same.stdout).not.toContain('Changes to existing checks');
+
+    writeFileSync(file, await kumaWithIntervals({ timeServer: 300, intranet: 300 }));
+    const preview = await run('--dry-run');
+    expect(preview.stdout).toContain('would update 1');
+    expect(preview.stdout).toContain('1 check with changes here kept over the source\'s (--overwrite takes the source\'s)');
+    expect(preview.stdout).toMatch(/~ time-server\n {4}intervalSeconds: 60 → 300\n/);
+    expect(preview.stdout).toMatch(/~ intranet-ntlm\n {2}! intervalSeconds: changed here and in the source: here 120, source 300 \(kept here; --overwrite takes the source's\)/);
+    expect(preview.stdout).not.toContain('core-switch-v3');
+
+    const taken = await run('--yes', '--overwrite');
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stdout).toContain('update 2');
+    const checks = (await daemon.request('GET', '/orgs/rerun/checks', { token: admin })).body.items as { slug: string; intervalSeconds: number; enabled: boolean }[];
+    const bySlug = new Map(checks.map((check) => [check.slug, check]));
+    expect(bySlug.get('intranet-ntlm')).toMatchObject({ intervalSeconds: 300 });
+    expect(bySlug.get('time-server')).toMatchObject({ intervalSeconds: 300 });
+    expect(bySlug.get('core-switch-v3')).toMatchObject({ enabled: false });
   });
 
   it('takes the hosted listings saved as JSON with --file, on the daemon and with --local', async () => {

@@ -77,6 +77,32 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     expect(await fitsWidth(page)).toBe(true);
   });
 
+  it('previews each field a re-run changes and a field changed on both sides, and takes the source\'s when asked', async () => {
+    const yaml = (interval: string) => `endpoints:\n  - name: Rerun target\n    url: https://rerun.example.com\n    interval: ${interval}\n    conditions: ["[STATUS] == 200"]\n`;
+    const first = await daemon.request('POST', '/orgs/default/checks/import/convert?source=gatus', { token, raw: yaml('30s') });
+    expect(first.body).toMatchObject({ created: 1 });
+    expect((await daemon.request('PATCH', '/orgs/default/checks/rerun-target', { token, body: { intervalSeconds: 120 } })).status).toBe(200);
+
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
+    await page.getByLabel('Or paste: Configuration file (YAML)').fill(yaml('45s'));
+    await page.getByRole('button', { name: 'Import preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
+    const row = page.locator('tr[data-slug="rerun-target"]');
+    expect(await row.getAttribute('data-action')).toBe('unchanged');
+    expect(await row.locator('[data-conflict="intervalSeconds"]').textContent()).toBe('Changed here and in the source: intervalSeconds here 120, source 45 (kept as it is here)');
+
+    await page.getByLabel("Take the source's value where a field was changed here too").check();
+    await page.getByRole('button', { name: 'Import preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
+    expect(await row.getAttribute('data-action')).toBe('update');
+    expect(await row.locator('[data-field="intervalSeconds"]').textContent()).toBe('intervalSeconds 120 → 45');
+    expect(await row.locator('[data-conflict="intervalSeconds"]').textContent()).toMatch(/\(the source's value is taken\)$/);
+    await page.getByRole('button', { name: /Confirm import/ }).click();
+    await page.getByRole('heading', { name: 'Import done' }).waitFor();
+    expect((await daemon.request('GET', '/orgs/default/checks/rerun-target', { token })).body.intervalSeconds).toBe(45);
+  });
+
   it('reads a file chosen for the self-hosted source', async () => {
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');

@@ -12,6 +12,7 @@ import * as notificationOutbox from './013-notification-outbox.js';
 import * as enterpriseSignIn from './014-enterprise-sign-in.js';
 import * as stateChangesByOrganization from './015-state-changes-by-organization.js';
 import * as incidentResolution from './016-incident-resolution.js';
+import * as importBaseline from './017-import-baseline.js';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '014-enterprise-sign-in': enterpriseSignIn,
   '015-state-changes-by-organization': stateChangesByOrganization,
   '016-incident-resolution': incidentResolution,
+  '017-import-baseline': importBaseline,
 };

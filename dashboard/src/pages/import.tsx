@@ -12,7 +12,8 @@ import { IMPORT_SOURCES, type SourceInfo } from './import-sources';
 
 /**
  * Checks, Import: pick a source, give its input, preview (the same call with dryRun=true),
- * read the warnings, confirm. Matching is by slug, so running it again updates in place.
+ * read the warnings, confirm. Matching is by slug, and running it again changes only what
+ * changed in the source since the last import (a field changed here too is kept, or overwritten).
  */
 export function ImportPage({ org, role }: { org: string; role?: Role }) {
   usePageTitle('Import checks');
@@ -23,6 +24,7 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
   const [result, setResult] = useState<ImportResult>();
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState<'preview' | 'apply'>();
+  const [overwrite, setOverwrite] = useState(false);
   const info = IMPORT_SOURCES.find((s) => s.source === source)!;
   const checksBase = `/orgs/${encodeURIComponent(org)}/checks`;
 
@@ -59,7 +61,7 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
     try {
       const answer = await request<ImportResult>('POST', `/orgs/${encodeURIComponent(org)}/checks/import/convert`, {
         // The confirmed apply is held to the preview: if it would now do something else, 409 and nothing is written.
-        query: { source, ...(dryRun ? { dryRun: 'true' } : preview?.digest ? { expect: preview.digest } : {}) },
+        query: { source, ...(overwrite ? { overwrite: 'true' } : {}), ...(dryRun ? { dryRun: 'true' } : preview?.digest ? { expect: preview.digest } : {}) },
         raw: input.raw,
         contentType: input.contentType,
       });
@@ -81,7 +83,7 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
         <Link href={checksBase}>← Checks</Link>
       </p>
       <h1 tabIndex={-1}>Import checks</h1>
-      <p class="lead">Bring monitors over from another tool. Checks are matched by slug: an existing one is updated, never duplicated, so you can run an import again. Secrets, notification settings and history are not carried over.</p>
+      <p class="lead">Bring monitors over from another tool. Checks are matched by slug: an existing one is updated, never duplicated, so you can run an import again; it then changes only what changed in the source since the last import, and keeps what was changed here. Secrets, notification settings and history are not carried over.</p>
 
       {result ? (
         <ImportDone result={result} checksBase={checksBase} onAgain={() => setResult(undefined)} />
@@ -135,6 +137,22 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
                 changed();
               }}
             />
+            <div class="field-checkbox">
+              <input
+                type="checkbox"
+                id="import-overwrite"
+                checked={overwrite}
+                aria-describedby="import-overwrite-hint"
+                onChange={(e) => {
+                  setOverwrite((e.currentTarget as HTMLInputElement).checked);
+                  changed();
+                }}
+              />
+              <label for="import-overwrite">Take the source's value where a field was changed here too</label>
+              <p class="hint" id="import-overwrite-hint">
+                Running an import again changes only what changed in the source since the last import. A field changed both here and in the source is kept as it is here unless this is ticked.
+              </p>
+            </div>
             <ErrorBanner error={error} title={error?.code === 'INVALID_IMPORT_INPUT' ? 'The input cannot be read' : undefined} />
             <button type="submit" class="primary" disabled={!!busy}>
               {busy === 'preview' ? 'Previewing…' : 'Import preview'}
@@ -180,6 +198,29 @@ function SourceInput({ info, text, onText, onFile }: { info: SourceInfo; text: s
         <textarea id="import-text" rows={10} spellcheck={false} value={text} onInput={(e) => onText((e.currentTarget as HTMLTextAreaElement).value)} />
       </FieldShell>
     </>
+  );
+}
+
+/** A field's value in a change: JSON, or (none) when the field is absent. */
+const shown = (value: unknown) => (value === undefined ? '(none)' : JSON.stringify(value));
+
+/** An existing check's field changes (`intervalSeconds 60 → 300`) and its fields changed on both sides. */
+function FieldChanges({ check }: { check: ImportCheckEntry }) {
+  if (!check.changes && !check.conflicts) return null;
+  return (
+    <ul class="field-changes">
+      {(check.changes ?? []).map((change) => (
+        <li key={`change-${change.field}`} data-field={change.field}>
+          <code>{change.field}</code> {shown(change.from)} → {shown(change.to)}
+        </li>
+      ))}
+      {(check.conflicts ?? []).map((conflict) => (
+        <li key={`conflict-${conflict.field}`} class="field-conflict" data-conflict={conflict.field}>
+          Changed here and in the source: <code>{conflict.field}</code> here {shown(conflict.here)}, source {shown(conflict.source)}
+          {conflict.taken === 'here' ? ' (kept as it is here)' : " (the source's value is taken)"}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -237,6 +278,7 @@ export function ImportSummary({ result, checksBase }: { result: ImportResult; ch
                   <td>{check.type ?? '—'}</td>
                   <td>
                     {ACTION_TEXT[check.action]}
+                    <FieldChanges check={check} />
                     {check.action === 'skip' && check.reason ? (
                       <p class="hint skip-reason">
                         {IMPORT_WARNING_TITLES[check.reason]}

@@ -56,7 +56,7 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
     expect(preview.body).toMatchObject({ source: 'configfile-monitor', created: 0, updated: 1, unchanged: 1 });
     const changed = await convert('source=gatus&dryRun=false', gatusConfig({ extraGroup: 'storage' }));
     expect(changed.body).toMatchObject({ source: 'configfile-monitor', dryRun: false, created: 0, updated: 1, unchanged: 1 });
-    expect(changed.body.checks[1]).toEqual({ slug: 'database', name: 'Database', type: 'tcp', action: 'update' });
+    expect(changed.body.checks[1]).toEqual({ slug: 'database', name: 'Database', type: 'tcp', action: 'update', changes: [{ field: 'labels.group', from: 'data', to: 'storage' }] });
     const after = await daemon.request('GET', '/orgs/default/checks/database', { token: admin });
     expect(after.body.createdAt).toBe(before.body.createdAt);
     expect(after.body.labels).toEqual({ group: 'storage', 'svc-managed': 'configfile-monitor' });

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
+import { buildDatabase, FIXTURE_DIR } from '../../fixtures/import/uptime-kuma/build-database.js';
 import type { TestDaemon } from '../../support/daemon.js';
 import { failInsertsWhere } from '../../support/inject-failure.js';
 
@@ -58,3 +60,19 @@ export async function checkCount(daemon: TestDaemon, org = 'default'): Promise<n
  * are already in by then, so the failure lands halfway through the transaction.
  */
 export const injectLabelFailure = (daemon: TestDaemon, value: string) => failInsertsWhere(daemon, 'check_labels', 'value', value);
+
+const TIME_SERVER = "'ntp.example.com', 123, 250, 20, 100, 60);";
+const INTRANET = "'CORP', 'WS01', 60, 0);";
+
+/**
+ * The self-hosted monitor's 2.5 fixture database, with the intervals of two monitors as given
+ * (60 in the fixture): `Time server` (slug time-server) and `Intranet (NTLM)` (intranet-ntlm);
+ * the monitors named in `paused` are paused in the source.
+ */
+export function kumaWithIntervals(options: { timeServer?: number; intranet?: number; paused?: string[] } = {}): Promise<Uint8Array> {
+  let statements = readFileSync(new URL('kuma-2.5.sql', FIXTURE_DIR), 'utf8');
+  for (const name of options.paused ?? []) statements += `\nUPDATE monitor SET active = 0 WHERE name = '${name}';`;
+  if (options.timeServer !== undefined) statements = statements.replace(TIME_SERVER, TIME_SERVER.replace('60);', `${options.timeServer});`));
+  if (options.intranet !== undefined) statements = statements.replace(INTRANET, INTRANET.replace('60,', `${options.intranet},`));
+  return buildDatabase('2.5', statements);
+}
