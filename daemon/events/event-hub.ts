@@ -18,7 +18,7 @@ const LOOKBACK_MS = 5_000;
 const POLL_LIMIT = 5_000;
 
 /** Why a stream was not opened. */
-export type StreamRefusal = 'daemon-full' | 'member-full';
+export type StreamRefusal = 'draining' | 'daemon-full' | 'member-full';
 
 /**
  * The open event streams of this daemon and the one poller that feeds them: while a stream is
@@ -49,7 +49,8 @@ export class EventHub {
    */
   async open(organizationUid: string, userUid: string, checks: Set<string> | undefined): Promise<EventStream | StreamRefusal> {
     const memberKey = `${organizationUid}:${userUid}`;
-    if (this.closed || this.streams.size >= this.options.maxStreams) return 'daemon-full';
+    if (this.closed) return 'draining';
+    if (this.streams.size >= this.options.maxStreams) return 'daemon-full';
     if ((this.perMember.get(memberKey) ?? 0) >= this.options.maxStreamsPerMember) return 'member-full';
     const stream = new EventStream(organizationUid, memberKey, checks, this.options.heartbeatMs, (closed) => this.forget(closed));
     this.streams.add(stream);

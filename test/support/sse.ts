@@ -21,6 +21,7 @@ export async function openEvents(url: string, token: string, headers: Record<str
   const queue: ReadEvent[] = [];
   let wake: (() => void) | undefined;
   let ended = false;
+  let broke = false;
   if (response.ok && response.body) {
     void (async () => {
       const decoder = new TextDecoder();
@@ -38,7 +39,8 @@ export async function openEvents(url: string, token: string, headers: Record<str
           }
         }
       } catch {
-        // aborted
+        // Aborted by the client, or the connection was cut without the response's end.
+        broke = true;
       }
       ended = true;
       wake?.();
@@ -53,7 +55,7 @@ export async function openEvents(url: string, token: string, headers: Record<str
         const index = queue.findIndex(match);
         if (index >= 0) return queue.splice(0, index + 1).pop()!;
         queue.length = 0;
-        if (ended) throw new Error('the stream ended before the event came');
+        if (ended) throw new Error(broke ? 'the stream broke off before the event came' : 'the stream ended before the event came');
         const left = deadline - Date.now();
         if (left <= 0) throw new Error(`no matching event within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
