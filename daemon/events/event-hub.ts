@@ -58,6 +58,7 @@ export class EventHub {
     try {
       await (this.starting ??= this.start());
     } catch (error) {
+      this.starting = undefined;
       stream.close();
       throw error;
     }

@@ -22,10 +22,13 @@ export const eventRoutes: RouteSpec[] = [
       if (stream === 'draining') throw new AppError('UNAVAILABLE', 'This server is shutting down; connect again.');
       if (stream === 'daemon-full') throw new AppError('RATE_LIMITED', 'This server has as many event streams open as it allows (SVC_EVENTS_MAX_STREAMS); try again later.');
       if (stream === 'member-full') throw new AppError('RATE_LIMITED', 'You have as many event streams open in this organization as one member may; close one first.');
-      ctx.req.on('close', () => stream.close());
-      // Under way until its response ends: draining closes the stream and waits for its last bytes.
+      // Under way until its response ends (the client went away, or draining closed it and its
+      // last bytes went out): shutdown waits for that.
       deps.lifecycle.enter();
-      ctx.res.once('close', () => deps.lifecycle.leave());
+      ctx.res.once('close', () => {
+        stream.close();
+        deps.lifecycle.leave();
+      });
       ctx.req.socket.setNoDelay(true);
       ctx.status = 200;
       ctx.type = 'text/event-stream';
