@@ -70,17 +70,25 @@ function printEvent(out: Output, message: EventSourceMessage): void {
     return;
   }
   const type = message.event ?? 'message';
-  if (out.jsonMode) return out.line(JSON.stringify({ event: type, id: message.id ?? null, data }));
-  const c = out.color;
-  if (type === 'reset') return out.warn(`some events could not be replayed: ${data.reason}`);
+  if (out.jsonMode) out.line(JSON.stringify({ event: type, id: message.id ?? null, data }));
+  else if (type === 'reset') out.warn(`some events could not be replayed: ${data.reason}`);
+  else {
+    const line = describeEvent(out.color, type, data);
+    if (line) out.line(line);
+  }
+}
+
+/** The line of an event for people: time, check, then what happened. */
+function describeEvent(c: Output['color'], type: string, data: Record<string, any>): string | undefined {
   if (type === 'check.state') {
     const colour = STATE_COLOURS[data.state as keyof typeof STATE_COLOURS] ?? 'white';
     const message = data.message ? `  ${c.gray(String(data.message))}` : '';
-    return out.line(`${c.gray(String(data.since))}  ${c.bold(String(data.slug))}  ${String(data.from)} → ${c[colour](String(data.state))}${message}`);
+    return `${c.gray(String(data.since))}  ${c.bold(String(data.slug))}  ${String(data.from)} → ${c[colour](String(data.state))}${message}`;
   }
   if (type.startsWith('incident.')) {
     const step = type.slice('incident.'.length);
     const colour = step === 'opened' ? 'red' : step === 'acknowledged' ? 'yellow' : 'green';
-    return out.line(`${c.gray(String(data.at))}  ${c.bold(String(data.checkSlug ?? '-'))}  incident ${c[colour](step)}: ${String(data.title)} (${String(data.uid)})`);
+    return `${c.gray(String(data.at))}  ${c.bold(String(data.checkSlug ?? '-'))}  incident ${c[colour](step)}: ${String(data.title)} (${String(data.uid)})`;
   }
+  return undefined;
 }

@@ -90,8 +90,14 @@ export class EventHub {
   /** Marks what is already stored as seen, then polls. */
   private async start(): Promise<void> {
     const latestChange = await this.db.selectFrom('check_state_changes').select('at').orderBy('uid', 'desc').limit(1).executeTakeFirst();
-    const latestIncident = await this.db.selectFrom('incidents').select((eb) => eb.fn.max('updated_at').as('at')).executeTakeFirst();
-    const latest = [latestChange?.at, latestIncident?.at ?? undefined].filter((at): at is string => typeof at === 'string').sort().pop();
+    const latestIncident = await this.db
+      .selectFrom('incidents')
+      .select((eb) => eb.fn.max('updated_at').as('at'))
+      .executeTakeFirst();
+    const latest = [latestChange?.at, latestIncident?.at ?? undefined]
+      .filter((at): at is string => typeof at === 'string')
+      .sort()
+      .pop();
     const cursor = { since: latest ? new Date(Date.parse(latest) - LOOKBACK_MS).toISOString() : '', seen: new Map<string, string>() };
     if (latest) for (const event of (await eventsSince(this.db, cursor.since, { limit: POLL_LIMIT })).events) cursor.seen.set(event.id, event.at);
     this.cursor = cursor;

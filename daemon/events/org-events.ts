@@ -48,7 +48,14 @@ export function incidentEvents(row: Selectable<IncidentsTable>): OrgEvent[] {
       organizationUid: row.organization_uid,
       checkSlug: row.check_slug,
       at,
-      data: { uid: row.uid, title: row.title, checkSlug: row.check_slug, status: row.status, at, ...(step === 'resolved' ? { resolution: row.resolution } : {}) },
+      data: {
+        uid: row.uid,
+        title: row.title,
+        checkSlug: row.check_slug,
+        status: row.status,
+        at,
+        ...(step === 'resolved' ? { resolution: row.resolution } : {}),
+      },
     });
   }
   return events;
@@ -66,7 +73,11 @@ export function uidPrefixAt(ms: number): string {
 }
 
 /** Events of every organization at or after `since` (ISO), oldest first, at most `limit` of each table. */
-export async function eventsSince(db: Executor, since: string, options: { organizationUid?: string; limit: number }): Promise<{ events: OrgEvent[]; full: boolean }> {
+export async function eventsSince(
+  db: Executor,
+  since: string,
+  options: { organizationUid?: string; limit: number },
+): Promise<{ events: OrgEvent[]; full: boolean }> {
   let changes = db
     .selectFrom('check_state_changes')
     .selectAll()

@@ -15,13 +15,20 @@ export const eventRoutes: RouteSpec[] = [
     async handler({ ctx, deps, auth, query }) {
       const issues = unknownQueryParameters(query, ['checks']);
       if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');
-      const slugs = query.get('checks')?.split(',').map((slug) => slug.trim()).filter(Boolean);
-      if (query.has('checks') && !slugs?.length) throw validationFailed([{ path: 'checks', message: 'Give one or more check slugs separated by commas.' }], 'The query is not valid.');
+      const slugs = query
+        .get('checks')
+        ?.split(',')
+        .map((slug) => slug.trim())
+        .filter(Boolean);
+      if (query.has('checks') && !slugs?.length)
+        throw validationFailed([{ path: 'checks', message: 'Give one or more check slugs separated by commas.' }], 'The query is not valid.');
       for (const slug of slugs ?? []) await requireCommittedCheck(deps.db, auth.org.uid, slug);
       const stream = await deps.events.open(auth.org.uid, auth.user.uid, slugs ? new Set(slugs) : undefined);
       if (stream === 'draining') throw new AppError('UNAVAILABLE', 'This server is shutting down; connect again.');
-      if (stream === 'daemon-full') throw new AppError('RATE_LIMITED', 'This server has as many event streams open as it allows (SVC_EVENTS_MAX_STREAMS); try again later.');
-      if (stream === 'member-full') throw new AppError('RATE_LIMITED', 'You have as many event streams open in this organization as one member may; close one first.');
+      if (stream === 'daemon-full')
+        throw new AppError('RATE_LIMITED', 'This server has as many event streams open as it allows (SVC_EVENTS_MAX_STREAMS); try again later.');
+      if (stream === 'member-full')
+        throw new AppError('RATE_LIMITED', 'You have as many event streams open in this organization as one member may; close one first.');
       // Under way until its response ends (the client went away, or draining closed it and its
       // last bytes went out): shutdown waits for that.
       deps.lifecycle.enter();

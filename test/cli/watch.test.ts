@@ -82,7 +82,9 @@ describe.each(DATABASE_KINDS)('svc watch [%s]', (kind) => {
     token = await daemon.adminToken();
     env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-watch-')), SVC_TOKEN: token, SVC_ORG: 'default' };
     for (const name of ['Shop', 'Blog']) {
-      expect((await daemon.request('POST', '/orgs/default/checks', { token, body: { name, type: 'http', target: 'https://example.com/health' } })).status).toBe(201);
+      expect((await daemon.request('POST', '/orgs/default/checks', { token, body: { name, type: 'http', target: 'https://example.com/health' } })).status).toBe(
+        201,
+      );
     }
   });
   afterAll(() => daemon?.stop());

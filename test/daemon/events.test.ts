@@ -117,20 +117,24 @@ describe.each(DATABASE_KINDS)('organization events [%s]', (kind) => {
     expect(refused.status).toBe(429);
     // A closed stream frees its place.
     more[0].close();
-    await expect.poll(async () => {
-      const again = await events(viewer.token);
-      again.close();
-      return again.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const again = await events(viewer.token);
+        again.close();
+        return again.status;
+      })
+      .toBe(200);
   });
 
   it('draining the daemon ends its open streams, so their clients reconnect elsewhere', async () => {
     // The streams of the tests before are closed by their clients; the daemon notices soon.
     let stream!: SseClient;
-    await expect.poll(async () => {
-      stream = await events(admin);
-      return stream.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        stream = await events(admin);
+        return stream.status;
+      })
+      .toBe(200);
     const closing = first.close();
     await expect(stream.next()).rejects.toThrow('the stream ended');
     await closing;

@@ -33,7 +33,12 @@ export async function openEvents(url: string, token: string, headers: Record<str
           while ((end = buffer.indexOf('\n\n')) >= 0) {
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
-            const fields = Object.fromEntries(block.split('\n').filter((line) => line && !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()]));
+            const fields = Object.fromEntries(
+              block
+                .split('\n')
+                .filter((line) => line && !line.startsWith(':'))
+                .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()]),
+            );
             if (fields.event) queue.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? 'null') });
             wake?.();
           }
