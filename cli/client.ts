@@ -75,6 +75,33 @@ export class ApiClient {
     return parsed as T;
   }
 
+  /**
+   * A streaming GET (server-sent events): the response once the daemon answered 2xx, its body
+   * still to be read; an API error otherwise. `signal` ends it.
+   */
+  async stream(path: string, options: { query?: Record<string, string | undefined>; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
+    const url = new URL(`/api/v1${path}`, this.baseUrl);
+    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let response: Response;
+    try {
+      response = await fetch(url, { headers, signal: options.signal });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      throw new CliError(`cannot reach the svc daemon at ${this.baseUrl}${cause ? ` (${cause})` : ''}; is it running? (svc daemon, or --url)`);
+    }
+    if (response.ok) return response;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await response.text());
+    } catch {
+      parsed = undefined;
+    }
+    throw toApiError(response.status, parsed as ApiErrorBody);
+  }
+
   get = <T = unknown>(path: string, options?: RequestOptions) => this.request<T>('GET', path, options);
   post = <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => this.request<T>('POST', path, { ...options, body });
 }

@@ -360,6 +360,13 @@ function declareOperatorCommands(program: Command): void {
     .addHelpText('after', example('svc incidents resolve 01jb2c3d4e5f6g7h8j9k0m1n2p'))
     .action(action(() => import('./commands/incidents.js').then((m) => ({ run: m.resolve }))));
 
+  program
+    .command('watch')
+    .description('follow the organization\'s check state changes and incidents live, one line each, until Ctrl-C; reconnects by itself (--json: one object per line)')
+    .option('--checks <slugs>', 'only the events of these checks, separated by commas')
+    .addHelpText('after', example('svc watch\nsvc watch --org acme --checks api-health,checkout --json'))
+    .action(action(() => import('./commands/watch.js')));
+
   const pages = program.command('status-pages').description("the organization's public status pages (organization: --org, SVC_ORG, or your only one)");
   pages
     .command('list')

@@ -4,6 +4,7 @@ import type { ProbeSlots } from '../probes/run-slots.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
+import type { EventHub } from './events/event-hub.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './log.js';
 import type { Mailer } from './mail/mailer.js';
@@ -52,4 +53,6 @@ export interface AppDeps {
   memberEgress: EgressPolicy;
   /** Delivers notifications to channels (the outbox dispatcher and the channel test). */
   notifier: Notifier;
+  /** The open event streams of this daemon and the poller that feeds them from the stored rows. */
+  events: EventHub;
 }

@@ -11,6 +11,7 @@ import type { Config } from './config/config.js';
 import { migrate, openDatabase } from './db/connect.js';
 import type { AppDeps } from './deps.js';
 import { Lifecycle } from './lifecycle.js';
+import { EventHub } from './events/event-hub.js';
 import { createLogger, type Logger } from './log.js';
 import { createMailer } from './mail/mailer.js';
 import { closeAppCaches, createAppCaches } from './caches.js';
@@ -128,6 +129,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const probeSlots = { browser: createRunSlots(config.runner.browserConcurrency) };
     const deps: AppDeps = {
       db, config, clock, hasher, policy, mailer, logger, fetch: egressFetch(providerEgress), metrics, lifecycle, keyring, egress, memberEgress, probeSlots, notifier,
+      events: new EventHub(db.kysely, logger, { ...config.events, pollMs: 500, heartbeatMs: 15_000 }),
       caches: createAppCaches({ rdapBootstrapUrl: config.probes.rdapBootstrapUrl, runner: config.runner }),
     };
 
@@ -160,6 +162,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     let closing: Promise<void> | undefined;
     const drainAndClose = async () => {
       lifecycle.draining = true;
+      // Event streams never end by themselves: they close now, and their clients reconnect elsewhere.
+      deps.events.close();
       const deadline = delay(config.shutdownTimeoutSeconds * 1000, false, { ref: false });
       // Idle keep-alive connections are closed while the port still listens: a client that sends
       // its next request finds the connection closed and opens a new one, which is answered with

@@ -25,6 +25,8 @@ export interface Config {
   /** Where Prometheus metrics are served; unset means nowhere. */
   metricsListen?: { host: string; port: number };
   metricsCheckSeriesLimit: number;
+  /** Bounds of the open event streams: per daemon, and per member of an organization. */
+  events: { maxStreams: number; maxStreamsPerMember: number };
   mail: { smtpUrl?: string; from: string };
   adminEmail: string;
   auth: {
@@ -235,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shutdownTimeoutSeconds: get('shutdownTimeout')!,
     metricsListen: get('metricsListen'),
     metricsCheckSeriesLimit: get('metricsCheckSeriesLimit')!,
+    events: { maxStreams: get('eventsMaxStreams')!, maxStreamsPerMember: get('eventsMaxStreamsPerMember')! },
     mail: { smtpUrl: get('smtpUrl'), from: get('mailFrom')! },
     adminEmail: get('adminEmail')!,
     auth: {

@@ -36,6 +36,7 @@ import { groupRoleRoutes } from './group-roles.js';
 import { samlRoutes } from './saml.js';
 import { publicStatusRoutes } from './public-status.js';
 import { orgMetricsRoutes } from './org-metrics.js';
+import { eventRoutes } from './events.js';
 
 /** The whole route table of the API, under /api/v1. */
 export const ROUTES: RouteSpec[] = [
@@ -75,5 +76,6 @@ export const ROUTES: RouteSpec[] = [
   ...checkChannelRoutes,
   ...channelDeliveryRoutes,
   ...orgMetricsRoutes,
+  ...eventRoutes,
   ...openApiRoutes(() => ROUTES),
 ];

@@ -88,6 +88,11 @@ export async function startTestDaemon(kind: DatabaseKind, options: { env?: Recor
       headers['content-type'] = 'application/json';
     }
     const response = await fetch(`${daemon.url}/api/v1${path}`, { method, headers, body });
+    // An event stream never ends by itself: answer its status and headers, and hang up.
+    if (response.ok && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await response.body?.cancel();
+      return { status: response.status, body: undefined as any, headers: response.headers };
+    }
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -1,0 +1,54 @@
+import { requireCommittedCheck } from '../checks/check-commands.js';
+import { AppError, validationFailed } from '../errors.js';
+import { replayMissed } from '../events/replay.js';
+import { unknownQueryParameters } from '../http/pagination.js';
+import { route, type RouteSpec } from '../http/route.js';
+
+/** The organization's live events as server-sent events, for the dashboard and `svc watch`. */
+export const eventRoutes: RouteSpec[] = [
+  route({
+    method: 'GET',
+    path: '/orgs/:org/events',
+    permission: 'checks:read',
+    summary:
+      'Live events as text/event-stream: check.state {slug, state, from, since, message, incidentUid}, incident.opened|acknowledged|resolved {uid, title, checkSlug, status, at}; ?checks=a,b keeps those of some checks; Last-Event-ID replays what was missed (up to 1 h and 500 events) or sends a reset event; a `: ping` comment every 15 s; 429 past the open streams allowed per member or per daemon.',
+    async handler({ ctx, deps, auth, query }) {
+      const issues = unknownQueryParameters(query, ['checks']);
+      if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');
+      const slugs = query
+        .get('checks')
+        ?.split(',')
+        .map((slug) => slug.trim())
+        .filter(Boolean);
+      if (query.has('checks') && !slugs?.length)
+        throw validationFailed([{ path: 'checks', message: 'Give one or more check slugs separated by commas.' }], 'The query is not valid.');
+      for (const slug of slugs ?? []) await requireCommittedCheck(deps.db, auth.org.uid, slug);
+      const stream = await deps.events.open(auth.org.uid, auth.user.uid, slugs ? new Set(slugs) : undefined);
+      if (stream === 'draining') throw new AppError('UNAVAILABLE', 'This server is shutting down; connect again.');
+      if (stream === 'daemon-full')
+        throw new AppError('RATE_LIMITED', 'This server has as many event streams open as it allows (SVC_EVENTS_MAX_STREAMS); try again later.');
+      if (stream === 'member-full')
+        throw new AppError('RATE_LIMITED', 'You have as many event streams open in this organization as one member may; close one first.');
+      // Under way until its response ends (the client went away, or draining closed it and its
+      // last bytes went out): shutdown waits for that.
+      deps.lifecycle.enter();
+      ctx.res.once('close', () => {
+        stream.close();
+        deps.lifecycle.leave();
+      });
+      ctx.req.socket.setNoDelay(true);
+      ctx.status = 200;
+      ctx.type = 'text/event-stream';
+      ctx.set('X-Accel-Buffering', 'no');
+      ctx.body = stream.body;
+      const lastEventId = ctx.get('last-event-id');
+      if (!lastEventId) {
+        stream.live();
+        return;
+      }
+      const missed = await replayMissed(deps.db.kysely, auth.org.uid, lastEventId, deps.clock.now()).catch(() => undefined);
+      if (!missed || 'reset' in missed) stream.reset(missed?.reset ?? 'The missed events could not be read; read the current state again.');
+      else stream.replay(missed.events);
+    },
+  }),
+];
