@@ -1,7 +1,7 @@
 import type { createRemoteJWKSet } from 'jose';
 import type { CheckTypeSummary } from '../checks/index.js';
 import { createProbeCaches, type ProbeCaches } from '../probes/probe-caches.js';
-import type { RateLimiter } from './auth/rate-limit.js';
+import type { RateLimiter } from './limits/rate-limit.js';
 import { createDiscoveryCache, type DiscoveryCache } from './auth/oauth/discovery.js';
 import { createVerifiedTokenCache, type VerifiedTokenCache } from './auth/hs256.js';
 import type { RunnerConfig } from './config/config.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createApp } from './app.js';
 import { resolveBootPolicy } from './auth/boot-policy.js';
-import { bootstrapFirstStart, BUILT_IN_ADMIN_PASSWORD } from './auth/bootstrap.js';
+import { bootstrapFirstStart, BUILT_IN_ADMIN_PASSWORD } from './accounts/bootstrap.js';
 import { effectiveTenant } from './auth/oauth/registry.js';
 import { createPasswordHasher } from './auth/password/index.js';
 import { systemClock, type Clock } from './clock.js';

@@ -2,7 +2,7 @@ import { isoIn } from '../clock.js';
 import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
-import { randomToken, sha256 } from './secrets.js';
+import { randomToken, sha256 } from '../crypto/tokens.js';
 
 /** A hand-off code works once and for this long (SPEC.md Limits). */
 export const HANDOFF_TTL_SECONDS = 60;

@@ -3,8 +3,8 @@ import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
 import { ldapSignIn } from './ldap/ldap-login.js';
-import { RateLimiter } from './rate-limit.js';
-import { findUserByEmail, normalizeEmail } from './users.js';
+import { RateLimiter } from '../limits/rate-limit.js';
+import { findUserByEmail, normalizeEmail } from '../accounts/users.js';
 
 const WRONG = 'The e-mail address or the password is wrong.';
 

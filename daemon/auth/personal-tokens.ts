@@ -6,7 +6,7 @@ import { preparedRead } from '../db/prepared-read.js';
 import type { User, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
-import { randomToken, sha256 } from './secrets.js';
+import { randomToken, sha256 } from '../crypto/tokens.js';
 
 import { PERSONAL_TOKEN_PREFIX } from '../../contract/access.js';
 import type { TokenView as ContractTokenView } from '../../contract/responses.js';

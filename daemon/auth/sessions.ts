@@ -10,9 +10,9 @@ import { preparedRead } from '../db/prepared-read.js';
 import type { Database, Session, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
-import { accountView, type Account } from './account.js';
+import { accountView, type Account } from '../accounts/account.js';
 import { signHs256, verifyHs256 } from './hs256.js';
-import { randomToken, sha256 } from './secrets.js';
+import { randomToken, sha256 } from '../crypto/tokens.js';
 
 /** What sign-in returns (API.md "Session and sign-in"). */
 export type SessionResponse = SessionAnswer;

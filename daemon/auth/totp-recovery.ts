@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
-import { sha256 } from './secrets.js';
+import { sha256 } from '../crypto/tokens.js';
 
 /** How many recovery codes a confirmation issues. */
 export const RECOVERY_CODE_COUNT = 10;

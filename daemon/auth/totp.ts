@@ -1,7 +1,7 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter } from '../limits/rate-limit.js';
 
 /** RFC 6238 defaults, which every authenticator app understands. */
 export const TOTP_PERIOD_SECONDS = 30;

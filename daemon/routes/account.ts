@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { requireSession } from '../access/session-only.js';
 import { callerAccount } from '../access/caller-account.js';
-import { accountView } from '../auth/account.js';
-import { changeEmail } from '../auth/email-change.js';
-import { issueEmailVerification, sendVerificationMail, verifyEmailFromClient } from '../auth/email-verification.js';
+import { accountView } from '../accounts/account.js';
+import { changeEmail } from '../accounts/email-change.js';
+import { issueEmailVerification, sendVerificationMail, verifyEmailFromClient } from '../accounts/email-verification.js';
 import { verifyCurrentPassword } from '../auth/password-login.js';
-import { afterEmailVerified } from '../auth/registration.js';
+import { afterEmailVerified } from '../accounts/registration.js';
 import { emailField, passwordField } from '../auth/schemas.js';
 import { conflict, forbidden } from '../errors.js';
 import { plainNameField } from '../plain-text.js';

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { requireSession } from '../access/session-only.js';
 import { callerAccount } from '../access/caller-account.js';
-import { accountView } from '../auth/account.js';
+import { accountView } from '../accounts/account.js';
 import { verifyCurrentPassword, verifyLogin } from '../auth/password-login.js';
 import { refuseWhereSamlRequired } from '../auth/saml/saml-required.js';
 import { emailField, newPasswordField, passwordField } from '../auth/schemas.js';
-import { changePassword } from '../auth/password-change.js';
+import { changePassword } from '../accounts/password-change.js';
 import { revokeSession, revokeUserSessions } from '../auth/sessions.js';
-import { afterRegistration, reserveRegistration } from '../auth/registration.js';
+import { afterRegistration, reserveRegistration } from '../accounts/registration.js';
 import { sessionOrChallenge } from '../auth/totp-login.js';
-import { createUser } from '../auth/users.js';
+import { createUser } from '../accounts/users.js';
 import { AppError, forbidden } from '../errors.js';
 import { plainNameField } from '../plain-text.js';
-import { registrationPatternAllows } from '../auth/registration-pattern.js';
+import { registrationPatternAllows } from '../accounts/registration-pattern.js';
 import { route, type RouteSpec } from '../http/route.js';
 import { logoutAll } from './sessions.js';
 

@@ -1,4 +1,4 @@
-import { RateLimiter } from '../auth/rate-limit.js';
+import { RateLimiter } from '../limits/rate-limit.js';
 import { newId } from '../db/ids.js';
 import type { AppDeps } from '../deps.js';
 import { notFound, validationFailed } from '../errors.js';

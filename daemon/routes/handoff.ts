@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { consumeHandoffCode } from '../auth/handoff.js';
 import { sessionOrChallenge } from '../auth/totp-login.js';
-import { findUser } from '../auth/users.js';
+import { findUser } from '../accounts/users.js';
 import { unauthorized } from '../errors.js';
 import { route, type RouteSpec } from '../http/route.js';
 

@@ -6,9 +6,9 @@ import {
   PASSWORD_RESET_TTL_SECONDS,
   requestPasswordReset,
   resetMail,
-} from '../auth/password-reset.js';
+} from '../accounts/password-reset.js';
 import { emailField, newPasswordField } from '../auth/schemas.js';
-import { requireUser } from '../auth/users.js';
+import { requireUser } from '../accounts/users.js';
 import { conflict } from '../errors.js';
 import { route, type RouteSpec } from '../http/route.js';
 

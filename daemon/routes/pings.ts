@@ -1,4 +1,4 @@
-import { RateLimiter } from '../auth/rate-limit.js';
+import { RateLimiter } from '../limits/rate-limit.js';
 import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import { recordPing } from '../runner/heartbeat.js';

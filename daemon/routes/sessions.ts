@@ -1,6 +1,6 @@
 import { requireSession } from '../access/session-only.js';
 import { revokeUserSessions } from '../auth/sessions.js';
-import { requireUser } from '../auth/users.js';
+import { requireUser } from '../accounts/users.js';
 import type { Session } from '../db/schema.js';
 import { notFound, validationFailed } from '../errors.js';
 import { route, type RouteSpec } from '../http/route.js';

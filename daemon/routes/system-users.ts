@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { changeEmail } from '../auth/email-change.js';
+import { changeEmail } from '../accounts/email-change.js';
 import { callerAccount } from '../access/caller-account.js';
-import { accountView } from '../auth/account.js';
+import { accountView } from '../accounts/account.js';
 import { emailField } from '../auth/schemas.js';
-import { normalizeEmail, requireUser } from '../auth/users.js';
+import { normalizeEmail, requireUser } from '../accounts/users.js';
 import { parsePage, toPage } from '../http/pagination.js';
 import { route, type RouteSpec } from '../http/route.js';
 import type { SystemUser } from '../../contract/responses.js';

@@ -1,7 +1,7 @@
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../daemon/clock.js';
-import { sha256 } from '../../daemon/auth/secrets.js';
+import { sha256 } from '../../daemon/crypto/tokens.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { freePort, TestBrowser } from '../support/oauth/browser.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPasswordHasher } from '../../daemon/auth/password/index.js';
-import { sha256 } from '../../daemon/auth/secrets.js';
+import { sha256 } from '../../daemon/crypto/tokens.js';
 import { manualClock } from '../../daemon/clock.js';
 import { writeParameter } from '../../daemon/parameters.js';
 import { DATABASE_KINDS } from '../support/databases.js';

@@ -2,7 +2,7 @@ import type { User } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { SignInError } from '../oauth/provider-error.js';
-import { createUser, findUser, findUserByEmail, normalizeEmail } from '../users.js';
+import { createUser, findUser, findUserByEmail, normalizeEmail } from '../../accounts/users.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'logger'>;
 

@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Database, User } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
-import { createUser, findUser, findUserByEmail, normalizeEmail } from '../users.js';
+import { createUser, findUser, findUserByEmail, normalizeEmail } from '../../accounts/users.js';
 import type { ExternalProfile } from './catalog.js';
-import { accountClaimedNotice, claimUnverifiedAccount } from '../claim-account.js';
+import { accountClaimedNotice, claimUnverifiedAccount } from '../../accounts/claim-account.js';
 import { SignInError } from './provider-error.js';
-import { registrationPatternAllows } from '../registration-pattern.js';
+import { registrationPatternAllows } from '../../accounts/registration-pattern.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger' | 'mailer' | 'caches'>;
 

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps.js';
-import { safeEqual } from '../secrets.js';
+import { safeEqual } from '../../crypto/tokens.js';
 import { STATE_TTL_SECONDS } from './states.js';
 
 /** The cookie that ties an authorization to the browser that started it. */

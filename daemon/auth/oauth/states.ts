@@ -1,6 +1,6 @@
 import { isoIn } from '../../clock.js';
 import type { AppDeps } from '../../deps.js';
-import { randomToken, sha256 } from '../secrets.js';
+import { randomToken, sha256 } from '../../crypto/tokens.js';
 
 /** How long an authorization may stay in flight. */
 export const STATE_TTL_SECONDS = 600;

@@ -3,7 +3,7 @@ import type { User, UserProfile } from '../../db/schema.js';
 import { can } from '../../access/permissions.js';
 import type { AppDeps } from '../../deps.js';
 import { issueHandoffCode } from '../handoff.js';
-import { findUser } from '../users.js';
+import { findUser } from '../../accounts/users.js';
 import { TEAM_CHAT_INSTALL_DEFAULTS } from './catalog.js';
 import { authorizationUrl, completePage, failurePage, providerOf, redirectUri, takeState } from './flow.js';
 import { SignInError } from './provider-error.js';

@@ -12,7 +12,7 @@ import { completePage, failurePage } from '../oauth/flow.js';
 import { SignInError } from '../oauth/provider-error.js';
 import { safeReturnTo } from '../oauth/return-to.js';
 import { STATE_TTL_SECONDS } from '../oauth/states.js';
-import { RateLimiter } from '../rate-limit.js';
+import { RateLimiter } from '../../limits/rate-limit.js';
 import { samlIdentity } from './saml-attributes.js';
 import { findSamlProvider, serviceProviderUrls } from './saml-providers.js';
 import { consumeSamlRequest, markAssertionUsed, SAML_REQUEST_TTL_SECONDS, samlRequestStore } from './saml-requests.js';

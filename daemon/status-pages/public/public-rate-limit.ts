@@ -1,4 +1,4 @@
-import { RateLimiter } from '../../auth/rate-limit.js';
+import { RateLimiter } from '../../limits/rate-limit.js';
 import type { AppDeps } from '../../deps.js';
 
 const WINDOW_SECONDS = 60;

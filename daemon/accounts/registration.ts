@@ -3,7 +3,7 @@ import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { joinByEmailPattern } from '../orgs/email-pattern.js';
 import { issueEmailVerification, sendVerificationMail, type VerificationPurpose } from './email-verification.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter } from '../limits/rate-limit.js';
 
 /**
  * Reserves one registration for the client before the slow work (hashing, the pattern checks):

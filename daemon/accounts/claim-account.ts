@@ -3,7 +3,7 @@ import { recordAuditInUserOrganizations } from '../audit/audit-log.js';
 import type { Database, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import type { Mail } from '../mail/mailer.js';
-import { revokeUserSessions } from './sessions.js';
+import { revokeUserSessions } from '../auth/sessions.js';
 
 /** What was taken from the previous holder of an account, for the audit log and the notice. */
 export interface ClaimedCredentials {

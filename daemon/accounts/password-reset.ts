@@ -8,13 +8,13 @@ import { forbidden, validationFailed } from '../errors.js';
 import type { Mail } from '../mail/mailer.js';
 import { dashboardLink } from '../mail/notices.js';
 import { readParameter } from '../parameters.js';
-import { resetLoginFailures } from './password-login.js';
+import { resetLoginFailures } from '../auth/password-login.js';
 import { externalAccountMail, passwordResetNotice, resetLinkMail } from './password-reset-mail.js';
 import { claimUnverifiedAccount } from './claim-account.js';
-import { RateLimiter } from './rate-limit.js';
-import { randomToken, safeEqual, sha256 } from './secrets.js';
-import { revokeUserSessions } from './sessions.js';
-import { revokeAllPersonalTokens } from './token-management.js';
+import { RateLimiter } from '../limits/rate-limit.js';
+import { randomToken, safeEqual, sha256 } from '../crypto/tokens.js';
+import { revokeUserSessions } from '../auth/sessions.js';
+import { revokeAllPersonalTokens } from '../auth/token-management.js';
 import { findUser, findUserByEmail, normalizeEmail } from './users.js';
 
 /** How long a reset link works. */

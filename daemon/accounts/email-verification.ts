@@ -4,8 +4,8 @@ import type { Database, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { validationFailed } from '../errors.js';
 import { dashboardLink, verificationMail } from '../mail/notices.js';
-import { RateLimiter } from './rate-limit.js';
-import { randomToken, sha256 } from './secrets.js';
+import { RateLimiter } from '../limits/rate-limit.js';
+import { randomToken, sha256 } from '../crypto/tokens.js';
 
 /** How long a verification link works. */
 export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 3600;

@@ -2,8 +2,8 @@ import { recordAuditInUserOrganizations } from '../audit/audit-log.js';
 import type { Session, User, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { passwordChangedNotice } from '../mail/notices.js';
-import { revokeUserSessions } from './sessions.js';
-import { describeLiveTokens, livePersonalTokens, revokeAllPersonalTokens } from './token-management.js';
+import { revokeUserSessions } from '../auth/sessions.js';
+import { describeLiveTokens, livePersonalTokens, revokeAllPersonalTokens } from '../auth/token-management.js';
 
 /**
  * Sets a new password the holder has proven they may set (the current one was verified). In one

@@ -5,8 +5,8 @@ import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
 import { emailChangedNotice } from '../mail/notices.js';
 import { issueEmailVerification, sendVerificationMail } from './email-verification.js';
-import { revokeUserSessions } from './sessions.js';
-import { describeLiveTokens, livePersonalTokens, revokeAllPersonalTokens } from './token-management.js';
+import { revokeUserSessions } from '../auth/sessions.js';
+import { describeLiveTokens, livePersonalTokens, revokeAllPersonalTokens } from '../auth/token-management.js';
 import { findUserByEmail, normalizeEmail, requireUser } from './users.js';
 
 const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this e-mail address.');
