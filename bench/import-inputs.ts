@@ -36,7 +36,7 @@ export function gatusYaml(count: number): string {
         if (i % 30 === 9) lines.push('    alerts:', '      - type: slack');
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** The uptime-api-monitor input: a v2 `getMonitors` answer with `count` monitors. */

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const { run } = await BENCHMARKS[name]();
   const figures = { ...(await run()), measuredAt: new Date().toISOString() };
   const results: Record<string, unknown> = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
-  writeFileSync(RESULTS, JSON.stringify({ ...results, [name]: figures }, null, 2) + '\n');
+  writeFileSync(RESULTS, `${JSON.stringify({ ...results, [name]: figures }, null, 2)}\n`);
   process.stdout.write(`\nfigures written to bench/results.json\n`);
 }
 

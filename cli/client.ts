@@ -110,7 +110,7 @@ function toApiError(status: number, body: ApiErrorBody): ApiError {
   const code = body?.error?.code ?? `HTTP_${status}`;
   let message = body?.error?.message ?? `the daemon answered ${status}`;
   const issues = body?.error?.details?.issues;
-  if (issues && issues.length > 1) message += ' ' + issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ');
+  if (issues && issues.length > 1) message += ` ${issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ')}`;
   if (code === 'UNAUTHORIZED' && !/sign in/i.test(message)) message += ' (sign in with: svc login)';
   if (code === 'PASSWORD_CHANGE_REQUIRED') message = 'the built-in password must be changed first: svc login changes it, or the dashboard';
   return new ApiError(status, code, message);

@@ -44,7 +44,7 @@ function writeProfiles(profiles: Record<string, SavedCredentials>, env: NodeJS.P
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = credentialsPath(env);
   const file: CredentialsFile = { profiles };
-  writeFileSync(path, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
   return path;
 }

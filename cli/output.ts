@@ -18,7 +18,7 @@ export function createOutput(options: { json: boolean; stdout?: NodeJS.WriteStre
   const stderr = options.stderr ?? process.stderr;
   const env = options.env ?? process.env;
   kleur.enabled = Boolean(stdout.isTTY) && !('NO_COLOR' in env) && env.TERM !== 'dumb';
-  const write = (stream: NodeJS.WriteStream, text: string) => stream.write(text + '\n');
+  const write = (stream: NodeJS.WriteStream, text: string) => stream.write(`${text}\n`);
   return {
     jsonMode: options.json,
     color: kleur,

@@ -44,7 +44,7 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<n
       `(the CLI talks to ${DEFAULT_URL} unless given --url or SVC_URL), or open ${daemon.url} in a browser.`,
     );
   }
-  process.stderr.write(lines.join('\n') + '\n');
+  process.stderr.write(`${lines.join('\n')}\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stderr.write(`svc daemon: ${signal} received, finishing requests under way (up to ${config.shutdownTimeoutSeconds} s)\n`);

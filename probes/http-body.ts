@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 

@@ -77,6 +77,6 @@ export function exportedCheck(check: Record<string, unknown>): Record<string, un
 /** The checks file text: YAML, or JSON with --json. */
 export function checksFileText(checks: Record<string, unknown>[], format: 'yaml' | 'json'): string {
   const document = { checks };
-  if (format === 'json') return JSON.stringify(document, null, 2) + '\n';
-  return '# svc checks: apply with `svc checks apply -f FILE` (docs/cli.md)\n' + dump(document, { lineWidth: -1, noRefs: true });
+  if (format === 'json') return `${JSON.stringify(document, null, 2)}\n`;
+  return `# svc checks: apply with \`svc checks apply -f FILE\` (docs/cli.md)\n${dump(document, { lineWidth: -1, noRefs: true })}`;
 }

@@ -1,5 +1,5 @@
 import { recordAuditInUserOrganizations } from '../audit/audit-log.js';
-import type { Session, User, UserProfile } from '../db/schema.js';
+import type { Session, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { passwordChangedNotice } from '../mail/notices.js';
 import { revokeUserSessions } from '../auth/sessions.js';

@@ -3,7 +3,7 @@ import { MEMBERSHIP_COLUMNS, takeMembership } from '../access/membership-columns
 import { CALLER_ACCOUNT_COLUMNS, type CallerAccount } from '../access/caller-account.js';
 import { newId } from '../db/ids.js';
 import { preparedRead } from '../db/prepared-read.js';
-import type { User, UserProfile } from '../db/schema.js';
+import type { UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
 import { randomToken, sha256 } from '../crypto/tokens.js';

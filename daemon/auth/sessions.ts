@@ -10,7 +10,7 @@ import { preparedRead } from '../db/prepared-read.js';
 import type { Database, Session, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
-import { accountView, type Account } from '../accounts/account.js';
+import { accountView, } from '../accounts/account.js';
 import { signHs256, verifyHs256 } from './hs256.js';
 import { randomToken, sha256 } from '../crypto/tokens.js';
 

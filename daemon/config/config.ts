@@ -165,7 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       return s.parser.parse(raw) as never;
     } catch (error) {
       const shown = s.secret ? '' : `: ${(error as Error).message}`;
-      throw new ConfigError(`${where}: invalid value${shown || ' (expected ' + s.parser.describe + ')'}`);
+      throw new ConfigError(`${where}: invalid value${shown || ` (expected ${s.parser.describe})`}`);
     }
   };
 

@@ -6,7 +6,7 @@ import { randomToken, sha256 } from '../crypto/tokens.js';
 import { normalizeEmail } from '../accounts/users.js';
 import { isoIn } from '../clock.js';
 import { newId } from '../db/ids.js';
-import type { Organization, User, UserProfile } from '../db/schema.js';
+import type { Organization, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';

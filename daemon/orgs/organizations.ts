@@ -5,7 +5,7 @@ import { recordSystemAudit } from '../audit/system-audit-log.js';
 import { countMembers } from '../access/membership.js';
 import type { Role } from '../access/permissions.js';
 import { newId } from '../db/ids.js';
-import type { Organization, User, UserProfile } from '../db/schema.js';
+import type { Organization, UserProfile } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
 import { plainNameField } from '../plain-text.js';

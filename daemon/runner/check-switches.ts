@@ -28,7 +28,7 @@ export async function checkPaused(trx: Executor, check: ChangedCheck, at: Date):
 /** The check was paused and is enabled again: it starts over as pending. */
 export async function checkResumed(trx: Executor, check: ChangedCheck, at: Date): Promise<void> {
   const row = await stateRow(trx, check.uid);
-  if (!row || row.state !== 'paused') return;
+  if (row?.state !== 'paused') return;
   await recordStateChange(trx, { check, from: 'paused', to: 'pending', message: null, incidentUid: null, at });
   await trx
     .updateTable('check_states')

@@ -41,7 +41,7 @@ export async function recordPing(db: Db, token: string, kind: 'up' | 'fail', now
     .select(['s.series', 'c.uid', 'c.organization_uid', 'c.slug', 'c.name', 'c.type', 'c.enabled', 'c.thresholds'])
     .where('s.ping_token', '=', token)
     .executeTakeFirst();
-  if (!row || row.type !== 'heartbeat') return undefined;
+  if (row?.type !== 'heartbeat') return undefined;
   if (!row.enabled) return 'paused';
   await admit(row.uid);
   const result: ProbeResult = kind === 'up' ? { status: 'up', latencyMs: 0, message: 'ok' } : { status: 'down', latencyMs: 0, message: 'the job reported a failure' };

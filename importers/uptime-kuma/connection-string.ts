@@ -69,7 +69,7 @@ function queryOptions(query: string): Map<string, string> {
 
 /** Parses `scheme://[user[:password]@]host[:port][,host2...][/database][?options]`. */
 export function parseUrlConnection(text: string): ConnectionParts | undefined {
-  const match = /^([a-z][a-z0-9+.-]*):\/\/([^]*)$/i.exec(text.trim());
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([\s\S]*)$/i.exec(text.trim());
   if (!match) return undefined;
   const scheme = match[1]!.toLowerCase();
   let rest = match[2]!;

@@ -1,5 +1,5 @@
 import { importHeaders, isRecord, isSecretHeader, type ItemScope } from '../converter.js';
-import { hostOf, hostPort, keyword, missing, operator, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import { hostOf, hostPort, keyword, missing, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
 const MQTT_SCHEME = /^(mqtts?|wss?|tcp|ssl|tls):\/\//i;

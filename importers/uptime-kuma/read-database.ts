@@ -158,7 +158,7 @@ export function readDatabase(sqlJs: SqlJs, bytes: Uint8Array): MonitorExport {
     const tables = new Set(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'").values.map((row) => String(row[0])));
     if (!tables.has('monitor')) {
       throw new ImportInputError(
-        'the file is a SQLite database, but not one of the self-hosted monitor: it has no monitor table. ' + INPUT_HINT,
+        `the file is a SQLite database, but not one of the self-hosted monitor: it has no monitor table. ${INPUT_HINT}`,
       );
     }
     return readMonitors(db, tables);

@@ -77,6 +77,7 @@ export const browserProbe = defineProbe({
       if (!statusCodeMatcher(config.expectedStatusCodes)(status)) {
         throw new ProbeFailure(`expected status ${config.expectedStatusCodes.join(', ')}, got ${status}`);
       }
+      // biome-ignore lint/performance/useDomNodeTextContent: the keyword is looked for in the text a person sees, which innerText gives and textContent does not
       const text = config.keyword ? await page.locator('body').innerText({ timeout: context.timeoutMs }) : '';
       const title = (await page.title()).slice(0, 80);
       // The page may have navigated on by itself (a script setting `location`) since it loaded.

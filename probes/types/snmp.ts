@@ -45,7 +45,7 @@ export const snmpProbe = defineProbe({
       if (!varbind || snmp.isVarbindError(varbind)) {
         throw new ProbeFailure(`no value at ${config.oid}: ${snmp.ObjectType[varbind?.type] ?? 'empty answer'}`);
       }
-      const value = valueOf(varbind.value);
+      const value = varbindValue(varbind.value);
       const shown = asText(value).slice(0, 80);
       const holds = config.condition?.compareAs === 'text' ? compareAsText : compare;
       if (config.condition && !holds(value, config.condition.operator, config.condition.expected)) {
@@ -67,7 +67,7 @@ export const snmpProbe = defineProbe({
 });
 
 /** Octet strings as text (hex when not printable), big counters as numbers or decimal text. */
-function valueOf(value: unknown): unknown {
+function varbindValue(value: unknown): unknown {
   if (Buffer.isBuffer(value)) {
     const text = value.toString('utf8');
     return /^[\p{L}\p{N}\p{P}\p{S}\p{Zs}\t\r\n]*$/u.test(text) ? text : value.toString('hex');

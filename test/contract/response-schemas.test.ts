@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-// @ts-ignore the generator is a plain script
+// @ts-expect-error the generator is a plain script
 import { OUTPUT, generateResponseSchemas, responseSchemasSource } from '../../scripts/generate-response-schemas.mjs';
 
 describe('the JSON Schemas of the API answers', () => {

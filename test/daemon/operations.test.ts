@@ -158,7 +158,7 @@ describe('the daemon as a process', () => {
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
     expect(stderr).toContain(`svc daemon listening on http://127.0.0.1:${port}`);
     expect(stderr).toContain('./bin/svc login');
-    expect(stdout).not.toContain('listening on http://127.0.0.1:' + port + ' (database');
+    expect(stdout).not.toContain(`listening on http://127.0.0.1:${port} (database`);
   });
 
   it('writes readable lines with SVC_LOG_FORMAT=pretty', async () => {

@@ -209,9 +209,11 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
 
   describe.skipIf(browserSkipReason())('in Chromium', () => {
     let browser: TestBrowser;
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: these hooks belong to this nested describe, not to the outer one
     beforeAll(async () => {
       browser = await launchBrowser();
     });
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: as above
     afterAll(() => browser?.close());
 
     for (const width of [1280, 375]) {

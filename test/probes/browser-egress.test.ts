@@ -250,7 +250,11 @@ describe.skipIf(skip)('browser checks behind the egress policy (real Chromium, l
   it('loads plain http pages through the proxy, WebSockets included, and closes their connections when the run ends', async () => {
     // Every host the browser asked the proxy for: the page's, and none of Chromium's own services (Google's hosts).
     const asked: string[] = [];
-    const recording: EgressPolicy = { ...loopbackEgress, resolve: (host) => (asked.push(host), loopbackEgress.resolve(host)) };
+    const recording: EgressPolicy = { ...loopbackEgress, resolve: (host) => {
+        asked.push(host);
+        return loopbackEgress.resolve(host);
+      },
+    };
     const plain = await runProbe(probeCheck(browser(`${base}/plain`, { keyword: { value: 'plain page rendered' } })), { egress: recording });
     expect(plain).toMatchObject({ status: 'up', message: '200 "start"' });
     expect(asked).toContain('127.0.0.1');

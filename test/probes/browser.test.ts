@@ -55,7 +55,7 @@ describe.skipIf(skip)('browser probe with Debian Chromium against a local web se
   });
 
   it('loads a page by name, at the address the egress policy allowed', async () => {
-    const result = await runCheck(probeCheck(browser(base.replace('127.0.0.1', 'localhost') + '/checkout')));
+    const result = await runCheck(probeCheck(browser(`${base.replace('127.0.0.1', 'localhost')}/checkout`)));
     expect(result).toMatchObject({ status: 'up', message: '200 "Checkout"' });
   });
 

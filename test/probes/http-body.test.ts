@@ -12,7 +12,7 @@ import { checkOf, probe } from './support/probe-run.js';
 
 const STATUS = JSON.stringify({ status: 'ok', path: 'a/b', note: 'caf\u00e9' });
 const MIB = 1_048_576;
-const bigPage = 'x'.repeat(3 * MIB) + 'NEEDLE-AT-THE-END';
+const bigPage = `${'x'.repeat(3 * MIB)}NEEDLE-AT-THE-END`;
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
 

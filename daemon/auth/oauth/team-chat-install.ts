@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { User, UserProfile } from '../../db/schema.js';
+import type { UserProfile } from '../../db/schema.js';
 import { can } from '../../access/permissions.js';
 import type { AppDeps } from '../../deps.js';
 import { issueHandoffCode } from '../handoff.js';

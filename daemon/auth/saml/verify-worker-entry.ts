@@ -13,7 +13,7 @@ const { DOMParser } = createRequire(import.meta.url)('@xmldom/xmldom') as {
 serveWorker<VerifyJob, VerifyReply>(async ({ options, samlResponse }) => {
   try {
     const root = new DOMParser({ errorHandler: {} }).parseFromString(Buffer.from(samlResponse, 'base64').toString('utf8'), 'text/xml').documentElement;
-    if (!root || root.localName !== 'Response' || root.namespaceURI !== 'urn:oasis:names:tc:SAML:2.0:protocol') return { error: 'not a SAML Response' };
+    if (root?.localName !== 'Response' || root.namespaceURI !== 'urn:oasis:names:tc:SAML:2.0:protocol') return { error: 'not a SAML Response' };
     const destination = root.getAttribute('Destination') || null;
     const saml = new SAML({ ...options, validateInResponseTo: ValidateInResponseTo.never });
     const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse });

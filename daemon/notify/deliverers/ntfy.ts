@@ -6,7 +6,7 @@ const PRIORITY = { critical: 5, info: 3, ok: 3 } as const;
 export const deliverNtfy: Deliverer = async ({ message, config }, { http, apiUrls }) => {
   const server = (config.serverUrl as string | undefined) ?? apiUrls.ntfy;
   const headers: Record<string, string> = typeof config.accessToken === 'string' ? { authorization: `Bearer ${config.accessToken}` } : {};
-  const response = await http.send(server.replace(/\/+$/, '') + '/', {
+  const response = await http.send(`${server.replace(/\/+$/, '')}/`, {
     headers,
     json: {
       topic: config.topic,

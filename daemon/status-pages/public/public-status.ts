@@ -1,4 +1,4 @@
-import type { PageState, PublicCheck, PublicCheckState, PublicIncident, PublicStatus as PublicStatusAnswer } from '../../../contract/status-pages.js';
+import type { PageState, PublicCheck, PublicCheckState, PublicStatus as PublicStatusAnswer } from '../../../contract/status-pages.js';
 import type { AppDeps } from '../../deps.js';
 
 export type { PageState, PublicCheck, PublicCheckState, PublicIncident } from '../../../contract/status-pages.js';

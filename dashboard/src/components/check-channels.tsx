@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, put } from '../api/client';
 import { channelsPath, type Channel } from '../api/channels';
 import { asApiError, type ApiError } from '../api/errors';
-import type { CheckChannels, Page } from '../api/types';
+import type { CheckChannels as CheckChannelChoice, Page } from '../api/types';
 import { useAsync } from '../lib/use-async';
 import { CheckboxField } from './fields';
 import { ErrorBanner } from './error-banner';
@@ -11,7 +11,7 @@ import { ErrorBanner } from './error-banner';
 export function CheckChannels({ org, slug, writer }: { org: string; slug: string; writer: boolean }) {
   const path = `/orgs/${encodeURIComponent(org)}/checks/${encodeURIComponent(slug)}/channels`;
   const channels = useAsync(() => get<Page<Channel>>(channelsPath(org), { query: { limit: '200' } }), [org]);
-  const chosen = useAsync(() => get<CheckChannels>(path), [path]);
+  const chosen = useAsync(() => get<CheckChannelChoice>(path), [path]);
   const [selected, setSelected] = useState<string[]>([]);
   const [error, setError] = useState<ApiError>();
   const [saved, setSaved] = useState(false);
@@ -20,7 +20,7 @@ export function CheckChannels({ org, slug, writer }: { org: string; slug: string
     setError(undefined);
     setSaved(false);
     try {
-      setSelected((await put<CheckChannels>(path, { channels: selected })).channels);
+      setSelected((await put<CheckChannelChoice>(path, { channels: selected })).channels);
       setSaved(true);
     } catch (caught) {
       setError(asApiError(caught));

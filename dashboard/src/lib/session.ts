@@ -92,7 +92,7 @@ export async function signOut(): Promise<void> {
 
 /** A path to come back to after sign-in: only this dashboard's own pages. */
 export function safeReturnTo(value: string | null | undefined): string | undefined {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
+  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
   if (value.startsWith('/api/') || value.startsWith('/d/sign-in') || value.startsWith('/d/auth/')) return undefined;
   return value;
 }

@@ -51,6 +51,7 @@ function ChannelCard({ org, channel, writer, onSaved }: { org: string; channel: 
       <p>
         <strong>{channel.name}</strong> <span class="badge">{channel.type}</span> {channel.default ? <span class="badge">default</span> : null}
       </p>
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label names the settings block for screen readers and tests */}
       <pre class="mono" aria-label="Settings, secrets masked">
         {JSON.stringify(channel.config, null, 2)}
       </pre>

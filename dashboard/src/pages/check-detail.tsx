@@ -97,6 +97,7 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
         </tbody>
       </table>
       <h2>Settings of the {c.type} check</h2>
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label names the settings block for screen readers and tests */}
       <pre class="card mono" aria-label="Type-specific settings as JSON">
         {JSON.stringify(c.config, null, 2)}
       </pre>

@@ -6,7 +6,6 @@ import { ErrorBanner } from '../components/error-banner';
 import { FieldShell, issuesByPath, TextField } from '../components/fields';
 import { IncidentTimeline } from '../components/incident-timeline';
 import { Link } from '../components/link';
-import { formatDate } from '../lib/format';
 import { navigate } from '../lib/router';
 import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';

@@ -55,7 +55,7 @@ describe.each(DATABASE_KINDS)('a NUL byte is refused at the edge [%s]', (kind) =
     expect(withBody.length).toBeGreaterThan(30);
     for (const spec of withBody) {
       const path = withParams(spec.path, (name) => (name === 'org' ? 'default' : 'abc'));
-      for (const body of [{ name: 'a\u0000b' }, { nested: [{ ['k\u0000']: 1 }] }]) {
+      for (const body of [{ name: 'a\u0000b' }, { nested: [{ 'k\u0000': 1 }] }]) {
         const res = await daemon.request(spec.method, path, { token: spec.permission === 'public' ? undefined : admin, body });
         // A route that refuses the caller first (401/403/404 before the body is read) never reaches the database either.
         expect([400, 401, 403, 404], `${spec.method} ${path}: ${JSON.stringify(res.body)}`).toContain(res.status);

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { sql } from 'kysely';
 import { buildDatabase, FIXTURE_DIR } from '../../fixtures/import/uptime-kuma/build-database.js';
 import type { TestDaemon } from '../../support/daemon.js';
 import { failInsertsWhere } from '../../support/inject-failure.js';

@@ -4,7 +4,11 @@ import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 
 const code = (secret: string) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
-const statuses = (responses: { status: number }[]) => responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+const statuses = (responses: { status: number }[]) => {
+  const counts: Record<number, number> = {};
+  for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+};
 
 /** Each attempt is reserved in the database before the slow work, so parallel attempts cannot all slip under a limit. */
 describe.each(DATABASE_KINDS)('rate limits are reserved before the work [%s]', (kind) => {

@@ -58,7 +58,7 @@ describe('input that is not a Gatus configuration', () => {
   test.each([
     ['a recursive alias', 'a: &a [1, *a]\nendpoints: []\n'],
     ['deep nesting', `endpoints: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`],
-    ['deep nesting through aliases', Array.from({ length: 30 }, (_, i) => `a${i}: &a${i} [[[[[${i === 0 ? '' : `*a${i - 1}`}]]]]]`).join('\n') + '\nendpoints: *a29\n'],
+    ['deep nesting through aliases', `${Array.from({ length: 30 }, (_, i) => `a${i}: &a${i} [[[[[${i === 0 ? '' : `*a${i - 1}`}]]]]]`).join('\n')}\nendpoints: *a29\n`],
   ])('%s is refused', (_name, input) => {
     expect(refusal(input).message).toMatch(/^expected a Gatus YAML configuration/);
   });

@@ -136,7 +136,7 @@ const aes = (key: Buffer, data: Buffer, decrypt = false) => {
 };
 
 /** The value of `key` in a message of key-value pairs (`keyValue` above), or undefined. */
-function valueOf(message: Buffer, key: string): string | undefined {
+function pairValue(message: Buffer, key: string): string | undefined {
   const at = message.indexOf(Buffer.concat([Buffer.from([key.length]), Buffer.from(key)]));
   if (at < 0) return undefined;
   let offset = at + 1 + key.length;
@@ -195,8 +195,8 @@ export async function startOracleFake(options: { service: string; username: stri
 
   function phaseTwo(message: Buffer, session: Session): { answer: Buffer; ok: boolean } {
     const denied = { answer: errorAnswer(1017, 'ORA-01017: invalid username/password; logon denied'), ok: false };
-    const clientKey = valueOf(message, 'AUTH_SESSKEY');
-    const encrypted = valueOf(message, 'AUTH_PASSWORD');
+    const clientKey = pairValue(message, 'AUTH_SESSKEY');
+    const encrypted = pairValue(message, 'AUTH_PASSWORD');
     if (!clientKey || !encrypted) return denied;
     const partB = aes(session.passwordHash, Buffer.from(clientKey, 'hex').subarray(0, 32), true);
     const mixed = Buffer.from(Buffer.concat([partB, session.partA]).toString('hex').toUpperCase());
