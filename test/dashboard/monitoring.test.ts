@@ -154,6 +154,29 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
 
   // The first-paint target (under 1 s) is measured by `npm run bench -- dashboard`; here the
   // 10,000-check list must work, and its time is printed.
+  it('pauses and resumes a check from its page; its incidents say why they opened and that the check was paused', async () => {
+    await create({ slug: 'pausable', name: 'Pausable', type: 'http', target: `${target.url}/broken`, intervalSeconds: 60, thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 5000 } });
+    await run('pausable', 1);
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/pausable');
+    const incident = page.locator('.monitoring li[data-incident]');
+    await incident.locator('.opening-message').waitFor();
+    expect(await incident.locator('.opening-message').textContent()).toContain('500');
+
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('button', { name: 'Resume', exact: true }).waitFor();
+    await page.locator('.monitoring .lead .state-paused').waitFor();
+    expect((await daemon.request('GET', '/orgs/default/checks/pausable', { token })).body).toMatchObject({ enabled: false, state: 'paused' });
+    await incident.locator('[data-mark="check-paused"]').waitFor({ timeout: 15_000 });
+    expect(await incident.locator('.resolution').textContent()).toContain('the check was paused');
+
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+    expect((await daemon.request('GET', '/orgs/default/checks/pausable', { token })).body.enabled).toBe(true);
+    await page.goto(`${daemon.url}/orgs/default/incidents?status=resolved`);
+    await page.locator('[data-incident="Pausable is down"] .resolution').getByText('the check was paused').waitFor();
+  });
+
   it('counts and lists 10,000 checks: the overview counts them all, the list paints its first page', async () => {
     expect((await daemon.request('POST', '/orgs', { token, body: { slug: 'big', name: 'Big' } })).status).toBe(201);
     const endpoints = Array.from({ length: 10_000 }, (_, i) => `  - name: Service ${i}\n    url: ${target.url}/ok?n=${i}\n    interval: 5m\n    conditions: ["[STATUS] == 200"]\n`).join('');
