@@ -177,6 +177,27 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     await page.locator('[data-incident="Pausable is down"] .resolution').getByText('the check was paused').waitFor();
   });
 
+  it('charts no data yet without a successful run, and one success on an hour around it with the down run marked', async () => {
+    await create({ slug: 'once', name: 'Once', type: 'http', target: `${target.url}/ok`, intervalSeconds: 60, thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 5000 } });
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/billing');
+    await page.locator('.chart-empty').getByText('No data yet').waitFor();
+    expect(await page.locator('.response-chart').count()).toBe(0);
+
+    await run('once', 1);
+    expect((await daemon.request('PATCH', '/orgs/default/checks/once', { token, body: { target: `${target.url}/broken` } })).status).toBe(200);
+    await run('once', 1);
+    await page.goto(`${daemon.url}/orgs/default/checks/once`);
+    const chart = page.locator('.response-chart[data-drawn="true"]');
+    await chart.waitFor();
+    expect(await chart.getAttribute('data-down-runs')).toBe('1');
+    expect(Number(await chart.getAttribute('data-span-seconds'))).toBeLessThanOrEqual(3700);
+    expect(await chart.getAttribute('aria-label')).toBe('Response times of the latest 2 runs, 1 down run marked in red');
+    // The 90-day bar says what its colours and ends mean.
+    expect(await page.locator('.bar-legend').textContent()).toContain('90 days ago');
+    expect(await page.locator('.bar-legend').textContent()).toContain('no runs');
+  });
+
   it('counts and lists 10,000 checks: the overview counts them all, the list paints its first page', async () => {
     expect((await daemon.request('POST', '/orgs', { token, body: { slug: 'big', name: 'Big' } })).status).toBe(201);
     const endpoints = Array.from({ length: 10_000 }, (_, i) => `  - name: Service ${i}\n    url: ${target.url}/ok?n=${i}\n    interval: 5m\n    conditions: ["[STATUS] == 200"]\n`).join('');
