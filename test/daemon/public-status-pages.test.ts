@@ -106,9 +106,12 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
     const html = await res.text();
     expectNothingPrivate(html);
     expect(html).not.toMatch(/<script/i);
-    for (const text of ['<h1>Example status</h1>', 'Partial outage', '>Website<', '>Operational<', '>Degraded performance<', '>Down<', 'Payments is down', 'title="2026-03-10: 90% uptime"']) {
+    for (const text of ['<h1>Example status</h1>', 'Partial outage', '>Website<', '>Operational<', '>Degraded performance<', '>Down<', 'Payments is down', 'title="2026-03-10: 90.00 % uptime"']) {
       expect(html).toContain(text);
     }
+    // Uptime with two decimals and dates in the dashboard's format, with the zone named.
+    expect(html).not.toMatch(/\d% uptime/);
+    expect(html).toMatch(/<time datetime="[^"]+">[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} [AP]M UTC<\/time>/);
     expect(html.match(/<ol class="bar"/g)).toHaveLength(3);
   });
 

@@ -63,7 +63,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
       expect(await row.getAttribute('data-state')).toBe(state);
       expect(await row.locator('.state').textContent()).toContain(state);
     }
-    expect(await page.locator('tr[data-slug="web"] td.num').first().textContent()).toBe('100 %');
+    expect(await page.locator('tr[data-slug="web"] td.num').first().textContent()).toBe('100.00 %');
     expect(await page.locator('tr[data-slug="billing"] td.num').first().textContent()).toBe('0.00 %');
 
     // The sparkline draws the last runs' response times; a run made elsewhere shows up without a reload.
@@ -87,7 +87,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks/web');
     await page.locator('.response-chart[data-drawn="true"] canvas').waitFor();
-    expect(await page.locator('.uptime-windows [data-window="24h"] dd').textContent()).toContain('100 %');
+    expect(await page.locator('.uptime-windows [data-window="24h"] dd').textContent()).toContain('100.00 %');
     expect(await page.locator('.uptime-bar .day').count()).toBe(90);
     expect(await page.locator('.uptime-bar .day-good').count()).toBe(1);
     const before = await page.locator('table.results tbody tr').count();
@@ -196,6 +196,15 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     // The 90-day bar says what its colours and ends mean.
     expect(await page.locator('.bar-legend').textContent()).toContain('90 days ago');
     expect(await page.locator('.bar-legend').textContent()).toContain('no runs');
+
+    // Words and numbers: singular for one, two decimals, dates with their time zone, no p95 for a heartbeat.
+    expect(await page.locator('table.kv tr', { hasText: 'Down after' }).locator('td').textContent()).toBe('1 failure');
+    expect(await page.locator('table.kv tr', { hasText: 'Up after' }).locator('td').textContent()).toBe('1 success');
+    expect(await page.locator('.uptime-windows [data-window="24h"] dd').textContent()).toMatch(/^50\.00 % 2 runs, p95 \d+ ms$/);
+    expect(await page.locator('table.kv tr', { hasText: 'Created' }).locator('td').textContent()).toMatch(/\d{2}:\d{2}.*(UTC|GMT)/);
+    await page.goto(`${daemon.url}/orgs/default/checks/nightly-backup`);
+    await page.locator('.uptime-windows [data-window="24h"] dd').waitFor();
+    expect(await page.locator('.uptime-windows').textContent()).not.toContain('p95');
   });
 
   it('counts and lists 10,000 checks: the overview counts them all, the list paints its first page', async () => {

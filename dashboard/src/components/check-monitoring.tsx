@@ -3,7 +3,7 @@ import { get, post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
 import type { CheckResult, Incident, MonitoredCheck, Page, StateChange, Uptime } from '../api/types';
 import { RESOLUTION_WORDS } from './incident-timeline';
-import { formatDate } from '../lib/format';
+import { formatDate, plural } from '../lib/format';
 import { formatUptime, timeAgo } from '../lib/uptime-format';
 import { useAsync } from '../lib/use-async';
 import { useLiveList } from '../lib/use-live-list';
@@ -101,7 +101,8 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
                 {formatUptime(uptime.uptimePercent)}
                 <span class="hint">
                   {' '}
-                  {uptime.runs} runs{uptime.latencyP95Ms !== null ? `, p95 ${uptime.latencyP95Ms} ms` : ''}
+                  {plural(uptime.runs, 'run')}
+                  {uptime.latencyP95Ms !== null && check.type !== 'heartbeat' ? `, p95 ${uptime.latencyP95Ms} ms` : ''}
                 </span>
               </dd>
             </div>

@@ -5,7 +5,7 @@ import { CheckChannels } from '../components/check-channels';
 import { CheckMonitoring } from '../components/check-monitoring';
 import { ErrorBanner } from '../components/error-banner';
 import { Link } from '../components/link';
-import { formatDate } from '../lib/format';
+import { formatDate, plural } from '../lib/format';
 import { navigate } from '../lib/router';
 import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
@@ -95,8 +95,8 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
           <Row k="Interval" v={`${c.intervalSeconds} seconds`} />
           <Row k="Timeout" v={`${c.thresholds.timeoutMs} ms`} />
           {c.thresholds.degradedResponseMs !== undefined ? <Row k="Degraded above" v={`${c.thresholds.degradedResponseMs} ms`} /> : null}
-          <Row k="Down after" v={`${c.thresholds.failuresBeforeDown} failures`} />
-          <Row k="Up after" v={`${c.thresholds.successesBeforeUp} successes`} />
+          <Row k="Down after" v={plural(c.thresholds.failuresBeforeDown, 'failure')} />
+          <Row k="Up after" v={plural(c.thresholds.successesBeforeUp, 'success', 'successes')} />
           <Row
             k="Labels"
             v={
