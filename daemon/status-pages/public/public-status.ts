@@ -17,6 +17,8 @@ export interface PublicCheck {
 }
 
 export interface PublicIncident {
+  /** The incident's uid: the feed's entry id is made from it. */
+  uid: string;
   title: string;
   status: 'open' | 'acknowledged' | 'resolved';
   openedAt: string;
@@ -110,7 +112,7 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
   const incidents = checkUids.length
     ? await db
         .selectFrom('incidents')
-        .select(['title', 'status', 'created_at', 'resolved_at', 'updated_at'])
+        .select(['uid', 'title', 'status', 'created_at', 'resolved_at', 'updated_at'])
         .where('check_uid', 'in', checkUids)
         .where((eb) => eb.or([eb('status', '!=', 'resolved'), eb('resolved_at', '>=', since)]))
         .orderBy('created_at', 'desc')
@@ -124,7 +126,7 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
     description: page.description,
     state: pageState(publicChecks.map((check) => check.state)),
     checks: publicChecks,
-    incidents: incidents.map((incident) => ({ title: incident.title, status: incident.status, openedAt: incident.created_at, resolvedAt: incident.resolved_at })),
+    incidents: incidents.map((incident) => ({ uid: incident.uid, title: incident.title, status: incident.status, openedAt: incident.created_at, resolvedAt: incident.resolved_at })),
     updatedAt: changes.filter(Boolean).sort().at(-1)!,
   };
 }
