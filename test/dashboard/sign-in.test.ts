@@ -110,3 +110,30 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard sign-in and server setting
     expect(browser.problems).toEqual([]);
   });
 });
+
+describe.skipIf(skip).each(DATABASE_KINDS)('dashboard first sign-in without a page asked for [%s]', (kind) => {
+  let daemon: TestDaemon;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    [daemon, browser] = await Promise.all([startTestDaemon(kind), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  it('asks only for the new password, twice, then lands on the Overview', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${daemon.url}/d/sign-in`);
+    await submitSignIn(page, 'admin@svc.local', 'svc-admin');
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    expect(await page.getByLabel('Current password', { exact: true }).count()).toBe(0);
+    await page.getByLabel('New password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByLabel('Repeat the new password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await page.waitForURL(/\/orgs\/default\/overview$/);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(browser.problems).toEqual([]);
+  });
+});
