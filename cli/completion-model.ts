@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ARGUMENT_VALUES, OPTION_VALUES } from './completion-values.js';
 
 /** One place in the command tree where completion offers words. */
 export interface CompletionNode {
@@ -18,6 +19,8 @@ export interface CompletionOption {
   description: string;
   /** Whether a value follows; `file` when the value is a path. */
   value: 'none' | 'text' | 'file';
+  /** The values it takes when they are a fixed set (check states, types, roles, import sources). */
+  values?: readonly string[];
 }
 
 export interface CompletionModel {
@@ -25,15 +28,19 @@ export interface CompletionModel {
   nodes: CompletionNode[];
 }
 
-const optionsOf = (command: Command): CompletionOption[] =>
+const optionsOf = (command: Command, path = ''): CompletionOption[] =>
   command.options
     .filter((option) => !option.hidden)
-    .map((option) => ({
-      long: option.long,
-      short: option.short,
-      description: option.description,
-      value: !option.required && !option.optional ? 'none' : /<path>|<file>/.test(option.flags) ? 'file' : 'text',
-    }));
+    .map((option) => {
+      const values = option.argChoices ?? (option.long ? OPTION_VALUES[path]?.[option.long] : undefined);
+      return {
+        long: option.long,
+        short: option.short,
+        description: option.description,
+        value: !option.required && !option.optional ? 'none' : /<path>|<file>/.test(option.flags) ? 'file' : 'text',
+        ...(values ? { values } : {}),
+      };
+    });
 
 /** The words completion offers, read from the declared commands so it can never drift from them. */
 export function completionModel(program: Command): CompletionModel {
@@ -43,8 +50,8 @@ export function completionModel(program: Command): CompletionModel {
     nodes.push({
       path,
       commands: command.commands.map((c) => ({ name: c.name(), description: c.description() })),
-      options: path === '' ? [] : optionsOf(command),
-      choices: first?.argChoices ?? [],
+      options: path === '' ? [] : optionsOf(command, path),
+      choices: [...(first?.argChoices ?? []), ...(ARGUMENT_VALUES[path] ?? [])],
     });
     for (const sub of command.commands) walk(sub, path ? `${path} ${sub.name()}` : sub.name());
   };

@@ -16,11 +16,21 @@ export function bashScript(model: CompletionModel): string {
   const flags = model.nodes.map((n) => `    ${quote(n.path)}) REPLY=${quote([...new Set([...flagsOf(n.options), ...globals])].join(' '))} ;;`);
   const fileFlags = [...model.globals, ...model.nodes.flatMap((n) => n.options)].filter((o) => o.value === 'file');
   const fileCase = [...new Set(flagsOf(fileFlags))].join('|');
+  // The values of an option with a fixed set, by command path and the option just typed.
+  const values = model.nodes.flatMap((n) =>
+    n.options.filter((o) => o.values).flatMap((o) => flagsOf([o]).map((flag) => `    ${quote(`${n.path}|${flag}`)}) REPLY=${quote(o.values!.join(' '))} ;;`)),
+  );
   return `# svc completion for bash: source <(svc completion bash)
 __svc_words() {
   case "$1" in
 ${words.join('\n')}
     *) REPLY='' ;;
+  esac
+}
+__svc_values() {
+  case "$1|$2" in
+${values.join('\n')}
+    *) return 1 ;;
   esac
 }
 __svc_flags() {
@@ -37,7 +47,8 @@ _svc() {
     __svc_words "$path"
     case " $REPLY " in *" $word "*) path="\${path:+$path }$word" ;; esac
   done
-${fileCase ? `  case "$prev" in ${fileCase}) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;; esac\n` : ''}  if [[ "$cur" == -* ]]; then __svc_flags "$path"; else __svc_words "$path"; fi
+${fileCase ? `  case "$prev" in ${fileCase}) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;; esac\n` : ''}  if __svc_values "$path" "$prev"; then COMPREPLY=($(compgen -W "$REPLY" -- "$cur")); return 0; fi
+  if [[ "$cur" == -* ]]; then __svc_flags "$path"; else __svc_words "$path"; fi
   COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
 }
 complete -o default -F _svc svc
@@ -61,6 +72,7 @@ export function fishScript(model: CompletionModel): string {
     if (o.long) parts.push(`-l ${o.long.replace(/^--/, '')}`);
     if (o.short) parts.push(`-s ${o.short.replace(/^-/, '')}`);
     if (o.value === 'text') parts.push('-x');
+    if (o.values) parts.push(`-a ${fishQuote(o.values.join(' '))}`);
     if (o.value === 'file') parts.push('-r -F');
     parts.push(`-d ${fishQuote(o.description)}`);
     return parts.join(' ');

@@ -32,6 +32,8 @@ export interface PublicCheck {
 
 /** An incident of a listed check, as a public page shows it. */
 export interface PublicIncident {
+  /** The incident's uid: the feed's entry id is made from it. */
+  uid: string;
   title: string;
   status: IncidentStatus;
   openedAt: string;

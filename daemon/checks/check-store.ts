@@ -12,6 +12,7 @@ import { canonicalJson, checkContent, rowToCheck, sameContent, type CheckContent
 import { isUniqueViolation } from './unique-violation.js';
 import type { CheckState } from '../runner/state-machine.js';
 import { countChecks, refuseBeyondCheckLimit } from './check-limit.js';
+import { encodePosition, type CheckListOrder, type CheckListPosition } from './check-list-query.js';
 
 // The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
 // Every function takes the query builder to run on, so a caller may pass a transaction.
@@ -93,36 +94,63 @@ async function deleteLabels(db: Executor, checkUids: string[]): Promise<void> {
 }
 
 /**
- * One page of an organization's checks in creation order, filtered by every label given (all
- * must match) and by type. `cursor` is the previous page's `nextCursor`. With labels the query
- * is one semi-join on the (organization, key, value, check) index, whatever their number.
+/**
+ * One page of an organization's checks, filtered by every label given (all must match), by type
+ * and by state. In creation order (the default) `cursor` is the previous page's `nextCursor`; in
+ * `attention` order (down, degraded, pending, up, paused, then by slug) and `name` order (slug)
+ * `after` is the position that cursor encodes. With labels the query is one semi-join on the
+ * (organization, key, value, check) index, whatever their number.
  */
 export async function listChecks(
   db: Executor,
   orgUid: string,
-  query: PageRequest & { labels?: LabelFilter[]; type?: string; state?: CheckState },
+  query: PageRequest & { labels?: LabelFilter[]; type?: string; state?: CheckState; order?: CheckListOrder; after?: CheckListPosition },
 ): Promise<CheckPage> {
+  const order = query.order ?? 'created';
   // Every label must match: the check's rows matching any of the (distinct) filters are counted,
   // one pass over the (organization, key, value, check) index whatever the number of filters.
   // A check has one value per key, so two filters on one key with different values match none.
   const labels = distinctLabels(query.labels ?? []);
-  let builder = db.selectFrom('checks').selectAll('checks').where('checks.organization_uid', '=', orgUid);
+  // The attention rank's join is beyond the typed builder, hence the loosened type.
+  let builder: any = db.selectFrom('checks').selectAll('checks').where('checks.organization_uid', '=', orgUid);
   if (labels.length > 0) {
-    builder = builder.where('checks.uid', 'in', (eb) =>
+    builder = builder.where('checks.uid', 'in', (eb: any) =>
       eb
         .selectFrom('check_labels')
         .select('check_labels.check_uid')
         .where('check_labels.organization_uid', '=', orgUid)
-        .where((inner) => inner.or(labels.map((label) => inner.and([inner('check_labels.key', '=', label.key), inner('check_labels.value', '=', label.value)]))))
+        .where((inner: any) => inner.or(labels.map((label) => inner.and([inner('check_labels.key', '=', label.key), inner('check_labels.value', '=', label.value)]))))
         .groupBy('check_labels.check_uid')
-        .having((inner) => inner.fn.countAll(), '=', labels.length),
+        .having((inner: any) => inner.fn.countAll(), '=', labels.length),
     );
   }
   if (query.type) builder = builder.where('checks.type', '=', query.type);
   if (query.state) builder = whereState(builder, query.state);
-  if (query.cursor) builder = builder.where('checks.uid', '>', query.cursor);
-  const rows: Selectable<ChecksTable>[] = await builder.orderBy('checks.uid').limit(query.limit + 1).execute();
-  return toPage(rows, query.limit, rowToCheck);
+  if (order === 'created') {
+    if (query.cursor) builder = builder.where('checks.uid', '>', query.cursor);
+    const rows: Selectable<ChecksTable>[] = await builder.orderBy('checks.uid').limit(query.limit + 1).execute();
+    return toPage(rows, query.limit, rowToCheck);
+  }
+  // Attention order ranks each check by its state as the API shows it (see whereState); name order ranks them all alike.
+  // (A constant would not do for name order: SQL reads `order by 0` as a column position.)
+  if (order === 'attention') {
+    const rank = sql<number>`case when checks.enabled = 0 then 4 when ord.state = 'down' then 0 when ord.state = 'degraded' then 1 when ord.state = 'up' then 3 else 2 end`;
+    builder = builder.leftJoin('check_states as ord', 'ord.check_uid', 'checks.uid').select(rank.as('list_rank'));
+    if (query.after) {
+      const { rank: afterRank, slug: afterSlug } = query.after;
+      builder = builder.where((eb: any) => eb.or([eb(rank, '>', afterRank), eb.and([eb(rank, '=', afterRank), eb('checks.slug', '>', afterSlug)])]));
+    }
+    builder = builder.orderBy(rank);
+  } else if (query.after) {
+    builder = builder.where('checks.slug', '>', query.after.slug);
+  }
+  const rows: (Selectable<ChecksTable> & { list_rank?: number | string })[] = await builder.orderBy('checks.slug').limit(query.limit + 1).execute();
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((row) => rowToCheck(row)),
+    nextCursor: rows.length > query.limit ? encodePosition({ rank: Number(last.list_rank ?? 0), slug: last.slug }) : null,
+  };
 }
 
 function distinctLabels(labels: readonly LabelFilter[]): LabelFilter[] {

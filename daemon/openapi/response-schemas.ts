@@ -3024,6 +3024,10 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
     "description": "An incident of a listed check, as a public page shows it.",
     "type": "object",
     "properties": {
+      "uid": {
+        "description": "The incident's uid: the feed's entry id is made from it.",
+        "type": "string"
+      },
       "title": {
         "type": "string"
       },
@@ -3045,6 +3049,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       }
     },
     "required": [
+      "uid",
       "title",
       "status",
       "openedAt",

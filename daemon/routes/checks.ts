@@ -32,7 +32,8 @@ export const checkRoutes: RouteSpec[] = [
     permission: 'checks:read',
     response: 'CheckPage',
     summary:
-      'List checks in creation order, each with state, stateSince and lastResult: ?label=key=value (repeatable, at most 20; more answer 400), ?type=, ?state=, ' +
+      'List checks, each with state, stateSince and lastResult: ?label=key=value (repeatable, at most 20; more answer 400), ?type=, ?state=, ' +
+      '?order=created|attention|name (creation order by default; attention: down, degraded, pending, up, paused, then by slug; name: by slug), ' +
       '?include=uptime24h,latencies (24-hour uptime; the last 20 response times, oldest first), ?limit= (1-500, default 50), ?cursor=.',
     async handler({ deps, auth, query }) {
       const parsed = parseCheckListQuery(query);

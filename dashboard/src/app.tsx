@@ -90,7 +90,8 @@ export function App() {
     const first = account.organizations[0]?.slug;
     return <Redirect to={first ? `/orgs/${encodeURIComponent(first)}/overview` : '/d/account'} />;
   }
-  if (path === '/d/change-password') return <Redirect to={safeReturnTo(search.get('returnTo')) ?? '/d/account'} />;
+  // Once the password is changed, on to the page asked for, else the start page (the first organization's overview).
+  if (path === '/d/change-password') return <Redirect to={safeReturnTo(search.get('returnTo')) ?? '/'} />;
   for (const route of PAGE_ROUTES) {
     const params = matchPath(route.pattern, path);
     if (params) {

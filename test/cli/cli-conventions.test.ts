@@ -2,6 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkTypeNames } from '../../checks/index.js';
+import { ROLES } from '../../contract/access.js';
+import { IMPORT_SOURCES } from '../../contract/import-sources.js';
+import { CHANNEL_TYPES } from '../../daemon/notifications/channel-types.js';
+import { CHECK_STATES } from '../../daemon/runner/state-machine.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc, SVC_BIN } from '../support/cli.js';
 import { DATABASE_KINDS } from '../support/databases.js';
@@ -65,6 +70,15 @@ describe('svc conventions without a daemon', () => {
     expect((await complete(['svc', '--org', 'acme', 'checks', 'apply', '--p'])).stdout.split('\n')).toEqual(expect.arrayContaining(['--prune', '--profile']));
     expect((await complete(['svc', 'completion', ''])).stdout.trim().split('\n')).toEqual(['bash', 'zsh', 'fish']);
     expect((await complete(['svc', 'members', 's'])).stdout.trim()).toBe('set-role');
+    // Where the values are a fixed set, completion offers them.
+    const offered = async (words: string[]) => (await complete(words)).stdout.trim().split('\n');
+    expect(await offered(['svc', 'checks', 'list', '--state', ''])).toEqual([...CHECK_STATES]);
+    expect(await offered(['svc', '--org', 'acme', 'checks', 'list', '--type', ''])).toEqual([...checkTypeNames]);
+    expect(await offered(['svc', 'channels', 'create', '--type', ''])).toEqual([...CHANNEL_TYPES]);
+    expect(await offered(['svc', 'import', '--source', 'uptime'])).toEqual(['uptime-api-monitor', 'uptime-kuma', 'uptimerobot']);
+    expect(await offered(['svc', 'import', '--source', ''])).toEqual(expect.arrayContaining([...IMPORT_SOURCES, 'gatus', 'uptimerobot']));
+    expect(await offered(['svc', 'members', 'invite', 'bob@example.com', '--role', ''])).toEqual([...ROLES]);
+    expect(await offered(['svc', 'members', 'set-role', 'ann@example.com', 'ad'])).toEqual(['admin']);
 
     const zsh = await bash(`zsh -n ${quote(scripts.zsh)}`);
     expect(zsh.code, zsh.stderr).toBe(0);
@@ -74,6 +88,8 @@ describe('svc conventions without a daemon', () => {
     expect(fish.stdout).toMatch(/^resolve\t/m);
     expect(fish.stdout).toMatch(/^--prune\t/m);
     expect(fish.stdout).toMatch(/^--profile\t/m);
+    const fishValues = await bash(`fish -c ${quote(`source ${quote(scripts.fish)}; complete -C 'svc checks list --state '`)}`);
+    expect(fishValues.stdout.trim().split('\n').map((line) => line.split('\t')[0])).toEqual([...CHECK_STATES].sort());
   });
 });
 

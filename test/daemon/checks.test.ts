@@ -158,6 +158,52 @@ describe.each(DATABASE_KINDS)('checks API [%s]', (kind) => {
     expect(bad.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['label', 'labels', 'limit', 'type']);
   });
 
+  it('lists what needs attention first with ?order=attention, by slug with ?order=name, and pages both with a cursor', async () => {
+    // name -> state the runner last judged (paused: the check is disabled; pending: never judged).
+    const plan: Record<string, 'up' | 'down' | 'degraded' | 'pending' | 'paused'> = {
+      'Order A': 'up', 'Order B': 'down', 'Order C': 'paused', 'Order D': 'degraded',
+      'Order E': 'pending', 'Order F': 'down', 'Order G': 'up',
+    };
+    for (const [name, state] of Object.entries(plan)) {
+      const res = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: httpCheck(name, { labels: { ordered: 'yes' }, enabled: state !== 'paused' }) });
+      expect(res.status).toBe(201);
+      if (state !== 'paused' && state !== 'pending') {
+        // Reading the check gives it its state row, which the runner would then update.
+        expect((await daemon.request('GET', `/orgs/default/checks/${res.body.slug}`, { token: admin })).status).toBe(200);
+        const db = daemon.deps.db.kysely;
+        const { uid } = await db.selectFrom('checks').select('uid').where('slug', '=', res.body.slug).executeTakeFirstOrThrow();
+        await db.updateTable('check_states').set({ state }).where('check_uid', '=', uid).execute();
+      }
+    }
+    const walk = async (path: string) => {
+      const slugs: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: { status: number; body: { items: { slug: string; state: string }[]; nextCursor: string | null } } = await daemon.request(
+          'GET',
+          `${path}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { token: admin },
+        );
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        slugs.push(...res.body.items.map((c) => `${c.slug}:${c.state}`));
+        cursor = res.body.nextCursor;
+      } while (cursor);
+      return slugs;
+    };
+    const attention = ['order-b:down', 'order-f:down', 'order-d:degraded', 'order-e:pending', 'order-a:up', 'order-g:up', 'order-c:paused'];
+    expect(await walk('/orgs/default/checks?label=ordered=yes&order=attention')).toEqual(attention);
+    const all = await walk('/orgs/default/checks?order=attention');
+    expect(all.filter((s) => s.startsWith('order-'))).toEqual(attention);
+    expect(await walk('/orgs/default/checks?label=ordered=yes&order=name')).toEqual(Object.keys(plan).map((n) => `${n.toLowerCase().replace(' ', '-')}:${plan[n]}`));
+    expect(await walk('/orgs/default/checks?label=ordered=yes&order=attention&state=down')).toEqual(['order-b:down', 'order-f:down']);
+
+    const bad = await daemon.request('GET', '/orgs/default/checks?order=loudest&cursor=x', { token: admin });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['cursor', 'order']);
+    const badCursor = await daemon.request('GET', '/orgs/default/checks?order=name&cursor=bm90LWpzb24', { token: admin });
+    expect(badCursor.status).toBe(400);
+  });
+
   it('applies the member roles: a user writes, a viewer reads, a demoted member loses writes at once, a stranger sees nothing', async () => {
     const user = await addMember(daemon, 'checks-user@example.com', 'user');
     const viewer = await addMember(daemon, 'checks-viewer@example.com', 'viewer');

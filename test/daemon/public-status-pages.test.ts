@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../daemon/clock.js';
 import { BUCKET_COLUMNS } from '../../daemon/runner/latency-histogram.js';
@@ -92,7 +93,7 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
       expect(check.days[0]).toEqual({ date: '2025-12-21', uptimePercent: null });
     }
     expect(body.checks[1].days.find((d: { date: string }) => d.date === '2026-03-10')).toEqual({ date: '2026-03-10', uptimePercent: 90 });
-    expect(body.incidents).toEqual([{ title: 'Payments is down', status: 'open', openedAt: NOW.toISOString(), resolvedAt: null }]);
+    expect(body.incidents).toEqual([{ uid: expect.stringMatching(/^[0-9a-z]{26}$/), title: 'Payments is down', status: 'open', openedAt: NOW.toISOString(), resolvedAt: null }]);
   });
 
   it('renders the page as HTML with states in words, no script, and its own CSP; nothing private', async () => {
@@ -106,9 +107,12 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
     const html = await res.text();
     expectNothingPrivate(html);
     expect(html).not.toMatch(/<script/i);
-    for (const text of ['<h1>Example status</h1>', 'Partial outage', '>Website<', '>Operational<', '>Degraded performance<', '>Down<', 'Payments is down', 'title="2026-03-10: 90% uptime"']) {
+    for (const text of ['<h1>Example status</h1>', 'Partial outage', '>Website<', '>Operational<', '>Degraded performance<', '>Down<', 'Payments is down', 'title="2026-03-10: 90.00 % uptime"']) {
       expect(html).toContain(text);
     }
+    // Uptime with two decimals and dates in the dashboard's format, with the zone named.
+    expect(html).not.toMatch(/\d% uptime/);
+    expect(html).toMatch(/<time datetime="[^"]+">[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} [AP]M UTC<\/time>/);
     expect(html.match(/<ol class="bar"/g)).toHaveLength(3);
   });
 
@@ -136,6 +140,18 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
       else stack.push(name);
     }
     expect(stack).toEqual([]);
+
+    // RFC 4287: the feed has an author, and each entry an id unique to its incident.
+    const doc = new DOMParser().parseFromString(xml, 'application/xml');
+    const ATOM = 'http://www.w3.org/2005/Atom';
+    const feed = doc.documentElement!;
+    const author = Array.from({ length: feed.childNodes.length }, (_, i) => feed.childNodes.item(i)).find((node) => node.nodeType === 1 && (node as Element).localName === 'author') as Element | undefined;
+    expect(author?.getElementsByTagNameNS(ATOM, 'name')[0]?.textContent).toBe('Example status');
+    const incidents = (await daemon.request('GET', '/orgs/default/incidents', { token: admin })).body.items as Array<{ uid: string; title: string }>;
+    const entryList = doc.getElementsByTagNameNS(ATOM, 'entry');
+    const ids = Array.from({ length: entryList.length }, (_, i) => entryList.item(i)!).map((entry) => entry.getElementsByTagNameNS(ATOM, 'id')[0]?.textContent);
+    expect(ids).toEqual([expect.stringMatching(new RegExp(`^tag:[^,]+,\\d{4}-\\d{2}-\\d{2}:incident/${incidents.find((i) => i.title === 'Payments is down')!.uid}$`))]);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('answers 304 to a matching If-None-Match on the page, JSON, feed and badges', async () => {

@@ -130,6 +130,51 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard checks [%s]', (kind) => {
     await page.getByRole('button', { name: 'Load more' }).waitFor();
   });
 
+  it('lists what needs attention first, keeps the order in the address, and fits long targets and labels at 1280 px', async () => {
+    const states: Record<string, 'up' | 'down' | 'degraded' | 'paused' | 'pending'> = { 'att-up': 'up', 'att-down': 'down', 'att-paused': 'paused', 'att-degraded': 'degraded', 'att-pending': 'pending' };
+    const db = daemon.deps.db.kysely;
+    for (const [slug, state] of Object.entries(states)) {
+      const target = `https://status.internal.example.com/api/v2/health/components/${slug}/readiness?verbose=true&region=eu-central`;
+      const labels = { team: 'platform-reliability', environment: 'production', attention: 'yes' };
+      const created = await daemon.request('POST', '/orgs/default/checks', { token, body: { name: slug, slug, type: 'http', target, labels, enabled: state !== 'paused' } });
+      expect(created.status).toBe(201);
+      if (state === 'paused' || state === 'pending') continue;
+      expect((await daemon.request('GET', `/orgs/default/checks/${slug}`, { token })).status).toBe(200);
+      const { uid } = await db.selectFrom('checks').select('uid').where('slug', '=', slug).executeTakeFirstOrThrow();
+      await db.updateTable('check_states').set({ state }).where('check_uid', '=', uid).execute();
+    }
+    const page = await browser.newPage({ width: 1280 });
+    await signInAsAdmin(page, daemon, '/orgs/default/checks?label=attention%3Dyes');
+    await page.locator('tr[data-slug="att-up"]').waitFor();
+    const order = () => page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-slug')));
+    expect(await order()).toEqual(['att-down', 'att-degraded', 'att-pending', 'att-up', 'att-paused']);
+
+    // A target wraps into at most three lines; every label chip is shown whole inside the table's box.
+    const layout = await page.evaluate(() => {
+      const cell = document.querySelector('tr[data-slug="att-up"] td.target-cell') as HTMLElement;
+      const lineHeight = parseFloat(getComputedStyle(cell).lineHeight);
+      const padding = parseFloat(getComputedStyle(cell).paddingTop) + parseFloat(getComputedStyle(cell).paddingBottom);
+      const box = (document.querySelector('.table-wrap') as HTMLElement).getBoundingClientRect();
+      const clipped = [...document.querySelectorAll('td.label-cell .badge')].filter((chip) => {
+        const r = chip.getBoundingClientRect();
+        return r.right > box.right + 0.5 || r.left < box.left - 0.5;
+      }).length;
+      return { lines: Math.round((cell.getBoundingClientRect().height - padding) / lineHeight), clipped, scrolls: (document.querySelector('.table-wrap') as HTMLElement).scrollWidth > box.width + 1 };
+    });
+    expect(layout.lines).toBeLessThanOrEqual(3);
+    expect(layout).toMatchObject({ clipped: 0, scrolls: false });
+
+    await page.getByLabel('Order', { exact: true }).selectOption('name');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/\?label=attention%3Dyes&order=name$/);
+    await page.waitForFunction(() => document.querySelector('tbody tr')?.getAttribute('data-slug') === 'att-degraded');
+    expect(await order()).toEqual(['att-degraded', 'att-down', 'att-paused', 'att-pending', 'att-up']);
+    await page.reload();
+    await page.locator('tr[data-slug="att-up"]').waitFor();
+    expect(await page.getByLabel('Order', { exact: true }).inputValue()).toBe('name');
+    expect(await order()).toEqual(['att-degraded', 'att-down', 'att-paused', 'att-pending', 'att-up']);
+  });
+
   it('showed no console errors on any page', () => {
     expect(browser.problems).toEqual([]);
   });

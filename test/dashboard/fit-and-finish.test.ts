@@ -73,6 +73,30 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard fit and finish [%s]', (kin
     expect(await organization.getByRole('link', { name: 'Password hashing' }).count()).toBe(0);
   });
 
+  it('folds the navigation behind a Menu button on a 375 px phone, and shows it open at 1280 px', async () => {
+    const page = await browser.newPage({ width: 375, height: 800 });
+    await signInAsAdmin(page, daemon, '/orgs/default/checks');
+    await page.getByRole('heading', { name: 'Checks', exact: true }).waitFor();
+    const menu = page.getByRole('button', { name: 'Menu' });
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+    // The content starts near the top, not under 435 px of links.
+    const contentTop = await page.locator('#main').evaluate((main) => main.getBoundingClientRect().top);
+    expect(contentTop).toBeLessThan(120);
+    expect(await fitsWidth(page)).toBe(true);
+
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Incidents' }).click();
+    await page.waitForURL(/\/orgs\/default\/incidents$/);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'hidden' });
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(true);
+    expect(await menu.isVisible()).toBe(false);
+  });
+
   it('shows the stored organization settings in the form as it first appears', async () => {
     const patched = await daemon.request('PATCH', '/orgs/default', { token, body: { memberLimit: 7, registrationEmailPattern: '@example\\.com$' } });
     expect(patched.status).toBe(200);

@@ -31,7 +31,9 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard sign-in and server setting
     await submitSignIn(page, 'admin@svc.local', 'svc-admin');
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/d/change-password');
-    await page.getByLabel('Current password', { exact: true }).fill('svc-admin');
+    // The password just typed is not asked for again: only the new one, twice.
+    await page.getByLabel('New password', { exact: true }).waitFor();
+    expect(await page.getByLabel('Current password', { exact: true }).count()).toBe(0);
     await page.getByLabel('New password', { exact: true }).fill(ADMIN_PASSWORD);
     await page.getByLabel('Repeat the new password', { exact: true }).fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Save and continue' }).click();
@@ -105,6 +107,33 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard sign-in and server setting
   });
 
   it('showed no console errors on any page', () => {
+    expect(browser.problems).toEqual([]);
+  });
+});
+
+describe.skipIf(skip).each(DATABASE_KINDS)('dashboard first sign-in without a page asked for [%s]', (kind) => {
+  let daemon: TestDaemon;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    [daemon, browser] = await Promise.all([startTestDaemon(kind), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  it('asks only for the new password, twice, then lands on the Overview', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${daemon.url}/d/sign-in`);
+    await submitSignIn(page, 'admin@svc.local', 'svc-admin');
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    expect(await page.getByLabel('Current password', { exact: true }).count()).toBe(0);
+    await page.getByLabel('New password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByLabel('Repeat the new password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await page.waitForURL(/\/orgs\/default\/overview$/);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(browser.problems).toEqual([]);
   });
 });

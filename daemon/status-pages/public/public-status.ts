@@ -85,7 +85,7 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
   const incidents = checkUids.length
     ? await db
         .selectFrom('incidents')
-        .select(['title', 'status', 'created_at', 'resolved_at', 'updated_at'])
+        .select(['uid', 'title', 'status', 'created_at', 'resolved_at', 'updated_at'])
         .where('check_uid', 'in', checkUids)
         .where((eb) => eb.or([eb('status', '!=', 'resolved'), eb('resolved_at', '>=', since)]))
         .orderBy('created_at', 'desc')
@@ -99,7 +99,7 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
     description: page.description,
     state: pageState(publicChecks.map((check) => check.state)),
     checks: publicChecks,
-    incidents: incidents.map((incident) => ({ title: incident.title, status: incident.status, openedAt: incident.created_at, resolvedAt: incident.resolved_at })),
+    incidents: incidents.map((incident) => ({ uid: incident.uid, title: incident.title, status: incident.status, openedAt: incident.created_at, resolvedAt: incident.resolved_at })),
     updatedAt: changes.filter(Boolean).sort().at(-1)!,
   };
 }

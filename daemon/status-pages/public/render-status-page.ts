@@ -15,6 +15,15 @@ const STATE_WORDS: Record<string, string> = {
 
 const stateClass = (state: string) => `s-${state.replace(/\s+/g, '-')}`;
 
+/** An uptime percent with two decimals, as the dashboard shows it: "99.95 %". */
+const percent = (value: number) => `${value.toFixed(2)} %`;
+
+/**
+ * The dashboard's date format (month named, to the minute, time zone shown). The page is cached
+ * and runs no script, so it cannot know the reader's zone: it shows UTC and says so.
+ */
+const DATE_FORMAT = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short', timeZone: 'UTC' });
+
 const dayLevel = (uptime: number | null) => (uptime === null ? 'none' : uptime >= 99.9 ? 'up' : uptime >= 95 ? 'degraded' : 'down');
 
 /**
@@ -23,19 +32,19 @@ const dayLevel = (uptime: number | null) => (uptime === null ? 'none' : uptime >
  * than 90 cells read one by one; that also keeps a 50-check page small.
  */
 function dayCell(day: PublicCheck['days'][number]): Markup {
-  const words = day.uptimePercent === null ? 'no data' : `${day.uptimePercent}% uptime`;
+  const words = day.uptimePercent === null ? 'no data' : `${percent(day.uptimePercent)} uptime`;
   return markup`<li class="d-${dayLevel(day.uptimePercent)}" title="${day.date}: ${words}"></li>`;
 }
 
 /** The bar in words: the days below full uptime, or that there were none. */
 function barSummary(check: PublicCheck): string {
   const bad = check.days.filter((day) => day.uptimePercent !== null && day.uptimePercent < 99.9);
-  if (bad.length === 0) return 'No day of the last 90 below 99.9% uptime.';
-  return `Days below 99.9% uptime: ${bad.map((day) => `${day.date} (${day.uptimePercent}%)`).join(', ')}.`;
+  if (bad.length === 0) return 'No day of the last 90 below 99.90 % uptime.';
+  return `Days below 99.90 % uptime: ${bad.map((day) => `${day.date} (${percent(day.uptimePercent as number)})`).join(', ')}.`;
 }
 
 function checkItem(check: PublicCheck): Markup {
-  const uptime = check.uptime90d === null ? 'no data' : `${check.uptime90d}% uptime`;
+  const uptime = check.uptime90d === null ? 'no data' : `${percent(check.uptime90d)} uptime`;
   return markup`<li>
 <div class="check-head"><span class="name">${check.name}</span><span class="state ${check.state}">${STATE_WORDS[check.state]}</span></div>
 <ol class="bar" aria-hidden="true">${check.days.map(dayCell)}</ol>
@@ -44,7 +53,7 @@ function checkItem(check: PublicCheck): Markup {
 </li>`;
 }
 
-const when = (iso: string) => markup`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+const when = (iso: string) => markup`<time datetime="${iso}">${DATE_FORMAT.format(new Date(iso))}</time>`;
 
 /**
  * The public status page as one small HTML document that works without JavaScript: the overall

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { asApiError, type ApiError } from '../api/errors';
 import type { CheckResult, Incident, MonitoredCheck, Page, StateChange, Uptime } from '../api/types';
-import { formatDate } from '../lib/format';
+import { RESOLUTION_WORDS } from './incident-timeline';
+import { formatDate, plural } from '../lib/format';
 import { formatUptime, timeAgo } from '../lib/uptime-format';
 import { useAsync } from '../lib/use-async';
 import { useLiveList } from '../lib/use-live-list';
@@ -65,6 +66,9 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
 
   const own = (incidents.data?.items ?? []).filter((incident) => incident.checkSlug === check.slug);
   const changes = history.data?.items ?? [];
+  /** Why an incident opened: the result message of the state change that opened it (the oldest one naming it). */
+  const openingMessage = (incidentUid: string): string | null =>
+    changes.filter((change) => change.incidentUid === incidentUid && change.to !== 'up' && change.to !== 'paused').at(-1)?.message ?? null;
   const ninety = uptimes.data?.[3];
   return (
     <section class="monitoring" aria-label="Monitoring">
@@ -98,7 +102,8 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
                 {formatUptime(uptime.uptimePercent)}
                 <span class="hint">
                   {' '}
-                  {uptime.runs} runs{uptime.latencyP95Ms !== null ? `, p95 ${uptime.latencyP95Ms} ms` : ''}
+                  {plural(uptime.runs, 'run')}
+                  {uptime.latencyP95Ms !== null && check.type !== 'heartbeat' ? `, p95 ${uptime.latencyP95Ms} ms` : ''}
                 </span>
               </dd>
             </div>
@@ -169,10 +174,17 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
       {own.length ? (
         <ul class="plain-list">
           {own.map((incident) => (
-            <li key={incident.uid}>
+            <li key={incident.uid} data-incident={incident.uid}>
               <Link href={`/orgs/${encodeURIComponent(org)}/incidents?status=${incident.status}`}>{incident.title}</Link> <span class="badge">{incident.status}</span>{' '}
               opened {formatDate(incident.createdAt)}
-              {incident.resolvedAt ? `, resolved ${formatDate(incident.resolvedAt)}` : ''}
+              {openingMessage(incident.uid) ? <span class="opening-message">: {openingMessage(incident.uid)}</span> : null}
+              {incident.resolvedAt ? `; resolved ${formatDate(incident.resolvedAt)}` : ''}
+              {incident.resolution ? <span class="resolution">: {RESOLUTION_WORDS[incident.resolution]}</span> : null}
+              {incident.resolution === 'check-paused' || incident.resolution === 'check-deleted' ? (
+                <span class="badge" data-mark={incident.resolution}>
+                  {incident.resolution === 'check-paused' ? 'paused' : 'deleted'}
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>

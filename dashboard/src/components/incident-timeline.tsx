@@ -3,6 +3,13 @@ import { formatDate } from '../lib/format';
 
 type Person = Incident['openedBy'];
 
+/** Why the system resolved an incident, in words. */
+export const RESOLUTION_WORDS: Record<NonNullable<Incident['resolution']>, string> = {
+  recovered: 'the check recovered',
+  'check-paused': 'the check was paused',
+  'check-deleted': 'the check was deleted',
+};
+
 /** Who did a step: the member's name and address, or the monitoring system when nobody did. */
 const byWhom = (person: Person): string => (person ? `by ${person.name || person.email} (${person.email})` : 'by the system');
 
@@ -16,6 +23,7 @@ export function IncidentTimeline({ incident }: { incident: Incident }) {
       {steps.map(({ step, at, who }) => (
         <li key={step} data-step={step.toLowerCase()}>
           <strong>{step}</strong> <time dateTime={at}>{formatDate(at)}</time> {byWhom(who)}
+          {step === 'Resolved' && incident.resolution ? <span class="resolution">: {RESOLUTION_WORDS[incident.resolution]}</span> : null}
         </li>
       ))}
     </ol>

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { Account } from '../api/types';
 import { navigate } from '../lib/router';
@@ -58,6 +59,9 @@ export function Shell({ account, org, path, children }: { account: Account; org?
   const active = items
     .filter((item) => path === item.href || path.startsWith(`${item.href}/`))
     .sort((a, b) => b.href.length - a.href.length)[0]?.href;
+  // On a phone the navigation folds behind a Menu button; following a link folds it again.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
@@ -82,6 +86,9 @@ export function Shell({ account, org, path, children }: { account: Account; org?
             </select>
           </div>
         ) : null}
+        <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="mainnav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
         <span class="whoami" title={account.email}>
           {account.name || account.email}
         </span>
@@ -89,7 +96,7 @@ export function Shell({ account, org, path, children }: { account: Account; org?
           Sign out
         </button>
       </header>
-      <nav class="mainnav" aria-label="Main">
+      <nav id="mainnav" class={menuOpen ? 'mainnav open' : 'mainnav'} aria-label="Main">
         {groups.map((group) => (
           <div class="nav-group" key={group.label}>
             <span class="nav-group-label" id={`nav-${group.label}`}>

@@ -1,6 +1,6 @@
-/** An uptime percent for people: "99.95 %", or "no runs" when nothing ran. */
+/** An uptime percent for people, always with two decimals ("99.95 %", "100.00 %"), or "no runs" when nothing ran. */
 export const formatUptime = (percent: number | null | undefined): string =>
-  percent === null || percent === undefined ? 'no runs' : `${percent.toFixed(percent === 100 ? 0 : 2)} %`;
+  percent === null || percent === undefined ? 'no runs' : `${percent.toFixed(2)} %`;
 
 /** How long ago an ISO time was, in the largest whole unit. */
 export function timeAgo(iso: string | null | undefined, nowMs = Date.now()): string {

@@ -1,11 +1,11 @@
 import { Breakable } from '../components/breakable';
-import { del, get } from '../api/client';
+import { del, get, patch } from '../api/client';
 import type { MonitoredCheck, Role } from '../api/types';
 import { CheckChannels } from '../components/check-channels';
 import { CheckMonitoring } from '../components/check-monitoring';
 import { ErrorBanner } from '../components/error-banner';
 import { Link } from '../components/link';
-import { formatDate } from '../lib/format';
+import { formatDate, plural } from '../lib/format';
 import { navigate } from '../lib/router';
 import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
@@ -20,6 +20,14 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
   usePageTitle(check.data?.name ?? slug);
   usePolling(check.reload, [check.reload]);
   const { busy, error, run } = useAction();
+
+  /** Pauses (enabled false) or resumes (enabled true) the check; pausing resolves its open incident. */
+  const setEnabled = async (enabled: boolean) => {
+    await run(async () => {
+      await patch(`${base}/${encodeURIComponent(slug)}`, { enabled });
+      check.reload();
+    });
+  };
 
   const remove = async () => {
     if (!window.confirm(`Delete the check "${check.data?.name ?? slug}"? This cannot be undone.`)) return;
@@ -56,6 +64,15 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
         <h1 tabIndex={-1}>{c.name}</h1>
         {canWrite(role) ? (
           <div class="button-row">
+            {c.enabled ? (
+              <button type="button" onClick={() => void setEnabled(false)} disabled={busy}>
+                Pause
+              </button>
+            ) : (
+              <button type="button" class="primary" onClick={() => void setEnabled(true)} disabled={busy}>
+                Resume
+              </button>
+            )}
             <Link class="button" href={`${base}/${encodeURIComponent(c.slug)}/edit`}>
               Edit
             </Link>
@@ -65,7 +82,7 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
           </div>
         ) : null}
       </div>
-      <ErrorBanner error={error} title="Not deleted" />
+      <ErrorBanner error={error} title="Not changed" />
       {c.description ? <p class="lead">{c.description}</p> : null}
       <CheckMonitoring org={org} check={c} canRun={canWrite(role)} onRan={check.reload} />
       <h2>Definition</h2>
@@ -78,8 +95,8 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
           <Row k="Interval" v={`${c.intervalSeconds} seconds`} />
           <Row k="Timeout" v={`${c.thresholds.timeoutMs} ms`} />
           {c.thresholds.degradedResponseMs !== undefined ? <Row k="Degraded above" v={`${c.thresholds.degradedResponseMs} ms`} /> : null}
-          <Row k="Down after" v={`${c.thresholds.failuresBeforeDown} failures`} />
-          <Row k="Up after" v={`${c.thresholds.successesBeforeUp} successes`} />
+          <Row k="Down after" v={plural(c.thresholds.failuresBeforeDown, 'failure')} />
+          <Row k="Up after" v={plural(c.thresholds.successesBeforeUp, 'success', 'successes')} />
           <Row
             k="Labels"
             v={

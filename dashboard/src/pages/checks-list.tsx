@@ -16,11 +16,16 @@ import { Sparkline } from '../components/sparkline';
 import { formatUptime, timeAgo } from '../lib/uptime-format';
 
 const STATES: CheckState[] = ['up', 'degraded', 'down', 'pending', 'paused'];
+/** The list's orders; `attention` (down, degraded, pending, up, paused) is the default and stays out of the address. */
+const ORDERS = [
+  { value: 'attention', label: 'Needs attention first' },
+  { value: 'name', label: 'Name' },
+] as const;
 
 /**
  * Checks with their state, 24-hour uptime, last response time and last run, read again every few
- * seconds. Filters live in the address (?state=&type=&label=k=v), so a filtered list can be
- * linked and reloaded.
+ * seconds, what needs attention first unless `?order=name`. Filters and the order live in the
+ * address (?state=&type=&label=k=v&order=), so a filtered list can be linked and reloaded.
  */
 export function ChecksListPage({ org, role, search }: { org: string; role?: Role; search: URLSearchParams }) {
   usePageTitle('Checks');
@@ -28,18 +33,20 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
   const state = search.get('state') ?? '';
   const type = search.get('type') ?? '';
   const labels = search.getAll('label');
+  const order = search.get('order') === 'name' ? 'name' : 'attention';
   const types = useAsync(() => get<CheckType[]>('/check-types'), []);
   const { items, loading, error, nextCursor, loadMore, refresh } = useLiveList(
     (cursor) =>
       get<Page<MonitoredCheck>>(`/orgs/${encodeURIComponent(org)}/checks`, {
-        query: { state: state || undefined, type: type || undefined, label: labels, include: 'uptime24h,latencies', limit: '50', cursor },
+        query: { state: state || undefined, type: type || undefined, label: labels, include: 'uptime24h,latencies', order, limit: '50', cursor },
       }),
-    [org, state, type, labels.join('\n')],
+    [org, state, type, order, labels.join('\n')],
   );
   usePolling(() => void refresh(), [refresh]);
   const [stateInput, setStateInput] = useState(state);
   const [typeInput, setTypeInput] = useState(type);
   const [labelInput, setLabelInput] = useState(labels.join(', '));
+  const [orderInput, setOrderInput] = useState<string>(order);
 
   const applyFilters = (event: Event) => {
     event.preventDefault();
@@ -47,6 +54,7 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
     if (stateInput) params.set('state', stateInput);
     if (typeInput) params.set('type', typeInput);
     for (const label of labelInput.split(',').map((l) => l.trim()).filter(Boolean)) params.append('label', label);
+    if (orderInput !== 'attention') params.set('order', orderInput);
     const qs = params.toString();
     navigate(`${base}${qs ? `?${qs}` : ''}`);
   };
@@ -54,7 +62,7 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
   const titleOf = (name: string) => types.data?.find((t) => t.type === name)?.title ?? name;
 
   return (
-    <main id="main">
+    <main id="main" class="full-width">
       <div class="page-head">
         <h1 tabIndex={-1}>Checks</h1>
         {canWrite(role) ? (
@@ -90,14 +98,24 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
           </select>
         </FieldShell>
         <TextField id="filter-label" label="Labels" placeholder="team=platform, env=prod" value={labelInput} onValue={setLabelInput} />
+        <FieldShell id="list-order" label="Order">
+          <select id="list-order" value={orderInput} onChange={(e) => setOrderInput((e.currentTarget as HTMLSelectElement).value)}>
+            {ORDERS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </FieldShell>
         <button type="submit">Filter</button>
-        {state || type || labels.length ? (
+        {state || type || labels.length || order !== 'attention' ? (
           <Link
             href={base}
             onClick={() => {
               setStateInput('');
               setTypeInput('');
               setLabelInput('');
+              setOrderInput('attention');
             }}
           >
             Clear filters
@@ -138,10 +156,10 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
                   </td>
                   <td title={check.lastResult?.at}>{timeAgo(check.lastResult?.at)}</td>
                   <td class="wide-only">{titleOf(check.type)}</td>
-                  <td class="mono wide-only">
+                  <td class="mono wide-only target-cell">
                     <Breakable text={check.target} />
                   </td>
-                  <td class="wide-only">
+                  <td class="wide-only label-cell">
                     {Object.entries(check.labels).map(([k, v]) => (
                       <span class="badge" key={k}>
                         {k}={v}

@@ -6,14 +6,16 @@ import { TextField } from '../components/fields';
 import { Link } from '../components/link';
 import { navigate, useLocation } from '../lib/router';
 import { adoptSession, safeReturnTo } from '../lib/session';
+import { rememberSignInPassword } from '../lib/sign-in-password';
 import { usePageTitle } from '../lib/title';
 import { useAction } from '../lib/use-action';
 import { useAsync } from '../lib/use-async';
 
 /** Where to go once signed in: the forced password change first, else where the user started. */
-export function continueAfterSignIn(session: Session, returnTo: string | undefined): void {
+export function continueAfterSignIn(session: Session, returnTo: string | undefined, password?: string): void {
   adoptSession(session);
   if (session.user.mustChangePassword) {
+    rememberSignInPassword(password);
     navigate(`/d/change-password${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`, { replace: true });
   } else navigate(returnTo ?? '/', { replace: true });
 }
@@ -35,7 +37,7 @@ export function SignInPage() {
       if ('mfaRequired' in answer) {
         setPassword('');
         setMfaToken(answer.mfaToken);
-      } else continueAfterSignIn(answer, returnTo);
+      } else continueAfterSignIn(answer, returnTo, password);
     });
   };
 
