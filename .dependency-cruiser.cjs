@@ -19,7 +19,8 @@ module.exports = {
     },
     {
       name: 'checks-are-the-domain-model',
-      comment: 'The check catalog (types, fields, validation, ordering, status codes) is what importers, probes and the daemon share: it depends on none of them and touches no network.',
+      comment:
+        'The check catalog (types, fields, validation, ordering, status codes) is what importers, probes and the daemon share: it depends on none of them and touches no network.',
       severity: 'error',
       from: { path: '^checks/' },
       to: { path: ['^(daemon|cli|dashboard|importers|probes|bench)/', NETWORK_CORE, NETWORK_PACKAGES] },
@@ -47,7 +48,8 @@ module.exports = {
     },
     {
       name: 'probes-stand-alone',
-      comment: 'Check executors are the engine\'s leaves: the daemon and the CLI call them, never the other way round; they read the check model from checks/, never from the importers.',
+      comment:
+        "Check executors are the engine's leaves: the daemon and the CLI call them, never the other way round; they read the check model from checks/, never from the importers.",
       severity: 'error',
       from: { path: '^probes/' },
       to: { path: '^(daemon|cli|dashboard|importers)/' },
@@ -75,28 +77,31 @@ module.exports = {
     },
     {
       name: 'dashboard-does-not-bundle-node',
-      comment: 'The version reader uses Node\'s module loader, which a browser does not have.',
+      comment: "The version reader uses Node's module loader, which a browser does not have.",
       severity: 'error',
       from: { path: '^dashboard/' },
       to: { path: '^contract/version\\.ts$' },
     },
     {
       name: 'no-circular',
-      comment: 'A cycle of runtime imports makes load order matter and hides which module is the lower one: move the shared piece down. Imports of types only are erased at build time and may go both ways.',
+      comment:
+        'A cycle of runtime imports makes load order matter and hides which module is the lower one: move the shared piece down. Imports of types only are erased at build time and may go both ways.',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
       name: 'daemon-db-is-the-floor',
-      comment: 'The database layer (connection, schema, migrations, prepared reads) is what every part of the daemon stands on: it imports nothing else of the daemon, types included.',
+      comment:
+        'The database layer (connection, schema, migrations, prepared reads) is what every part of the daemon stands on: it imports nothing else of the daemon, types included.',
       severity: 'error',
       from: { path: '^daemon/db/' },
       to: { path: '^daemon/', pathNot: '^daemon/db/' },
     },
     {
       name: 'daemon-routes-are-the-top',
-      comment: 'Route tables call the daemon\'s parts, never the other way round: only other route files and the MCP tools (which expose the same operations) import them, and app.ts, which mounts the table.',
+      comment:
+        "Route tables call the daemon's parts, never the other way round: only other route files and the MCP tools (which expose the same operations) import them, and app.ts, which mounts the table.",
       severity: 'error',
       from: { pathNot: '^daemon/(routes|mcp)/|^daemon/app\\.ts$' },
       to: { path: '^daemon/routes/' },

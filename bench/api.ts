@@ -40,7 +40,12 @@ async function latency(url: string, token: string): Promise<{ coldMs: number; p5
   const times: number[] = [];
   for (let i = 0; i < LATENCY_SAMPLES; i++) times.push((await getJson(url, token)).ms);
   times.sort((a, b) => a - b);
-  return { coldMs: first.ms, p50Ms: times[Math.floor(times.length / 2)], p95Ms: times[Math.floor(times.length * 0.95)], items: (first.body as { items: unknown[] }).items.length };
+  return {
+    coldMs: first.ms,
+    p50Ms: times[Math.floor(times.length / 2)],
+    p95Ms: times[Math.floor(times.length * 0.95)],
+    items: (first.body as { items: unknown[] }).items.length,
+  };
 }
 
 /** A Koa app with one route and nothing else, answering `body`: the baseline. */
@@ -133,8 +138,22 @@ async function measure(bench: BenchDaemon): Promise<Record<string, unknown>> {
     labelFilteredFirstPage: { p50Ms: round(byLabel.p50Ms), p95Ms: round(byLabel.p95Ms) },
     typeFilteredFirstPage: { p50Ms: round(byType.p50Ms), p95Ms: round(byType.p95Ms) },
     deepPage: { p50Ms: round(deepPage.p50Ms), p95Ms: round(deepPage.p95Ms) },
-    authenticatedGet: { requestsPerSecond: round(a.requestsPerSecond), serverCpuMicrosPerRequest: round(a.cpuMicrosPerRequest), p50Ms: round(a.p50Ms), p99Ms: round(a.p99Ms), requests: a.requests, errors: a.errors },
-    bareKoa: { requestsPerSecond: round(b.requestsPerSecond), serverCpuMicrosPerRequest: round(b.cpuMicrosPerRequest), p50Ms: round(b.p50Ms), p99Ms: round(b.p99Ms), requests: b.requests, errors: b.errors },
+    authenticatedGet: {
+      requestsPerSecond: round(a.requestsPerSecond),
+      serverCpuMicrosPerRequest: round(a.cpuMicrosPerRequest),
+      p50Ms: round(a.p50Ms),
+      p99Ms: round(a.p99Ms),
+      requests: a.requests,
+      errors: a.errors,
+    },
+    bareKoa: {
+      requestsPerSecond: round(b.requestsPerSecond),
+      serverCpuMicrosPerRequest: round(b.cpuMicrosPerRequest),
+      p50Ms: round(b.p50Ms),
+      p99Ms: round(b.p99Ms),
+      requests: b.requests,
+      errors: b.errors,
+    },
     healthWithoutCredential: { requestsPerSecond: round(health.requestsPerSecond), serverCpuMicrosPerRequest: round(health.cpuMicrosPerRequest) },
     healthWithSession: { requestsPerSecond: round(sessionOnly.requestsPerSecond), serverCpuMicrosPerRequest: round(sessionOnly.cpuMicrosPerRequest) },
     ratio: round(a.requestsPerSecond / b.requestsPerSecond),
@@ -148,16 +167,32 @@ const round = (n: number) => Math.round(n * 100) / 100;
 function rows(kind: string, f: any): string[][] {
   return [
     [`${kind}: seed ${CHECKS.toLocaleString('en')} checks (upsertChecks, one transaction)`, `${f.seedMs} ms`, ''],
-    [`${kind}: GET /orgs/{org}/checks first page (${f.firstPage.limit}) cold / p50 / p95`, `${f.firstPage.coldMs} / ${f.firstPage.p50Ms} / ${f.firstPage.p95Ms} ms`, 'target < 50 ms'],
+    [
+      `${kind}: GET /orgs/{org}/checks first page (${f.firstPage.limit}) cold / p50 / p95`,
+      `${f.firstPage.coldMs} / ${f.firstPage.p50Ms} / ${f.firstPage.p95Ms} ms`,
+      'target < 50 ms',
+    ],
     [`${kind}: first page of 500, p50 / p95`, `${f.firstPage500.p50Ms} / ${f.firstPage500.p95Ms} ms`, ''],
     [`${kind}: ?label=team=…&label=env=… first page, p50 / p95`, `${f.labelFilteredFirstPage.p50Ms} / ${f.labelFilteredFirstPage.p95Ms} ms`, 'target < 50 ms'],
     [`${kind}: ?type=dns first page, p50 / p95`, `${f.typeFilteredFirstPage.p50Ms} / ${f.typeFilteredFirstPage.p95Ms} ms`, ''],
     [`${kind}: page after 500 checks, p50 / p95`, `${f.deepPage.p50Ms} / ${f.deepPage.p95Ms} ms`, ''],
-    [`${kind}: authenticated GET /orgs/{org}/checks/{slug}`, `${f.authenticatedGet.requestsPerSecond} req/s (p99 ${f.authenticatedGet.p99Ms} ms, ${f.authenticatedGet.errors} errors)`, ''],
+    [
+      `${kind}: authenticated GET /orgs/{org}/checks/{slug}`,
+      `${f.authenticatedGet.requestsPerSecond} req/s (p99 ${f.authenticatedGet.p99Ms} ms, ${f.authenticatedGet.errors} errors)`,
+      '',
+    ],
     [`${kind}: bare Koa route, same answer`, `${f.bareKoa.requestsPerSecond} req/s (p99 ${f.bareKoa.p99Ms} ms, ${f.bareKoa.errors} errors)`, ''],
     [`${kind}: ratio authenticated / bare`, String(f.ratio), 'target ≥ 0.5'],
-    [`${kind}: server CPU per request, authenticated / bare`, `${f.authenticatedGet.serverCpuMicrosPerRequest} / ${f.bareKoa.serverCpuMicrosPerRequest} µs (ratio ${f.cpuRatio})`, ''],
-    [`${kind}: GET /health, no credential / with a session`, `${f.healthWithoutCredential.requestsPerSecond} / ${f.healthWithSession.requestsPerSecond} req/s, ${f.healthWithoutCredential.serverCpuMicrosPerRequest} / ${f.healthWithSession.serverCpuMicrosPerRequest} µs`, ''],
+    [
+      `${kind}: server CPU per request, authenticated / bare`,
+      `${f.authenticatedGet.serverCpuMicrosPerRequest} / ${f.bareKoa.serverCpuMicrosPerRequest} µs (ratio ${f.cpuRatio})`,
+      '',
+    ],
+    [
+      `${kind}: GET /health, no credential / with a session`,
+      `${f.healthWithoutCredential.requestsPerSecond} / ${f.healthWithSession.requestsPerSecond} req/s, ${f.healthWithoutCredential.serverCpuMicrosPerRequest} / ${f.healthWithSession.serverCpuMicrosPerRequest} µs`,
+      '',
+    ],
   ];
 }
 

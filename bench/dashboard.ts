@@ -29,11 +29,25 @@ async function seed(bench: BenchDaemon): Promise<void> {
   await ensureStates(db.kysely, now);
   const states = await db.kysely.selectFrom('check_states').select(['series', 'check_uid']).orderBy('series').limit(WITH_RESULTS).execute();
   const results = states.flatMap(({ series }) =>
-    Array.from({ length: RESULTS_EACH }, (_, r) => ({ series: Number(series), at: now - (RESULTS_EACH - r) * 60_000, status: 0, latency_ms: 20 + ((r * 7) % 30), message: 'HTTP 200' })),
+    Array.from({ length: RESULTS_EACH }, (_, r) => ({
+      series: Number(series),
+      at: now - (RESULTS_EACH - r) * 60_000,
+      status: 0,
+      latency_ms: 20 + ((r * 7) % 30),
+      message: 'HTTP 200',
+    })),
   );
-  for (let i = 0; i < results.length; i += 500) await db.kysely.insertInto('check_results').values(results.slice(i, i + 500)).execute();
+  for (let i = 0; i < results.length; i += 500)
+    await db.kysely
+      .insertInto('check_results')
+      .values(results.slice(i, i + 500))
+      .execute();
   for (const { check_uid } of states) {
-    await db.kysely.updateTable('check_states').set({ state: 'up', last_at: now - 60_000, last_status: 0, last_latency_ms: 25, last_message: 'HTTP 200' }).where('check_uid', '=', check_uid).execute();
+    await db.kysely
+      .updateTable('check_states')
+      .set({ state: 'up', last_at: now - 60_000, last_status: 0, last_latency_ms: 25, last_message: 'HTTP 200' })
+      .where('check_uid', '=', check_uid)
+      .execute();
   }
 }
 
@@ -81,7 +95,11 @@ export async function run(): Promise<Record<string, unknown>> {
     figures: { checks: CHECKS, samples: SAMPLES, targetMs: TARGET_MS },
     measure,
     rows: (kind, result) => [
-      [`${kind}: checks list first paint p50 / p95 (${result.checksList.rows} rows)`, `${result.checksList.p50Ms} / ${result.checksList.p95Ms} ms`, `< ${TARGET_MS} ms`],
+      [
+        `${kind}: checks list first paint p50 / p95 (${result.checksList.rows} rows)`,
+        `${result.checksList.p50Ms} / ${result.checksList.p95Ms} ms`,
+        `< ${TARGET_MS} ms`,
+      ],
       [`${kind}: overview first paint p50 / p95`, `${result.overview.p50Ms} / ${result.overview.p95Ms} ms`, ''],
     ],
   });

@@ -60,7 +60,17 @@ export function uptimeRobotJson(count: number): string {
       case 8:
         return { ...base, type: 4, url: host, sub_type: '2', port: null };
       default:
-        return { ...base, type: 1, url: `https://${host}/api`, http_method: 3, post_type: 2, post_value: '{"probe":true}', post_content_type: 1, http_username: i % 20 === 9 ? 'ops' : '', http_password: i % 20 === 9 ? 'pw' : '' };
+        return {
+          ...base,
+          type: 1,
+          url: `https://${host}/api`,
+          http_method: 3,
+          post_type: 2,
+          post_value: '{"probe":true}',
+          post_content_type: 1,
+          http_username: i % 20 === 9 ? 'ops' : '',
+          http_password: i % 20 === 9 ? 'pw' : '',
+        };
     }
   });
   return JSON.stringify({ stat: 'ok', pagination: { offset: 0, limit: count, total: count }, monitors });
@@ -86,7 +96,14 @@ function hostedMonitor(i: number): unknown {
     case 1:
     case 2:
     case 3:
-      Object.assign(attributes, { monitor_type: 'status', url: `https://${host}/health`, request_timeout: 30, http_method: 'get', verify_ssl: true, follow_redirects: true });
+      Object.assign(attributes, {
+        monitor_type: 'status',
+        url: `https://${host}/health`,
+        request_timeout: 30,
+        http_method: 'get',
+        verify_ssl: true,
+        follow_redirects: true,
+      });
       break;
     case 4:
     case 5:
@@ -128,7 +145,12 @@ export function hostedMonitorPages(count: number, perPage: number, baseUrl: stri
     const data = [];
     for (let i = (page - 1) * perPage; i < Math.min(count, page * perPage); i++) data.push(hostedMonitor(i));
     const link = (n: number) => `${baseUrl}/api/v2/monitors?page=${n}`;
-    pages.push(JSON.stringify({ data, pagination: { first: link(1), last: link(last), prev: page > 1 ? link(page - 1) : null, next: page < last ? link(page + 1) : null } }));
+    pages.push(
+      JSON.stringify({
+        data,
+        pagination: { first: link(1), last: link(last), prev: page > 1 ? link(page - 1) : null, next: page < last ? link(page + 1) : null },
+      }),
+    );
   }
   return pages;
 }

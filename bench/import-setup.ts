@@ -128,9 +128,19 @@ export async function rawBulkInsert(bench: BenchDaemon, checks: readonly CheckDe
   await db.transaction().execute(async (trx) => {
     const at = new Date().toISOString();
     const rows = checks.map((check) => ({ uid: newId(), organization_uid: bench.orgUid, ...checkContent(check), created_at: at, updated_at: at }));
-    for (let i = 0; i < rows.length; i += 500) await trx.insertInto('checks').values(rows.slice(i, i + 500)).execute();
-    const labels = rows.flatMap((row, i) => Object.entries(checks[i].labels).map(([key, value]) => ({ check_uid: row.uid, organization_uid: bench.orgUid, key, value })));
-    for (let i = 0; i < labels.length; i += 1000) await trx.insertInto('check_labels').values(labels.slice(i, i + 1000)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await trx
+        .insertInto('checks')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    const labels = rows.flatMap((row, i) =>
+      Object.entries(checks[i].labels).map(([key, value]) => ({ check_uid: row.uid, organization_uid: bench.orgUid, key, value })),
+    );
+    for (let i = 0; i < labels.length; i += 1000)
+      await trx
+        .insertInto('check_labels')
+        .values(labels.slice(i, i + 1000))
+        .execute();
   });
   return performance.now() - started;
 }

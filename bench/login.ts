@@ -44,7 +44,10 @@ function burst(url: string, emails: string[]): Promise<{ ms: number; statuses: n
 /** 100 concurrent sign-ins at the default argon2id profile against a daemon on loopback. */
 export async function run(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-login-'));
-  const config = loadConfig({ SVC_DB_URL: `sqlite:${join(dir, 'svc.db')}`, SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'error', SVC_AUTH_LOGIN_RATE_LIMIT_PER_CLIENT: '100000' }, dir);
+  const config = loadConfig(
+    { SVC_DB_URL: `sqlite:${join(dir, 'svc.db')}`, SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'error', SVC_AUTH_LOGIN_RATE_LIMIT_PER_CLIENT: '100000' },
+    dir,
+  );
   const daemon = await startDaemon(config, { logger: createLogger('error') });
   try {
     const { hasher, db } = daemon.deps;
@@ -53,7 +56,19 @@ export async function run(): Promise<Record<string, unknown>> {
     const emails = Array.from({ length: USERS }, (_, i) => `bench-${i}@example.com`);
     await db.kysely
       .insertInto('users')
-      .values(emails.map((email) => ({ uid: newId(), email, name: email, password_hash: hash, email_verified: 1, super_admin: 0, must_change_password: 0, created_at: now, updated_at: now })))
+      .values(
+        emails.map((email) => ({
+          uid: newId(),
+          email,
+          name: email,
+          password_hash: hash,
+          email_verified: 1,
+          super_admin: 0,
+          must_change_password: 0,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
       .execute();
 
     // Single-hash time: the same verify a login does, one at a time, after a warm-up.

@@ -56,7 +56,8 @@ async function measure(kind: BenchDatabaseKind) {
     // 1,000 incidents opened in one transaction, as an engine that finds many checks down at once would.
     const t0 = performance.now();
     await daemon.deps.db.kysely.transaction().execute(async (trx) => {
-      for (let i = 0; i < INCIDENTS; i++) await openIncident(trx, { organizationUid: orgUid, title: `Bench incident ${i}`, check: null, openedBy: admin.uid }, new Date());
+      for (let i = 0; i < INCIDENTS; i++)
+        await openIncident(trx, { organizationUid: orgUid, title: `Bench incident ${i}`, check: null, openedBy: admin.uid }, new Date());
     });
     const enqueueMs = performance.now() - t0;
     const busy: number[] = [];

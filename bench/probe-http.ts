@@ -75,7 +75,9 @@ export const run: Benchmark = async () => {
     };
     process.stdout.write('case                          runs   CPU µs/run   runs/s\n');
     for (const [name, figure] of Object.entries(figures)) {
-      process.stdout.write(`${name.padEnd(30)}${String(figure.runs).padStart(4)}   ${String(figure.cpuMicrosPerRun).padStart(10)}   ${String(figure.runsPerSecond).padStart(6)}\n`);
+      process.stdout.write(
+        `${name.padEnd(30)}${String(figure.runs).padStart(4)}   ${String(figure.cpuMicrosPerRun).padStart(10)}   ${String(figure.runsPerSecond).padStart(6)}\n`,
+      );
     }
     return figures;
   } finally {

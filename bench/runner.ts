@@ -25,7 +25,8 @@ import { printTable } from './table.js';
 //      then one killed with SIGKILL: how long until its checks run again.
 //   4. 90-day uptime of 100 checks from the hourly aggregates.
 
-const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}`))?.split('=')[1] ?? (process.argv.includes(`--${name}`) ? '' : undefined);
+const flag = (name: string): string | undefined =>
+  process.argv.find((arg) => arg.startsWith(`--${name}`))?.split('=')[1] ?? (process.argv.includes(`--${name}`) ? '' : undefined);
 const QUICK = flag('quick') !== undefined;
 const SECONDS = Number(flag('seconds') ?? (QUICK ? 30 : 120));
 /** `--only=steady,rate,replicas,uptime` runs some parts only. */
@@ -47,7 +48,14 @@ async function startTarget(): Promise<{ url: string; child: ChildProcess }> {
 
 function httpChecks(count: number, intervalSeconds: number, target: string): CheckDefinition[] {
   return Array.from({ length: count }, (_, i) => {
-    const result = validateCheck({ slug: `c${i}`, name: `Check ${i}`, type: 'http', intervalSeconds, target: `${target}/c${i}`, thresholds: { timeoutMs: 5000 } });
+    const result = validateCheck({
+      slug: `c${i}`,
+      name: `Check ${i}`,
+      type: 'http',
+      intervalSeconds,
+      target: `${target}/c${i}`,
+      thresholds: { timeoutMs: 5000 },
+    });
     if (!result.ok) throw new Error(JSON.stringify(result.issues));
     return result.check;
   });
@@ -72,7 +80,18 @@ async function runFor(deps: AppDeps, seconds: number, concurrency = 256) {
     logger: createLogger('warn'),
     egress: createEgressPolicy({ denyPrivate: false }),
     probeCaches: deps.caches.probes,
-    config: { role: 'runner', concurrency, browserConcurrency: 2, orgSharePercent: 100, heartbeatPingIntervalSeconds: 1, denyPrivate: false, leaseSeconds: 30, resultsRetentionSeconds: 7 * 86400, expressionTimeoutMs: 1000, expressionWorkers: 2 },
+    config: {
+      role: 'runner',
+      concurrency,
+      browserConcurrency: 2,
+      orgSharePercent: 100,
+      heartbeatPingIntervalSeconds: 1,
+      denyPrivate: false,
+      leaseSeconds: 30,
+      resultsRetentionSeconds: 7 * 86400,
+      expressionTimeoutMs: 1000,
+      expressionWorkers: 2,
+    },
   });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -85,11 +104,20 @@ async function runFor(deps: AppDeps, seconds: number, concurrency = 256) {
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const lag = runner.stats().lagMs.sort((a, b) => a - b);
-  return { runs: runner.stats().started, lagP50: percentile(lag, 0.5), lagP99: percentile(lag, 0.99), cpuShare: (cpu.user + cpu.system) / 1000 / wall, rssMiB: rss / 2 ** 20 };
+  return {
+    runs: runner.stats().started,
+    lagP50: percentile(lag, 0.5),
+    lagP99: percentile(lag, 0.99),
+    cpuShare: (cpu.user + cpu.system) / 1000 / wall,
+    rssMiB: rss / 2 ** 20,
+  };
 }
 
 async function bytesPerResult(db: Db, fileBefore: number, path: string): Promise<{ perResult: number; results: number; how: string }> {
-  const { n } = await db.kysely.selectFrom('check_results').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await db.kysely
+    .selectFrom('check_results')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   try {
     const { rows } = await sql<{ bytes: number }>`select sum(pgsize) as bytes from dbstat where name = 'check_results'`.execute(db.kysely);
     return { perResult: Number(rows[0].bytes) / Number(n), results: Number(n), how: 'dbstat pages of check_results' };
@@ -130,7 +158,11 @@ async function maxRate(target: string, rows: string[][], figures: Record<string,
       await seed(bench, httpChecks(rate * 10, 10, target));
       const run = await runFor(bench.daemon.deps, seconds, 1024);
       found.push({ rate, lagP99: run.lagP99, achieved: run.runs / seconds });
-      rows.push([`  ${rate} runs/s asked (checks at 10 s)`, `${fixed(run.runs / seconds)}/s, lag p50 ${fixed(run.lagP50)} p99 ${fixed(run.lagP99)} ms, CPU ${fixed(run.cpuShare * 100)} %`, 'lag p99 < 1 s']);
+      rows.push([
+        `  ${rate} runs/s asked (checks at 10 s)`,
+        `${fixed(run.runs / seconds)}/s, lag p50 ${fixed(run.lagP50)} p99 ${fixed(run.lagP99)} ms, CPU ${fixed(run.cpuShare * 100)} %`,
+        'lag p99 < 1 s',
+      ]);
       if (run.lagP99 >= 1000) break;
     } finally {
       await bench.stop();
@@ -143,7 +175,16 @@ async function maxRate(target: string, rows: string[][], figures: Record<string,
 
 function startRunnerProcess(dbUrl: string): ChildProcess {
   return spawn(process.execPath, [SVC_BIN, 'daemon'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SVC_DB_URL: dbUrl, SVC_NODE_ROLE: 'runner', SVC_RUNNER_LEASE: '5s', SVC_LOG_LEVEL: 'error', SVC_AUTH_JWT_SECRET: 'bench-secret-bench-secret-bench-secret', SVC_SECRET_KEY: BENCH_SECRET_KEY },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      SVC_DB_URL: dbUrl,
+      SVC_NODE_ROLE: 'runner',
+      SVC_RUNNER_LEASE: '5s',
+      SVC_LOG_LEVEL: 'error',
+      SVC_AUTH_JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+      SVC_SECRET_KEY: BENCH_SECRET_KEY,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
@@ -165,7 +206,14 @@ async function replicasPostgres(target: string, rows: string[][], figures: Recor
     await sleep(SECONDS * 1000);
     const end = Date.now();
     const states = await db.selectFrom('check_states').select(['series', 'check_uid']).execute();
-    const results = await db.selectFrom('check_results').select(['series', 'at']).where('at', '>=', start).where('at', '<', end).orderBy('series').orderBy('at').execute();
+    const results = await db
+      .selectFrom('check_results')
+      .select(['series', 'at'])
+      .where('at', '>=', start)
+      .where('at', '<', end)
+      .orderBy('series')
+      .orderBy('at')
+      .execute();
     const bySeries = new Map<number, number[]>();
     for (const r of results) bySeries.set(Number(r.series), [...(bySeries.get(Number(r.series)) ?? []), Number(r.at)]);
     let duplicates = 0;
@@ -183,7 +231,11 @@ async function replicasPostgres(target: string, rows: string[][], figures: Recor
       }
     }
     rows.push(
-      [`two replicas, 2,000 checks at ${INTERVAL} s, ${SECONDS} s (PostgreSQL): results`, String(results.length), `${fixed((2000 * SECONDS) / INTERVAL)} expected`],
+      [
+        `two replicas, 2,000 checks at ${INTERVAL} s, ${SECONDS} s (PostgreSQL): results`,
+        String(results.length),
+        `${fixed((2000 * SECONDS) / INTERVAL)} expected`,
+      ],
       ['  duplicate runs', String(duplicates), '0'],
       ['  missed runs', String(missed), '0'],
     );
@@ -191,7 +243,13 @@ async function replicasPostgres(target: string, rows: string[][], figures: Recor
     const killedAt = Date.now();
     replicas[0].kill('SIGKILL');
     await sleep((INTERVAL + 5 + 5 + 5) * 1000);
-    const after = await db.selectFrom('check_results').select(['series', 'at']).where('at', '>=', killedAt - INTERVAL * 1000).orderBy('series').orderBy('at').execute();
+    const after = await db
+      .selectFrom('check_results')
+      .select(['series', 'at'])
+      .where('at', '>=', killedAt - INTERVAL * 1000)
+      .orderBy('series')
+      .orderBy('at')
+      .execute();
     const gaps = new Map<number, number>();
     const lastBefore = new Map<number, number>();
     for (const r of after) {
@@ -207,7 +265,13 @@ async function replicasPostgres(target: string, rows: string[][], figures: Recor
       ['  after kill -9 of one: checks running again', `${resumed} of ${states.length}`, `all within ${INTERVAL} s + timeout 5 s + lease 5 s`],
       ['  longest gap around the kill / checks delayed past one interval', `${fixed(worst / 1000, 1)} s / ${late}`, `≤ ${INTERVAL + 10} s`],
     );
-    figures.replicas = { seconds: SECONDS, results: results.length, duplicates, missed, afterKill: { resumed, of: states.length, worstGapMs: worst, delayed: late } };
+    figures.replicas = {
+      seconds: SECONDS,
+      results: results.length,
+      duplicates,
+      missed,
+      afterKill: { resumed, of: states.length, worstGapMs: worst, delayed: late },
+    };
   } finally {
     for (const child of replicas) if (child.exitCode === null) child.kill('SIGKILL');
     await bench.stop();
@@ -233,7 +297,11 @@ async function uptimeQuery(rows: string[][], figures: Record<string, unknown>) {
           degraded_runs: 0,
           ...Object.fromEntries(BUCKET_COLUMNS.map((column, b) => [column, b === 2 ? 57 : 0])),
         }));
-        for (let i = 0; i < hours.length; i += 500) await db.insertInto('check_hourly').values(hours.slice(i, i + 500) as any).execute();
+        for (let i = 0; i < hours.length; i += 500)
+          await db
+            .insertInto('check_hourly')
+            .values(hours.slice(i, i + 500) as any)
+            .execute();
         // The daily aggregates the writer keeps beside the hourly ones: the sums of their hours.
         const days = new Map<number, Record<string, number>>();
         for (const { hour, series: _s, ...counts } of hours) {
@@ -242,7 +310,10 @@ async function uptimeQuery(rows: string[][], figures: Record<string, unknown>) {
           days.set(Math.floor(hour / 24), day);
         }
         const dayRows = [...days].map(([day, counts]) => ({ series: s, day, ...counts }));
-        await db.insertInto('check_daily').values(dayRows as any).execute();
+        await db
+          .insertInto('check_daily')
+          .values(dayRows as any)
+          .execute();
       }
       const times: number[] = [];
       for (let i = 0; i < 30; i++) {
@@ -251,7 +322,11 @@ async function uptimeQuery(rows: string[][], figures: Record<string, unknown>) {
         times.push(performance.now() - t0);
       }
       times.sort((a, b) => a - b);
-      rows.push([`90-day uptime of 100 checks (${kind}) p50 / p95`, `${fixed(percentile(times, 0.5), 1)} / ${fixed(percentile(times, 0.95), 1)} ms`, '< 20 ms']);
+      rows.push([
+        `90-day uptime of 100 checks (${kind}) p50 / p95`,
+        `${fixed(percentile(times, 0.5), 1)} / ${fixed(percentile(times, 0.95), 1)} ms`,
+        '< 20 ms',
+      ]);
       out[kind] = { p50Ms: percentile(times, 0.5), p95Ms: percentile(times, 0.95) };
     } finally {
       await bench.stop();

@@ -26,21 +26,54 @@ async function seed(bench: BenchDaemon): Promise<void> {
   const now = Date.now();
   await db.kysely.transaction().execute((trx) => upsertChecks(trx, bench.orgUid, checks, { now: new Date(now) }));
   await ensureStates(db.kysely, now);
-  const states = await db.kysely.selectFrom('check_states as s').innerJoin('checks as c', 'c.uid', 's.check_uid').select(['c.slug', 's.series', 's.check_uid']).execute();
+  const states = await db.kysely
+    .selectFrom('check_states as s')
+    .innerJoin('checks as c', 'c.uid', 's.check_uid')
+    .select(['c.slug', 's.series', 's.check_uid'])
+    .execute();
   for (const [index, state] of states.entries()) {
     const shown = index % 17 === 3 ? 'down' : index % 7 === 2 ? 'degraded' : 'up';
-    await db.kysely.updateTable('check_states').set({ state: shown, state_since: new Date(now).toISOString() }).where('check_uid', '=', state.check_uid).execute();
+    await db.kysely
+      .updateTable('check_states')
+      .set({ state: shown, state_since: new Date(now).toISOString() })
+      .where('check_uid', '=', state.check_uid)
+      .execute();
   }
   const histogram = Object.fromEntries(BUCKET_COLUMNS.map((column, i) => [column, i === 3 ? 60 : 0])) as Record<(typeof BUCKET_COLUMNS)[number], number>;
   const today = Math.floor(now / DAY_MS);
   const daily = states.flatMap(({ series }, c) =>
-    Array.from({ length: DAYS }, (_, d) => ({ series: Number(series), day: today - DAYS + 1 + d, runs: 1440, down_runs: (c + d) % 23 === 0 ? 30 : 0, degraded_runs: 0, ...histogram, h3: 1440 })),
+    Array.from({ length: DAYS }, (_, d) => ({
+      series: Number(series),
+      day: today - DAYS + 1 + d,
+      runs: 1440,
+      down_runs: (c + d) % 23 === 0 ? 30 : 0,
+      degraded_runs: 0,
+      ...histogram,
+      h3: 1440,
+    })),
   );
   const firstHour = (today - DAYS + 1) * 24;
   const lastHour = Math.floor(now / HOUR_MS);
-  const hourly = states.flatMap(({ series }) => Array.from({ length: lastHour - firstHour + 1 }, (_, h) => ({ series: Number(series), hour: firstHour + h, runs: 60, down_runs: 0, degraded_runs: 0, ...histogram })));
-  for (let i = 0; i < daily.length; i += ROWS_PER_INSERT) await db.kysely.insertInto('check_daily').values(daily.slice(i, i + ROWS_PER_INSERT)).execute();
-  for (let i = 0; i < hourly.length; i += ROWS_PER_INSERT) await db.kysely.insertInto('check_hourly').values(hourly.slice(i, i + ROWS_PER_INSERT)).execute();
+  const hourly = states.flatMap(({ series }) =>
+    Array.from({ length: lastHour - firstHour + 1 }, (_, h) => ({
+      series: Number(series),
+      hour: firstHour + h,
+      runs: 60,
+      down_runs: 0,
+      degraded_runs: 0,
+      ...histogram,
+    })),
+  );
+  for (let i = 0; i < daily.length; i += ROWS_PER_INSERT)
+    await db.kysely
+      .insertInto('check_daily')
+      .values(daily.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+  for (let i = 0; i < hourly.length; i += ROWS_PER_INSERT)
+    await db.kysely
+      .insertInto('check_hourly')
+      .values(hourly.slice(i, i + ROWS_PER_INSERT))
+      .execute();
   const page = await fetch(`${bench.daemon.url}/api/v1/orgs/default/status-pages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${bench.token}` },
@@ -75,23 +108,62 @@ async function measure(bench: BenchDaemon): Promise<Record<string, unknown>> {
   const html = await latency(`${origin}/status/default/bench`);
   const json = await latency(`${origin}/api/v1/public/status/default/bench`);
   const etag = (await request(`${origin}/status/default/bench`, { headers: HEADERS })).headers.etag as string;
-  const load = await measuredLoad({ origin, path: '/status/default/bench', headers: HEADERS, connections: CONNECTIONS, seconds: SECONDS, maxRequests: 1_000_000 });
-  const revalidated = await measuredLoad({ origin, path: '/status/default/bench', headers: { ...HEADERS, 'if-none-match': etag }, connections: CONNECTIONS, seconds: SECONDS, maxRequests: 1_000_000 });
+  const load = await measuredLoad({
+    origin,
+    path: '/status/default/bench',
+    headers: HEADERS,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    maxRequests: 1_000_000,
+  });
+  const revalidated = await measuredLoad({
+    origin,
+    path: '/status/default/bench',
+    headers: { ...HEADERS, 'if-none-match': etag },
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    maxRequests: 1_000_000,
+  });
   return {
     html,
     json,
-    htmlLoad: { requestsPerSecond: round(load.requestsPerSecond), serverCpuMicrosPerRequest: round(load.cpuMicros / load.requests), p50Ms: round(load.p50Ms), p99Ms: round(load.p99Ms), requests: load.requests, errors: load.errors },
+    htmlLoad: {
+      requestsPerSecond: round(load.requestsPerSecond),
+      serverCpuMicrosPerRequest: round(load.cpuMicros / load.requests),
+      p50Ms: round(load.p50Ms),
+      p99Ms: round(load.p99Ms),
+      requests: load.requests,
+      errors: load.errors,
+    },
     // http-load counts any answer but 200 as an error: here every 304 is one, so only the rate counts.
-    notModifiedLoad: { requestsPerSecond: round(revalidated.requestsPerSecond), serverCpuMicrosPerRequest: round(revalidated.cpuMicros / revalidated.requests), p50Ms: round(revalidated.p50Ms), p99Ms: round(revalidated.p99Ms), requests: revalidated.requests },
+    notModifiedLoad: {
+      requestsPerSecond: round(revalidated.requestsPerSecond),
+      serverCpuMicrosPerRequest: round(revalidated.cpuMicros / revalidated.requests),
+      p50Ms: round(revalidated.p50Ms),
+      p99Ms: round(revalidated.p99Ms),
+      requests: revalidated.requests,
+    },
   };
 }
 
 function rows(kind: string, f: any): string[][] {
   return [
-    [`${kind}: GET /status/{org}/{page}, ${CHECKS} checks × ${DAYS} days, p50 / p95`, `${f.html.p50Ms} / ${f.html.p95Ms} ms (${Math.round(f.html.bytes / 1024)} KiB gzip)`, 'target p95 < 20 ms'],
+    [
+      `${kind}: GET /status/{org}/{page}, ${CHECKS} checks × ${DAYS} days, p50 / p95`,
+      `${f.html.p50Ms} / ${f.html.p95Ms} ms (${Math.round(f.html.bytes / 1024)} KiB gzip)`,
+      'target p95 < 20 ms',
+    ],
     [`${kind}: GET /api/v1/public/status/{org}/{page}, p50 / p95`, `${f.json.p50Ms} / ${f.json.p95Ms} ms (${Math.round(f.json.bytes / 1024)} KiB gzip)`, ''],
-    [`${kind}: HTML page, ${CONNECTIONS} connections`, `${f.htmlLoad.requestsPerSecond} req/s, ${f.htmlLoad.serverCpuMicrosPerRequest} µs server CPU each (p99 ${f.htmlLoad.p99Ms} ms, ${f.htmlLoad.errors} errors)`, ''],
-    [`${kind}: HTML page revalidated (304), ${CONNECTIONS} connections`, `${f.notModifiedLoad.requestsPerSecond} req/s, ${f.notModifiedLoad.serverCpuMicrosPerRequest} µs server CPU each (p99 ${f.notModifiedLoad.p99Ms} ms)`, ''],
+    [
+      `${kind}: HTML page, ${CONNECTIONS} connections`,
+      `${f.htmlLoad.requestsPerSecond} req/s, ${f.htmlLoad.serverCpuMicrosPerRequest} µs server CPU each (p99 ${f.htmlLoad.p99Ms} ms, ${f.htmlLoad.errors} errors)`,
+      '',
+    ],
+    [
+      `${kind}: HTML page revalidated (304), ${CONNECTIONS} connections`,
+      `${f.notModifiedLoad.requestsPerSecond} req/s, ${f.notModifiedLoad.serverCpuMicrosPerRequest} µs server CPU each (p99 ${f.notModifiedLoad.p99Ms} ms)`,
+      '',
+    ],
   ];
 }
 

@@ -17,30 +17,10 @@ export const MAX_LABELS = 64;
 /** When a check is slow, failing or recovered. */
 export const thresholdsSchema = z
   .strictObject({
-    timeoutMs: z
-      .int()
-      .min(100)
-      .max(300_000)
-      .default(DEFAULT_THRESHOLDS.timeoutMs)
-      .describe('A probe that takes longer fails. At most the interval.'),
-    degradedResponseMs: z
-      .int()
-      .min(1)
-      .max(300_000)
-      .optional()
-      .describe('A successful probe slower than this marks the check degraded. Less than timeoutMs.'),
-    failuresBeforeDown: z
-      .int()
-      .min(1)
-      .max(100)
-      .default(DEFAULT_THRESHOLDS.failuresBeforeDown)
-      .describe('Consecutive failures before the check is down.'),
-    successesBeforeUp: z
-      .int()
-      .min(1)
-      .max(100)
-      .default(DEFAULT_THRESHOLDS.successesBeforeUp)
-      .describe('Consecutive successes before a down check is up again.'),
+    timeoutMs: z.int().min(100).max(300_000).default(DEFAULT_THRESHOLDS.timeoutMs).describe('A probe that takes longer fails. At most the interval.'),
+    degradedResponseMs: z.int().min(1).max(300_000).optional().describe('A successful probe slower than this marks the check degraded. Less than timeoutMs.'),
+    failuresBeforeDown: z.int().min(1).max(100).default(DEFAULT_THRESHOLDS.failuresBeforeDown).describe('Consecutive failures before the check is down.'),
+    successesBeforeUp: z.int().min(1).max(100).default(DEFAULT_THRESHOLDS.successesBeforeUp).describe('Consecutive successes before a down check is up again.'),
   })
   .prefault({});
 
@@ -70,7 +50,13 @@ export const commonFieldSchemas = {
     .regex(SLUG_PATTERN, 'a slug is 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit')
     .optional()
     .describe('Identifies the check within its organization; derived from the name when absent.'),
-  name: z.string().trim().min(1).max(200).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (such as line breaks, tabs or U+0000)').describe('A human name; surrounding spaces are removed.'),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (such as line breaks, tabs or U+0000)')
+    .describe('A human name; surrounding spaces are removed.'),
   type: z.string().min(1).describe('The check type; see /check-types.'),
   enabled: z.boolean().default(true).describe('Disabled checks are kept but not run.'),
   intervalSeconds: z
@@ -83,7 +69,11 @@ export const commonFieldSchemas = {
   config: z.unknown().describe('Type-specific settings; see the type in /check-types.'),
   thresholds: thresholdsSchema,
   labels: labelsSchema,
-  description: z.string().max(2000).regex(NO_TEXT_CONTROL_CHARACTERS, 'must not contain control characters other than tabs and line breaks (such as U+0000)').optional(),
+  description: z
+    .string()
+    .max(2000)
+    .regex(NO_TEXT_CONTROL_CHARACTERS, 'must not contain control characters other than tabs and line breaks (such as U+0000)')
+    .optional(),
 } as const;
 
 /** Thresholds of a normalised check. */

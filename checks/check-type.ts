@@ -31,8 +31,6 @@ export interface CheckType<Name extends string = string, Config extends ConfigSc
 }
 
 /** Declares a check type; exists so that the literal type name and config schema are inferred. */
-export function defineCheckType<const Name extends string, Config extends ConfigSchema>(
-  declaration: CheckType<Name, Config>,
-): CheckType<Name, Config> {
+export function defineCheckType<const Name extends string, Config extends ConfigSchema>(declaration: CheckType<Name, Config>): CheckType<Name, Config> {
   return Object.freeze(declaration);
 }

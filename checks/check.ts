@@ -19,9 +19,7 @@ export interface CheckCommon {
  * A normalised check definition, as `validateCheck` returns it and importers produce it:
  * defaults filled, slug derived. Narrow on `type` to get the type's config.
  */
-export type CheckDefinition<T extends CheckTypeName = CheckTypeName> = T extends CheckTypeName
-  ? CheckCommon & { type: T; config: CheckConfig<T> }
-  : never;
+export type CheckDefinition<T extends CheckTypeName = CheckTypeName> = T extends CheckTypeName ? CheckCommon & { type: T; config: CheckConfig<T> } : never;
 
 /** A check definition as accepted on input: everything with a default may be left out. */
 export type CheckInput<T extends CheckTypeName = CheckTypeName> = T extends CheckTypeName

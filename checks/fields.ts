@@ -8,27 +8,16 @@ import { containsReference, WHOLE_REFERENCE } from './secret-references.js';
 // so each idea has one spelling here and every type that needs it uses that one.
 
 /** Report down when the probe succeeds and up when it fails ("upside-down" mode). */
-export const invert = z
-  .boolean()
-  .default(false)
-  .describe('Upside-down mode: the check is down when the probe succeeds and up when it fails.');
+export const invert = z.boolean().default(false).describe('Upside-down mode: the check is down when the probe succeeds and up when it fails.');
 
 /** Accept invalid, expired or self-signed certificates. */
-export const ignoreTlsErrors = z
-  .boolean()
-  .default(false)
-  .describe('Accept invalid, expired or self-signed TLS certificates.');
+export const ignoreTlsErrors = z.boolean().default(false).describe('Accept invalid, expired or self-signed TLS certificates.');
 
 /** Connect over TLS from the first byte. */
 export const useTls = z.boolean().default(false).describe('Connect over TLS.');
 
 /** A user name; the matching password is a secret reference (`password`). */
-export const username = z
-  .string()
-  .min(1)
-  .max(255)
-  .optional()
-  .describe('User name to sign in with; the password goes in `password` as a secret reference.');
+export const username = z.string().min(1).max(255).optional().describe('User name to sign in with; the password goes in `password` as a secret reference.');
 
 /**
  * A credential field: only a reference to an organization secret, `{{secrets.NAME}}`, never
@@ -59,10 +48,7 @@ export function expiryDays(description: string) {
 export const keyword = z
   .strictObject({
     value: z.string().min(1).max(1024).describe('The text to look for.'),
-    expect: z
-      .enum(['present', 'absent'])
-      .default('present')
-      .describe('present: the response must contain the text; absent: it must not.'),
+    expect: z.enum(['present', 'absent']).default('present').describe('present: the response must contain the text; absent: it must not.'),
     caseSensitive: z.boolean().default(true),
   })
   .describe('Text the response must contain (or must not contain).');
@@ -97,25 +83,14 @@ export const condition = z.strictObject({
 /** An assertion on a JSON response: a JSONata expression, an operator and an expected value. */
 export const jsonQuery = z
   .strictObject({
-    expression: z
-      .string()
-      .min(1)
-      .max(1024)
-      .describe('A JSONata expression evaluated on the response body, e.g. data[0].status or $count(items).'),
+    expression: z.string().min(1).max(1024).describe('A JSONata expression evaluated on the response body, e.g. data[0].status or $count(items).'),
     ...condition.shape,
-    scalarOnly: z
-      .boolean()
-      .optional()
-      .describe('Fail when the expression yields an array, an object or null: only a string, number or boolean is compared.'),
+    scalarOnly: z.boolean().optional().describe('Fail when the expression yields an array, an object or null: only a string, number or boolean is compared.'),
   })
   .describe('An assertion on the JSON response body.');
 
 /** Assertions on a JSON response; all of them must hold. */
-export const jsonQueries = z
-  .array(jsonQuery)
-  .max(20)
-  .default([])
-  .describe('Assertions on the JSON response body; all must hold.');
+export const jsonQueries = z.array(jsonQuery).max(20).default([]).describe('Assertions on the JSON response body; all must hold.');
 
 const STATUS_RANGE = /^([1-5]\d\d)(?:-([1-5]\d\d))?$/;
 
@@ -157,28 +132,29 @@ export function headerName(pattern: RegExp, patternMessage: string) {
  * only when its value refers to a secret, e.g. `Bearer {{secrets.API_TOKEN}}`.
  */
 export function headerMap(name: z.ZodString, max: number) {
-  return z
-    // Header and metadata values are credential fields: a value may refer to a secret.
-    .record(name, credential(z.string().max(8192)))
-    .superRefine((map, ctx) => {
-      if (Object.keys(map).length > max) ctx.addIssue({ code: 'custom', message: `at most ${max} entries` });
-      for (const [key, value] of Object.entries(map)) {
-        if (CREDENTIAL_HEADERS.has(key.toLowerCase()) && !containsReference(value)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [key],
-            message: 'this header carries credentials: refer to a secret, e.g. "Bearer {{secrets.API_TOKEN}}"; a literal credential is never stored in a check',
-          });
+  return (
+    z
+      // Header and metadata values are credential fields: a value may refer to a secret.
+      .record(name, credential(z.string().max(8192)))
+      .superRefine((map, ctx) => {
+        if (Object.keys(map).length > max) ctx.addIssue({ code: 'custom', message: `at most ${max} entries` });
+        for (const [key, value] of Object.entries(map)) {
+          if (CREDENTIAL_HEADERS.has(key.toLowerCase()) && !containsReference(value)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [key],
+              message:
+                'this header carries credentials: refer to a secret, e.g. "Bearer {{secrets.API_TOKEN}}"; a literal credential is never stored in a check',
+            });
+          }
         }
-      }
-    });
+      })
+  );
 }
 
 /** Request headers, name to value. */
 export function headers(description: string) {
-  return headerMap(headerName(HEADER_NAME, "header names are letters, digits and !#$%&'*+.^_`|~-"), 50)
-    .default({})
-    .describe(description);
+  return headerMap(headerName(HEADER_NAME, "header names are letters, digits and !#$%&'*+.^_`|~-"), 50).default({}).describe(description);
 }
 
 /** A `host[:port]` string naming another server (a resolver, a broker). */

@@ -90,8 +90,7 @@ function knownKeysAt(schema: z.core.$ZodType, path: readonly PathSegment[]): str
       element?: z.core.$ZodType;
       valueType?: z.core.$ZodType;
     };
-    const next: z.core.$ZodType | undefined =
-      def.type === 'object' ? def.shape?.[String(segment)] : def.element ?? def.valueType;
+    const next: z.core.$ZodType | undefined = def.type === 'object' ? def.shape?.[String(segment)] : (def.element ?? def.valueType);
     if (!next) return [];
     current = innermost(next);
   }
@@ -150,11 +149,7 @@ function toIssues(schema: z.core.$ZodType, issue: z.core.$ZodIssue, prefix: read
 export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
 /** Parses `value` and reports every problem, with paths starting at `prefix`. */
-export function parseWithIssues<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  prefix: readonly PathSegment[] = [],
-): ParseOutcome<z.output<S>> {
+export function parseWithIssues<S extends z.ZodType>(schema: S, value: unknown, prefix: readonly PathSegment[] = []): ParseOutcome<z.output<S>> {
   const result = schema.safeParse(value, { error: errorMap });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, issues: result.error.issues.flatMap((issue) => toIssues(schema, issue, prefix)) };

@@ -95,9 +95,7 @@ export function dnsNameTarget(description: string, example: string): TargetRule 
     kind: 'dns-name',
     description,
     example,
-    problem: withoutSpaces((target) =>
-      isHostName(target) || isIPv4(target) || isIPv6(target) ? undefined : `"${target}" is not a DNS name`,
-    ),
+    problem: withoutSpaces((target) => (isHostName(target) || isIPv4(target) || isIPv6(target) ? undefined : `"${target}" is not a DNS name`)),
   };
 }
 
@@ -108,9 +106,7 @@ export function containerTarget(description: string, example: string): TargetRul
     description,
     example,
     problem: withoutSpaces((target) =>
-      /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,254}$/.test(target)
-        ? undefined
-        : `"${target}" is not a container name or id (letters, digits, "_", "." and "-")`,
+      /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,254}$/.test(target) ? undefined : `"${target}" is not a container name or id (letters, digits, "_", "." and "-")`,
     ),
   };
 }
@@ -124,7 +120,6 @@ export function noTarget(description: string): TargetRule {
     kind: 'none',
     description,
     example: '',
-    problem: (target) =>
-      target === '' ? undefined : 'this check type has no target (the monitored job calls in); leave it out',
+    problem: (target) => (target === '' ? undefined : 'this check type has no target (the monitored job calls in); leave it out'),
   };
 }

@@ -10,9 +10,7 @@ import { slugify } from './slug.js';
 import type { TargetRule } from './targets.js';
 
 /** The outcome of validating a check: the normalised check, or every problem found. */
-export type CheckValidation =
-  | { ok: true; check: CheckDefinition }
-  | { ok: false; issues: ValidationIssue[] };
+export type CheckValidation = { ok: true; check: CheckDefinition } | { ok: false; issues: ValidationIssue[] };
 
 type CommonFields = { [K in keyof typeof commonFieldSchemas]: z.output<(typeof commonFieldSchemas)[K]> };
 
@@ -50,9 +48,7 @@ function reservedKeyIssues(value: unknown, path: string[] = []): ValidationIssue
   if (Array.isArray(value)) return value.flatMap((item, i) => reservedKeyIssues(item, [...path, String(i)]));
   if (!isPlainObject(value)) return [];
   return Object.keys(value).flatMap((key) =>
-    key === '__proto__'
-      ? [{ path: [...path, key].join('.'), message: 'reserved name' }]
-      : reservedKeyIssues(value[key], [...path, key]),
+    key === '__proto__' ? [{ path: [...path, key].join('.'), message: 'reserved name' }] : reservedKeyIssues(value[key], [...path, key]),
   );
 }
 
@@ -122,15 +118,15 @@ export function validateCheck(input: unknown): CheckValidation {
     const reported = new Set(issues.map((issue) => issue.path));
     issues.push(...misplacedReferences(checkType.config, input.config, ['config']).filter((issue) => !reported.has(issue.path)));
   }
-  if (typeof fields.target === 'string' && containsReference(fields.target) && !issues.some((issue) => issue.path === 'target')) issues.push({ path: 'target', message: MISPLACED_REFERENCE });
+  if (typeof fields.target === 'string' && containsReference(fields.target) && !issues.some((issue) => issue.path === 'target'))
+    issues.push({ path: 'target', message: MISPLACED_REFERENCE });
 
   issues.push(...crossFieldIssues(fields));
   const reported = new Set(issues.map((issue) => issue.path));
   issues.push(...reservedKeyIssues(input).filter((issue) => !reported.has(issue.path)));
   if (issues.length > 0) return { ok: false, issues };
 
-  const { slug, name, type, enabled, intervalSeconds, target, thresholds, labels, description } =
-    fields as CommonFields;
+  const { slug, name, type, enabled, intervalSeconds, target, thresholds, labels, description } = fields as CommonFields;
   const check = {
     slug: slug ?? slugify(name),
     name,

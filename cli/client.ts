@@ -4,7 +4,6 @@ import { PERSONAL_TOKEN_PREFIX } from '../contract/access.js';
 /** Personal access tokens start with this; sessions do not. */
 export { PERSONAL_TOKEN_PREFIX };
 
-
 /** The error body every API error has. */
 interface ApiErrorBody {
   error?: { code?: string; message?: string; details?: { issues?: { path: string; message: string }[] } };
@@ -79,7 +78,10 @@ export class ApiClient {
    * A streaming GET (server-sent events): the response once the daemon answered 2xx, its body
    * still to be read; an API error otherwise. `signal` ends it.
    */
-  async stream(path: string, options: { query?: Record<string, string | undefined>; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
+  async stream(
+    path: string,
+    options: { query?: Record<string, string | undefined>; headers?: Record<string, string>; signal?: AbortSignal } = {},
+  ): Promise<Response> {
     const url = new URL(`/api/v1${path}`, this.baseUrl);
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
     const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers };

@@ -60,7 +60,10 @@ export function buildProgram(): Command {
     .option('--password-stdin', 'read the password from standard input')
     .option('--code <code>', 'two-factor code (or recovery code) when the account asks for one')
     .option('--new-password-stdin', 'when the built-in password must be changed, read the new one from the second line of standard input')
-    .addHelpText('after', example('svc login --url http://localhost:4000 --email me@example.com\nprintf "%s" "$PW" | svc login --email me@example.com --password-stdin'))
+    .addHelpText(
+      'after',
+      example('svc login --url http://localhost:4000 --email me@example.com\nprintf "%s" "$PW" | svc login --email me@example.com --password-stdin'),
+    )
     .action(action(() => import('./commands/login.js')));
 
   program
@@ -85,7 +88,10 @@ export function buildProgram(): Command {
   hashing
     .command('set')
     .description('set overrides, e.g. argon2.memory=19456 (an empty value, key=, goes back to inheriting)')
-    .argument('<assignments...>', 'KEY=VALUE pairs: algorithm, argon2.memory, argon2.time, argon2.threads, argon2.keyLength, argon2.saltLength, bcrypt.cost, rehashOnLogin')
+    .argument(
+      '<assignments...>',
+      'KEY=VALUE pairs: algorithm, argon2.memory, argon2.time, argon2.threads, argon2.keyLength, argon2.saltLength, bcrypt.cost, rehashOnLogin',
+    )
     .addHelpText('after', example('svc admin hashing set argon2.memory=19456 argon2.time=2 argon2.threads=1'))
     .action(action(() => import('./commands/admin-hashing.js').then((m) => ({ run: m.set }))));
   hashing
@@ -97,7 +103,9 @@ export function buildProgram(): Command {
 
   group(admin, 'secrets', 'the stored secrets (super admin)')
     .command('rotate')
-    .description('re-encrypt every stored secret with the current SVC_SECRET_KEY (the daemon reads old values with SVC_SECRET_KEY_PREVIOUS; see docs/operations.md)')
+    .description(
+      're-encrypt every stored secret with the current SVC_SECRET_KEY (the daemon reads old values with SVC_SECRET_KEY_PREVIOUS; see docs/operations.md)',
+    )
     .addHelpText('after', example('svc admin secrets rotate'))
     .action(action(() => import('./commands/secrets.js').then((m) => ({ run: m.rotate }))));
 
@@ -165,14 +173,21 @@ export function buildProgram(): Command {
     .addHelpText('after', example('svc checks run api-health'))
     .action(action(() => import('./commands/check-runs.js').then((m) => ({ run: m.run }))));
 
-  const secrets = program.command('secrets').description("the organization's secrets, which checks refer to as {{secrets.NAME}}; values are write-only (admins)");
+  const secrets = program
+    .command('secrets')
+    .description("the organization's secrets, which checks refer to as {{secrets.NAME}}; values are write-only (admins)");
   secrets
     .command('set')
     .description('set a secret (created or replaced); the value comes from a hidden prompt, --stdin or --from-env, never from an argument')
     .argument('<name>', 'the secret name, e.g. DB_PASSWORD')
     .option('--stdin', 'read the value from standard input (one trailing line break is dropped)')
     .option('--from-env <var>', 'read the value from this environment variable')
-    .addHelpText('after', example('svc secrets set ORDERS_DB_PASSWORD\nprintf "%s" "$PW" | svc secrets set ORDERS_DB_PASSWORD --stdin\nsvc secrets set API_TOKEN --from-env API_TOKEN'))
+    .addHelpText(
+      'after',
+      example(
+        'svc secrets set ORDERS_DB_PASSWORD\nprintf "%s" "$PW" | svc secrets set ORDERS_DB_PASSWORD --stdin\nsvc secrets set API_TOKEN --from-env API_TOKEN',
+      ),
+    )
     .action(action(() => import('./commands/secrets.js').then((m) => ({ run: m.set }))));
   secrets
     .command('list')
@@ -198,11 +213,14 @@ export function buildProgram(): Command {
     .description('create a notification channel (types: see docs/notifications.md)')
     .requiredOption('--name <name>', 'the channel name')
     .requiredOption('--type <type>', 'email, webhook, slack, discord, teams, telegram, pagerduty, opsgenie, googlechat, mattermost, ntfy or pushover')
-    .option('--config <json>', 'the type\'s settings as a JSON object')
+    .option('--config <json>', "the type's settings as a JSON object")
     .option('--config-file <path>', 'the settings from a JSON file (keeps secrets out of the process list)')
     .option('--default', 'apply to every check that chooses no channel')
     .option('--org <slug>', 'organization')
-    .addHelpText('after', example('svc channels create --name ops --type webhook --config \'{"url":"https://hooks.example.com/svc","signingSecret":"..."}\' --default'))
+    .addHelpText(
+      'after',
+      example('svc channels create --name ops --type webhook --config \'{"url":"https://hooks.example.com/svc","signingSecret":"..."}\' --default'),
+    )
     .action(action(() => import('./commands/channels.js').then((m) => ({ run: m.create }))));
   channels
     .command('test')
@@ -223,16 +241,22 @@ export function buildProgram(): Command {
   program
     .command('import')
     .description('import monitors from another tool as checks: a preview, then the import after a confirmation (--yes and --json are global flags)')
-    .requiredOption('--source <source>', 'configfile-monitor, hosted-monitor-api, selfhosted-monitor-db or uptime-api-monitor (or the tool: gatus, betterstack, uptime-kuma, uptimerobot)')
-    .option('--file <path>', 'the export to import (YAML, JSON, or the self-hosted monitor\'s database file)')
+    .requiredOption(
+      '--source <source>',
+      'configfile-monitor, hosted-monitor-api, selfhosted-monitor-db or uptime-api-monitor (or the tool: gatus, betterstack, uptime-kuma, uptimerobot)',
+    )
+    .option('--file <path>', "the export to import (YAML, JSON, or the self-hosted monitor's database file)")
     .option('--stdin', 'read the export (or the API token) from standard input')
     .option('--token-env <var>', 'hosted-monitor-api: the environment variable that holds the API token (or give its listings saved as JSON with --file)')
-    .option('--org <slug>', 'organization (default: SVC_ORG, your only one, the token\'s, or default)')
+    .option('--org <slug>', "organization (default: SVC_ORG, your only one, the token's, or default)")
     .option('--dry-run', 'preview only: write nothing')
     .option('--local', 'convert here without a daemon (preview only)')
     .option('--strict', 'exit with code 3 when any item was skipped or a setting was left out')
     .option('--take-over', 'also change checks of the same slug that another import source manages or that were made by hand')
-    .option('--overwrite', 'on a re-run, take the source\'s value of a field that was changed both here and in the source since the last import (kept by default)')
+    .option(
+      '--overwrite',
+      "on a re-run, take the source's value of a field that was changed both here and in the source since the last import (kept by default)",
+    )
     .addHelpText(
       'after',
       example(
@@ -253,7 +277,9 @@ export function buildProgram(): Command {
     .command('mcp')
     .description('the MCP endpoint through which an AI agent lists check types, validates and creates checks (see docs/mcp.md)')
     .command('config')
-    .description("print the JSON an MCP client needs to connect (the endpoint URL and the Authorization header), minting a personal access token for the client when signed in with a session")
+    .description(
+      'print the JSON an MCP client needs to connect (the endpoint URL and the Authorization header), minting a personal access token for the client when signed in with a session',
+    )
     .option('--token <token>', 'the token to put in the header (default: SVC_TOKEN or the saved sign-in); best a personal access token scoped mcp or mcp:read')
     .option('--name <name>', 'the server name under mcpServers', 'svc')
     .option('--client <client>', 'the MCP client this is for: names the personal access token minted for it (default mcp-<name>)')
@@ -270,7 +296,10 @@ export function buildProgram(): Command {
     .option('--name <name>', 'what the token is for')
     .option('--scope <scope>', 'api, api:read, mcp or mcp:read (repeatable or comma-separated; default api and mcp)', collect)
     .option('--expires <when>', 'a duration (30d, 12h, 90m, 2w), a date (2026-12-31), or never (the default)')
-    .addHelpText('after', example('svc token create --name ci --scope api:read --expires 30d\nsvc token create --name agent --org acme --scope mcp:read --json'))
+    .addHelpText(
+      'after',
+      example('svc token create --name ci --scope api:read --expires 30d\nsvc token create --name agent --org acme --scope mcp:read --json'),
+    )
     .action(action(() => import('./commands/token.js').then((m) => ({ run: m.create }))));
   token
     .command('list')
@@ -325,7 +354,9 @@ function declareOperatorCommands(program: Command): void {
   const checks = group(program, 'checks', "the organization's checks (organization: --org, SVC_ORG, or your only one)");
   checks
     .command('apply')
-    .description(`create, update and (with --prune) delete checks so the organization matches a YAML file; the checks it writes carry the label ${'svc-managed=apply'}`)
+    .description(
+      `create, update and (with --prune) delete checks so the organization matches a YAML file; the checks it writes carry the label ${'svc-managed=apply'}`,
+    )
     .requiredOption('-f, --file <path>', 'the checks file (YAML or JSON; - for standard input), as svc checks export writes it')
     .option('--prune', 'also delete the checks this command manages that the file no longer lists')
     .option('--dry-run', 'print the changes only: write nothing')
@@ -362,7 +393,9 @@ function declareOperatorCommands(program: Command): void {
 
   program
     .command('watch')
-    .description('follow the organization\'s check state changes and incidents live, one line each, until Ctrl-C; reconnects by itself (--json: one object per line)')
+    .description(
+      "follow the organization's check state changes and incidents live, one line each, until Ctrl-C; reconnects by itself (--json: one object per line)",
+    )
     .option('--checks <slugs>', 'only the events of these checks, separated by commas')
     .addHelpText('after', example('svc watch\nsvc watch --org acme --checks api-health,checkout --json'))
     .action(action(() => import('./commands/watch.js')));
@@ -443,7 +476,9 @@ function declareOperatorCommands(program: Command): void {
     .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
     .addHelpText(
       'after',
-      example('source <(svc completion bash)            # bash, or in ~/.bashrc\nsvc completion zsh > "${fpath[1]}/_svc"     # zsh\nsvc completion fish > ~/.config/fish/completions/svc.fish'),
+      example(
+        'source <(svc completion bash)            # bash, or in ~/.bashrc\nsvc completion zsh > "${fpath[1]}/_svc"     # zsh\nsvc completion fish > ~/.config/fish/completions/svc.fish',
+      ),
     )
     .action(async function (this: Command, shell: string) {
       // The script describes the program that declared this command, handed down (the command

@@ -35,8 +35,23 @@ export function createOutput(options: { json: boolean; stdout?: NodeJS.WriteStre
       if (rows.length === 0) return;
       const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
       const widths = columns.map((c) => Math.max(c.title.length, ...rows.map((r) => cell((r as Record<string, unknown>)[c.key]).length)));
-      write(stdout, kleur.bold(columns.map((c, i) => c.title.padEnd(widths[i])).join('  ').trimEnd()));
-      for (const row of rows) write(stdout, columns.map((c, i) => cell((row as Record<string, unknown>)[c.key]).padEnd(widths[i])).join('  ').trimEnd());
+      write(
+        stdout,
+        kleur.bold(
+          columns
+            .map((c, i) => c.title.padEnd(widths[i]))
+            .join('  ')
+            .trimEnd(),
+        ),
+      );
+      for (const row of rows)
+        write(
+          stdout,
+          columns
+            .map((c, i) => cell((row as Record<string, unknown>)[c.key]).padEnd(widths[i]))
+            .join('  ')
+            .trimEnd(),
+        );
     },
   };
 }

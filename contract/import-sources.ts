@@ -19,11 +19,19 @@ export interface ImportSourceDescription {
 /** The tool name and input of every import source. */
 export const IMPORT_SOURCE_DESCRIPTIONS: Readonly<Record<ImportSource, ImportSourceDescription>> = Object.freeze({
   'configfile-monitor': { tool: 'gatus', toolName: 'Gatus', input: 'the YAML configuration file of the endpoint monitor' },
-  'hosted-monitor-api': { tool: 'betterstack', toolName: 'Better Stack', input: 'an API token of the hosted monitoring service, or the JSON of its monitors and heartbeats listings saved to a file' },
+  'hosted-monitor-api': {
+    tool: 'betterstack',
+    toolName: 'Better Stack',
+    input: 'an API token of the hosted monitoring service, or the JSON of its monitors and heartbeats listings saved to a file',
+  },
   'selfhosted-monitor-db': {
     tool: 'uptime-kuma',
     toolName: 'Uptime Kuma',
     input: 'the 2.x database file (raw bytes) or the 1.x backup JSON of the self-hosted monitor',
   },
-  'uptime-api-monitor': { tool: 'uptimerobot', toolName: 'UptimeRobot', input: 'the monitors-listing JSON of version 2 of the hosted monitor API (getMonitors)' },
+  'uptime-api-monitor': {
+    tool: 'uptimerobot',
+    toolName: 'UptimeRobot',
+    input: 'the monitors-listing JSON of version 2 of the hosted monitor API (getMonitors)',
+  },
 });

@@ -2,7 +2,20 @@
 // answers them. No imports outside the contract: the dashboard bundles it.
 
 /** The kinds of notification channel. */
-export const CHANNEL_TYPES = ['email', 'webhook', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'opsgenie', 'googlechat', 'mattermost', 'ntfy', 'pushover'] as const;
+export const CHANNEL_TYPES = [
+  'email',
+  'webhook',
+  'slack',
+  'discord',
+  'teams',
+  'telegram',
+  'pagerduty',
+  'opsgenie',
+  'googlechat',
+  'mattermost',
+  'ntfy',
+  'pushover',
+] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /** The events a member can be notified of. */

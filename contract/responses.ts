@@ -431,7 +431,6 @@ export interface Organization {
   createdAt: string;
 }
 
-
 /** Why the system resolved an incident. */
 export type IncidentResolution = 'recovered' | 'check-paused' | 'check-deleted';
 

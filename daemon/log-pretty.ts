@@ -25,7 +25,12 @@ export function formatPretty(line: string, colour: boolean): string {
 export function prettyStream(out: { write(text: string): unknown }, colour: boolean): Writable {
   return new Writable({
     write(chunk, _encoding, done) {
-      const text = chunk.toString().split('\n').filter(Boolean).map((line: string) => formatPretty(line, colour)).join('\n');
+      const text = chunk
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .map((line: string) => formatPretty(line, colour))
+        .join('\n');
       out.write(`${text}\n`);
       done();
     },

@@ -71,4 +71,3 @@ function svcCommand(): string {
   }
   return real.split(sep).includes('node_modules') || entry === '' ? 'svc' : `.${sep}${join('bin', 'svc')}`;
 }
-

@@ -8,7 +8,11 @@ type Deps = Pick<AppDeps, 'db' | 'clock'>;
  * form {"value": ...}. Returns the inner value; undefined when unset; `{malformed}` when the
  * stored text is not such a document (callers decide how to treat it).
  */
-export async function readParameter(deps: Pick<AppDeps, 'db'>, organizationUid: string | null, key: string): Promise<{ value?: unknown; malformed?: string; set: boolean }> {
+export async function readParameter(
+  deps: Pick<AppDeps, 'db'>,
+  organizationUid: string | null,
+  key: string,
+): Promise<{ value?: unknown; malformed?: string; set: boolean }> {
   let query = deps.db.kysely.selectFrom('parameters').select('value').where('key', '=', key);
   query = organizationUid === null ? query.where('organization_uid', 'is', null) : query.where('organization_uid', '=', organizationUid);
   const row = await query.executeTakeFirst();

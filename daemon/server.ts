@@ -128,7 +128,21 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const providerEgress = createEgressPolicy({ denyPrivate: false });
     const probeSlots = { browser: createRunSlots(config.runner.browserConcurrency) };
     const deps: AppDeps = {
-      db, config, clock, hasher, policy, mailer, logger, fetch: egressFetch(providerEgress), metrics, lifecycle, keyring, egress, memberEgress, probeSlots, notifier,
+      db,
+      config,
+      clock,
+      hasher,
+      policy,
+      mailer,
+      logger,
+      fetch: egressFetch(providerEgress),
+      metrics,
+      lifecycle,
+      keyring,
+      egress,
+      memberEgress,
+      probeSlots,
+      notifier,
       events: new EventHub(db.kysely, logger, { ...config.events, pollMs: 500, heartbeatMs: 15_000 }),
       caches: createAppCaches({ rdapBootstrapUrl: config.probes.rdapBootstrapUrl, runner: config.runner }),
     };
@@ -146,7 +160,22 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     await warnOfUnverifiedPatternJoins(deps);
 
-    const runner = config.runner.role === 'api' ? undefined : new Runner({ db, clock, logger, config: config.runner, egress, probeSlots, keyring, metrics, probeCaches: deps.caches.probes, jsonQueries: deps.caches.jsonQueries.evaluate, writeHealth: deps.caches.writeHealth });
+    const runner =
+      config.runner.role === 'api'
+        ? undefined
+        : new Runner({
+            db,
+            clock,
+            logger,
+            config: config.runner,
+            egress,
+            probeSlots,
+            keyring,
+            metrics,
+            probeCaches: deps.caches.probes,
+            jsonQueries: deps.caches.jsonQueries.evaluate,
+            writeHealth: deps.caches.writeHealth,
+          });
     const metricsServer = config.metricsListen ? await startMetricsServer(metrics, config.metricsListen) : undefined;
     handler = createApp(deps).callback();
     // Notifications go out from every node, whatever its role: the outbox is shared and leased.

@@ -32,7 +32,17 @@ export interface BrowserEgressProxy {
 const MARK = 'x-svc-egress-proxy';
 
 /** Request and response headers that concern one hop only, not the end-to-end exchange. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** Chromium's names for connection errors, so a proxied failure reads as a direct one would. */
 const NET_ERRORS: Record<string, string> = {
@@ -61,7 +71,12 @@ function authorityOf(url: URL): string {
 
 function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const kept: IncomingHttpHeaders = {};
-  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((name) => name.trim()));
+  const named = new Set(
+    String(headers.connection ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((name) => name.trim()),
+  );
   for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name) && !named.has(name)) kept[name] = value;
   return kept;
 }
@@ -98,7 +113,10 @@ export async function startBrowserEgressProxy(egress: EgressPolicy): Promise<Bro
       const message = (error as Error).message;
       // A name that does not resolve is the browser's ERR_NAME_NOT_RESOLVED; anything else is the policy's refusal.
       const refused = !message.startsWith('cannot resolve');
-      return { failure: fail({ authority, kind: refused ? 'refused' : 'unreachable', message: refused ? message : 'net::ERR_NAME_NOT_RESOLVED' }), status: refused ? 403 : 502 };
+      return {
+        failure: fail({ authority, kind: refused ? 'refused' : 'unreachable', message: refused ? message : 'net::ERR_NAME_NOT_RESOLVED' }),
+        status: refused ? 403 : 502,
+      };
     }
   };
   const connectionError = (authority: string, error: NodeJS.ErrnoException): string =>

@@ -70,7 +70,5 @@ export function someAnswerMeets(values: readonly string[], conditions: readonly 
 
 /** The conditions in words, for a failure message: `contains "v=spf1" and ends-with "all"`. */
 export function describeConditions(conditions: readonly AnswerCondition[]): string {
-  return conditions
-    .map((condition, i) => `${i === 0 ? '' : `${condition.join} `}${condition.operator} ${JSON.stringify(condition.value)}`)
-    .join(' ');
+  return conditions.map((condition, i) => `${i === 0 ? '' : `${condition.join} `}${condition.operator} ${JSON.stringify(condition.value)}`).join(' ');
 }

@@ -136,9 +136,11 @@ export function createEgressPolicy(options: EgressOptions): EgressPolicy {
   const allowed = options.allow && options.allow.length > 0 ? parseNetworks(options.allow) : undefined;
   const refusal = (raw: string): string | undefined => {
     const forms = egressForms(raw);
-    if (forms.some(({ address, type }) => ALWAYS_DENIED.check(address, type))) return `egress policy refuses ${raw} (link-local, metadata or unspecified address)`;
+    if (forms.some(({ address, type }) => ALWAYS_DENIED.check(address, type)))
+      return `egress policy refuses ${raw} (link-local, metadata or unspecified address)`;
     if (forms.some(({ address, type }) => NOT_UNICAST.check(address, type))) return `egress policy refuses ${raw} (multicast, broadcast or reserved address)`;
-    if (options.denyPrivate && forms.some(({ address, type }) => PRIVATE.check(address, type))) return `egress policy refuses ${raw} (loopback or private address)`;
+    if (options.denyPrivate && forms.some(({ address, type }) => PRIVATE.check(address, type)))
+      return `egress policy refuses ${raw} (loopback or private address)`;
     if (allowed && !forms.every(({ address, type }) => allowed.check(address, type))) return `egress policy refuses ${raw} (outside the allowed networks)`;
     return undefined;
   };

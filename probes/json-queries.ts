@@ -40,7 +40,7 @@ const GUARDRAILS = { timeout: 100, stack: 500, sequence: 100_000 };
 const SHOWN_MAX = 60;
 
 function shown(value: unknown): string {
-  const text = value === undefined ? 'nothing' : JSON.stringify(value) ?? asText(value);
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? asText(value));
   return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX - 1)}…` : text;
 }
 
@@ -103,7 +103,11 @@ export function createJsonQueryCheck(): JsonQueryCheck {
  * run's compiled expressions, when there is none); throws a ProbeFailure naming the first that
  * does not hold.
  */
-export async function assertJsonQueries(data: unknown, queries: readonly JsonQuery[], context: Pick<ProbeContext, 'jsonQueries' | 'signal' | 'caches'>): Promise<void> {
+export async function assertJsonQueries(
+  data: unknown,
+  queries: readonly JsonQuery[],
+  context: Pick<ProbeContext, 'jsonQueries' | 'signal' | 'caches'>,
+): Promise<void> {
   const failure = context.jsonQueries ? await context.jsonQueries(data, queries, context.signal) : await context.caches.jsonQueries(data, queries);
   if (failure !== undefined) throw new ProbeFailure(failure);
 }

@@ -92,7 +92,7 @@ export const POP3: MailDialogue = {
   async goodbye(socket, signal) {
     // CAPA is answered in every state; its list ends with a lone dot.
     socket.write('CAPA\r\n');
-    const text = await reply(socket, signal, (seen) => seen.startsWith('-') ? LINE.test(seen) : /(?:^|\n)\.\r?\n$/.test(seen));
+    const text = await reply(socket, signal, (seen) => (seen.startsWith('-') ? LINE.test(seen) : /(?:^|\n)\.\r?\n$/.test(seen)));
     if (!text.startsWith('+OK')) throw refused('CAPA refused', text);
     socket.end('QUIT\r\n');
   },

@@ -37,5 +37,7 @@ export function holdsSecret(text: string, secretValues: readonly string[]): bool
  * case) and without any header whose value holds a secret the check refers to.
  */
 export function crossOriginHeaders(headers: Record<string, string>, secretValues: readonly string[]): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name, value]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()) && !holdsSecret(value, secretValues)));
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name, value]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()) && !holdsSecret(value, secretValues)),
+  );
 }

@@ -51,9 +51,7 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const error = new ProbeFailure(
-        waitingForSlot
-          ? `timeout after ${timeoutMs} ms waiting for a ${check.type} slot (limit ${slots!.limit} at once)`
-          : `timeout after ${timeoutMs} ms`,
+        waitingForSlot ? `timeout after ${timeoutMs} ms waiting for a ${check.type} slot (limit ${slots!.limit} at once)` : `timeout after ${timeoutMs} ms`,
       );
       controller.abort(error);
       reject(error);
@@ -70,7 +68,15 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
       const release = slots ? await slots.acquire(controller.signal) : undefined;
       waitingForSlot = false;
       try {
-        return await probe.run(check as never, { signal: controller.signal, timeoutMs, egress: options.egress, now, caches: options.caches ?? createProbeCaches(), secretValues: options.secretValues ?? [], jsonQueries: options.jsonQueries });
+        return await probe.run(check as never, {
+          signal: controller.signal,
+          timeoutMs,
+          egress: options.egress,
+          now,
+          caches: options.caches ?? createProbeCaches(),
+          secretValues: options.secretValues ?? [],
+          jsonQueries: options.jsonQueries,
+        });
       } finally {
         release?.();
       }

@@ -18,7 +18,8 @@ const JSON_SIMPLE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b:
 const HTML_ENTITY = /&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/g;
 const HTML_NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-const unescapeJson = (text: string) => text.replace(JSON_ESCAPE, (_, hex: string | undefined, simple: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : JSON_SIMPLE[simple!]));
+const unescapeJson = (text: string) =>
+  text.replace(JSON_ESCAPE, (_, hex: string | undefined, simple: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : JSON_SIMPLE[simple!]));
 const unescapeHtml = (text: string) =>
   text.replace(HTML_ENTITY, (_, dec: string | undefined, hex: string | undefined, named: string | undefined) => {
     const code = dec ? Number(dec) : hex ? parseInt(hex, 16) : undefined;
@@ -46,7 +47,8 @@ function readings(text: string): string[] {
   for (const [run] of text.matchAll(/[A-Za-z0-9+/_-]{11,}/g)) {
     const standard = run.replace(/-/g, '+').replace(/_/g, '/');
     // The run may start anywhere in the encoded text: each of the four alignments.
-    for (let shift = 0; shift < 4; shift++) forms.push(...asText(Buffer.from(standard.slice(shift, shift + Math.floor((standard.length - shift) / 4) * 4), 'base64')));
+    for (let shift = 0; shift < 4; shift++)
+      forms.push(...asText(Buffer.from(standard.slice(shift, shift + Math.floor((standard.length - shift) / 4) * 4), 'base64')));
   }
   return forms;
 }

@@ -33,8 +33,7 @@ export function readReply(stream: Duplex, options: ReplyOptions): Promise<string
       if (error) reject(error);
       else resolve(text);
     };
-    const onEnd = () =>
-      bytes === 0 ? finish(new ProbeFailure('the connection closed without a reply')) : finish();
+    const onEnd = () => (bytes === 0 ? finish(new ProbeFailure('the connection closed without a reply')) : finish());
     const onData = (chunk: Buffer) => {
       bytes += chunk.length;
       text += chunk.toString('utf8');

@@ -18,9 +18,7 @@ function quoted(value: string): string {
  */
 export function keywordFailure(text: string, keyword: Keyword | undefined, where: string): string | undefined {
   if (!keyword) return undefined;
-  const found = keyword.caseSensitive
-    ? text.includes(keyword.value)
-    : text.toLowerCase().includes(keyword.value.toLowerCase());
+  const found = keyword.caseSensitive ? text.includes(keyword.value) : text.toLowerCase().includes(keyword.value.toLowerCase());
   return keywordVerdict(found, keyword, where);
 }
 

@@ -33,7 +33,11 @@ function requestHeader(headers: unknown, name: string): string | undefined {
 export function observeHandshake(observed: HandshakeObservation, tolerateAccept: boolean): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (options, handler) => {
     const key = requestHeader(options.headers, 'sec-websocket-key');
-    const expected = key ? createHash('sha1').update(key + GUID).digest('base64') : undefined;
+    const expected = key
+      ? createHash('sha1')
+          .update(key + GUID)
+          .digest('base64')
+      : undefined;
     const fixRaw = (raw: Buffer[]): Buffer[] => {
       if (!expected) return raw;
       const at = raw.findIndex((value, index) => index % 2 === 0 && value.toString('latin1').toLowerCase() === 'sec-websocket-accept');

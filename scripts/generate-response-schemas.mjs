@@ -19,7 +19,14 @@ const CONTRACT = join(ROOT, 'contract') + sep;
 
 /** The JSON Schemas of the contract's answers: `{ responses, components }`, components by type name. */
 export function generateResponseSchemas() {
-  const program = ts.createProgram([ENTRY, REQUEST_ENTRY], { strict: true, target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, types: [] });
+  const program = ts.createProgram([ENTRY, REQUEST_ENTRY], {
+    strict: true,
+    target: ts.ScriptTarget.ES2023,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+    types: [],
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(ENTRY);
   const requestSource = program.getSourceFile(REQUEST_ENTRY);
@@ -37,7 +44,13 @@ export function generateResponseSchemas() {
   function nameOf(type) {
     if (type.aliasSymbol && !type.aliasTypeArguments?.length && inContract(type.aliasSymbol)) return type.aliasSymbol;
     const symbol = type.getSymbol();
-    if (symbol && symbol.flags & ts.SymbolFlags.Interface && inContract(symbol) && !(type.objectFlags & ts.ObjectFlags.Reference && checker.getTypeArguments(type).length)) return symbol;
+    if (
+      symbol &&
+      symbol.flags & ts.SymbolFlags.Interface &&
+      inContract(symbol) &&
+      !(type.objectFlags & ts.ObjectFlags.Reference && checker.getTypeArguments(type).length)
+    )
+      return symbol;
     return undefined;
   }
 

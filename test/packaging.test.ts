@@ -23,10 +23,14 @@ describe('packaging', () => {
     expect(result.status).toBe(0);
   });
 
-  it.runIf(containerEngine)('builds the container image', () => {
-    const result = spawnSync('docker', ['build', '-q', '-t', 'svc:test', ROOT], { encoding: 'utf8', timeout: 600_000 });
-    expect(result.status, result.stderr).toBe(0);
-  }, 600_000);
+  it.runIf(containerEngine)(
+    'builds the container image',
+    () => {
+      const result = spawnSync('docker', ['build', '-q', '-t', 'svc:test', ROOT], { encoding: 'utf8', timeout: 600_000 });
+      expect(result.status, result.stderr).toBe(0);
+    },
+    600_000,
+  );
 
   it('npm pack gives a package that npm install -g turns into a working svc', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-pack-'));
@@ -67,7 +71,10 @@ describe('packaging', () => {
       let status = 0;
       for (let tries = 0; tries < 100 && status !== 200; tries += 1) {
         await new Promise((resolve) => setTimeout(resolve, 200));
-        status = await fetch(`http://127.0.0.1:${port}/api/v1/ready`).then((r) => r.status, () => 0);
+        status = await fetch(`http://127.0.0.1:${port}/api/v1/ready`).then(
+          (r) => r.status,
+          () => 0,
+        );
       }
       expect(status).toBe(200);
       const page = await fetch(`http://127.0.0.1:${port}/`);
@@ -84,32 +91,40 @@ describe('packaging', () => {
 describe('npm start', () => {
   // A supervisor (systemd, a container runtime, a terminal) stops `npm start` with a signal:
   // the daemon must receive it and stop, not linger orphaned.
-  it.each(['SIGTERM', 'SIGINT'] as const)('passes %s on to the daemon, which stops', async (signal) => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-start-'));
-    const port = await freePort();
-    const npm = spawn('npm', ['start', '--silent'], {
-      cwd: ROOT,
-      env: { ...process.env, SVC_LISTEN: `127.0.0.1:${port}`, SVC_DB_URL: `sqlite:${join(dir, 'svc.db')}`, SVC_LOG_LEVEL: 'warn' },
-      stdio: 'ignore',
-    });
-    const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
-    const ready = () => fetch(`http://127.0.0.1:${port}/api/v1/ready`).then((r) => r.status, () => 0);
-    let status = 0;
-    for (let tries = 0; tries < 150 && status !== 200; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      status = await ready();
-    }
-    expect(status).toBe(200);
-    npm.kill(signal);
-    await exited;
-    // npm is gone; the daemon that answered on the port must be gone too.
-    let after = 200;
-    for (let tries = 0; tries < 50 && after !== 0; tries += 1) {
-      after = await ready();
-      if (after !== 0) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(after).toBe(0);
-  }, 60_000);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'passes %s on to the daemon, which stops',
+    async (signal) => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-start-'));
+      const port = await freePort();
+      const npm = spawn('npm', ['start', '--silent'], {
+        cwd: ROOT,
+        env: { ...process.env, SVC_LISTEN: `127.0.0.1:${port}`, SVC_DB_URL: `sqlite:${join(dir, 'svc.db')}`, SVC_LOG_LEVEL: 'warn' },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+      const ready = () =>
+        fetch(`http://127.0.0.1:${port}/api/v1/ready`).then(
+          (r) => r.status,
+          () => 0,
+        );
+      let status = 0;
+      for (let tries = 0; tries < 150 && status !== 200; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        status = await ready();
+      }
+      expect(status).toBe(200);
+      npm.kill(signal);
+      await exited;
+      // npm is gone; the daemon that answered on the port must be gone too.
+      let after = 200;
+      for (let tries = 0; tries < 50 && after !== 0; tries += 1) {
+        after = await ready();
+        if (after !== 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(after).toBe(0);
+    },
+    60_000,
+  );
 });
 
 async function freePort(): Promise<number> {

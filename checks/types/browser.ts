@@ -12,10 +12,7 @@ export const browserCheck = defineCheckType({
     '(and its rendered text contains the keyword, when one is set).',
   target: urlTarget(['http', 'https'], 'The page URL.', 'https://example.com/'),
   config: z.strictObject({
-    waitUntil: z
-      .enum(['load', 'domcontentloaded', 'networkidle'])
-      .default('load')
-      .describe('When the page counts as loaded.'),
+    waitUntil: z.enum(['load', 'domcontentloaded', 'networkidle']).default('load').describe('When the page counts as loaded.'),
     expectedStatusCodes,
     keyword: keyword.optional().describe('Text the rendered page must contain (or must not contain).'),
     ignoreTlsErrors,

@@ -54,10 +54,7 @@ export const dnsCheck = defineCheckType({
           'primary name server (SOA), the issuer of an issue tag (CAA), each string of a record (TXT). ' +
           'Comparisons are exact and case-sensitive, as Uptime Kuma makes them.',
       ),
-    requireAnswers: z
-      .boolean()
-      .optional()
-      .describe('Fail when the query succeeds without answers (NOERROR with no records of the type).'),
+    requireAnswers: z.boolean().optional().describe('Fail when the query succeeds without answers (NOERROR with no records of the type).'),
     invert,
   }),
   sample: {

@@ -12,15 +12,10 @@ export const grpcCheck = defineCheckType({
   type: 'grpc',
   title: 'gRPC health',
   description:
-    'Calls grpc.health.v1.Health/Check; the check succeeds when the service reports SERVING ' +
-    '(and the response contains the keyword, when one is set).',
+    'Calls grpc.health.v1.Health/Check; the check succeeds when the service reports SERVING ' + '(and the response contains the keyword, when one is set).',
   target: hostPortTarget('The server as host:port.', 'grpc.example.com:443'),
   config: z.strictObject({
-    service: z
-      .string()
-      .max(255)
-      .default('')
-      .describe('The service name sent in the health request; empty asks about the whole server.'),
+    service: z.string().max(255).default('').describe('The service name sent in the health request; empty asks about the whole server.'),
     useTls,
     ignoreTlsErrors,
     metadata: headerMap(headerName(METADATA_KEY, 'metadata keys are lowercase letters, digits, "_", "." and "-"'), 50)

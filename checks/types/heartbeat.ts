@@ -12,17 +12,8 @@ export const heartbeatCheck = defineCheckType({
     'within the period plus the grace time. intervalSeconds is how often the deadline is evaluated.',
   target: noTarget('None: the monitored job calls the service. Leave target out (it is stored as "").'),
   config: z.strictObject({
-    periodSeconds: z
-      .int()
-      .min(10)
-      .max(2_678_400)
-      .describe('How often the job is expected to ping, in seconds (up to 31 days).'),
-    graceSeconds: z
-      .int()
-      .min(0)
-      .max(604_800)
-      .default(60)
-      .describe('Extra time allowed after the period before the check fails, in seconds (up to 7 days).'),
+    periodSeconds: z.int().min(10).max(2_678_400).describe('How often the job is expected to ping, in seconds (up to 31 days).'),
+    graceSeconds: z.int().min(0).max(604_800).default(60).describe('Extra time allowed after the period before the check fails, in seconds (up to 7 days).'),
     invert,
   }),
   sample: {

@@ -1,16 +1,6 @@
 import { z } from 'zod';
 import { defineCheckType } from '../check-type.js';
-import {
-  expectedStatusCodes,
-  expiryDays,
-  headers,
-  ignoreTlsErrors,
-  invert,
-  jsonQueries,
-  keyword,
-  secretField,
-  username,
-} from '../fields.js';
+import { expectedStatusCodes, expiryDays, headers, ignoreTlsErrors, invert, jsonQueries, keyword, secretField, username } from '../fields.js';
 import { urlTarget } from '../targets.js';
 
 /** The HTTP methods a check may send. */
@@ -51,12 +41,8 @@ export const httpCheck = defineCheckType({
     followRedirects: z.boolean().default(true),
     maxRedirects: z.int().min(0).max(30).default(10).describe('Redirects followed before giving up.'),
     ignoreTlsErrors,
-    certificateExpiryDays: expiryDays(
-      'Fail when the TLS certificate expires within this many days (https targets only).',
-    ).optional(),
-    domainExpiryDays: expiryDays(
-      'Fail when the registration of the target\'s domain expires within this many days.',
-    ).optional(),
+    certificateExpiryDays: expiryDays('Fail when the TLS certificate expires within this many days (https targets only).').optional(),
+    domainExpiryDays: expiryDays("Fail when the registration of the target's domain expires within this many days.").optional(),
     invert,
   }),
   sample: {

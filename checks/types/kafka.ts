@@ -10,15 +10,9 @@ export const kafkaCheck = defineCheckType({
   description: 'Produces a message to a Kafka topic; the check succeeds when the cluster acknowledges it.',
   target: hostPortTarget('A bootstrap broker (port 9092 by default).', 'kafka-1.example.com:9092', 9092),
   config: z.strictObject({
-    topic: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,249}$/, 'topic names are 1 to 249 letters, digits, ".", "_" and "-"'),
+    topic: z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'topic names are 1 to 249 letters, digits, ".", "_" and "-"'),
     message: z.string().max(65_536).default('svc health check').describe('The message value produced.'),
-    additionalBrokers: z
-      .array(hostPort('Another bootstrap broker as host:port.', true))
-      .max(20)
-      .default([])
-      .describe('Bootstrap brokers besides the target.'),
+    additionalBrokers: z.array(hostPort('Another bootstrap broker as host:port.', true)).max(20).default([]).describe('Bootstrap brokers besides the target.'),
     useTls,
     ignoreTlsErrors,
     sasl: z

@@ -21,11 +21,7 @@ export function mailServerCheckType<const Name extends string>(protocol: MailPro
     type,
     title: `${title} server`,
     description: `Connects to the ${title} server, negotiates the configured security and checks its greeting.`,
-    target: hostPortTarget(
-      `The server; the port defaults to ${plainPort}, or ${tlsPort} when security is tls.`,
-      `${host}:${plainPort}`,
-      plainPort,
-    ),
+    target: hostPortTarget(`The server; the port defaults to ${plainPort}, or ${tlsPort} when security is tls.`, `${host}:${plainPort}`, plainPort),
     config: z.strictObject({
       security: mailSecurity,
       ignoreTlsErrors,

@@ -12,12 +12,7 @@ export const ntpCheck = defineCheckType({
   config: z.strictObject({
     maxOffsetMs: z.int().min(1).max(3_600_000).default(1000).describe('Largest acceptable clock offset, in milliseconds.'),
     maxStratum: z.int().min(1).max(15).default(5).describe('Largest acceptable stratum.'),
-    maxRootDispersionMs: z
-      .int()
-      .min(1)
-      .max(3_600_000)
-      .default(500)
-      .describe('Largest acceptable root dispersion, in milliseconds.'),
+    maxRootDispersionMs: z.int().min(1).max(3_600_000).default(500).describe('Largest acceptable root dispersion, in milliseconds.'),
     invert,
   }),
   sample: { name: 'Office time server', target: 'time.example.com', config: { maxOffsetMs: 250 } },

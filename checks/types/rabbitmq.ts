@@ -10,12 +10,11 @@ export const rabbitmqCheck = defineCheckType({
   type: 'rabbitmq',
   title: 'RabbitMQ',
   description:
-    'Asks the RabbitMQ management API for the health of the node (and of the other nodes listed); ' +
-    'the check succeeds when one of them answers healthy.',
+    'Asks the RabbitMQ management API for the health of the node (and of the other nodes listed); ' + 'the check succeeds when one of them answers healthy.',
   target: urlTarget(MANAGEMENT_SCHEMES, 'The management API base URL of a node.', 'https://rabbit-1.example.com:15671/'),
   config: z.strictObject({
     additionalNodes: z
-      .array(url(MANAGEMENT_SCHEMES, 'Another node\'s management API base URL.'))
+      .array(url(MANAGEMENT_SCHEMES, "Another node's management API base URL."))
       .max(20)
       .default([])
       .describe('Management URLs of other nodes, tried when the target does not answer.'),

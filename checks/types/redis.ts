@@ -12,7 +12,7 @@ export const redisCheck = defineCheckType({
   config: z.strictObject({
     database: z.int().min(0).max(255).default(0).describe('The logical database number.'),
     username: username.describe('The ACL user name (Redis 6+).'),
-    password: secretField('The password (requirepass, or the ACL user\'s).'),
+    password: secretField("The password (requirepass, or the ACL user's)."),
     useTls,
     ignoreTlsErrors,
     invert,

@@ -7,9 +7,7 @@ import { hostPortTarget } from '../targets.js';
 export const snmpCheck = defineCheckType({
   type: 'snmp',
   title: 'SNMP',
-  description:
-    'Reads one OID over SNMP and compares its value. The community string (v1/v2c) and the v3 passphrases ' +
-    'are secret references.',
+  description: 'Reads one OID over SNMP and compares its value. The community string (v1/v2c) and the v3 passphrases ' + 'are secret references.',
   target: hostPortTarget('The agent (port 161 by default).', 'switch-1.example.com:161', 161),
   config: z
     .strictObject({

@@ -23,21 +23,12 @@ export function sqlDatabaseCheckType<const Name extends string>(engine: SqlEngin
     type: engine.type,
     title: engine.title,
     description: `Connects to a ${engine.title} server and, when a query is set, runs it; the check fails on any error.`,
-    target: hostPortTarget(
-      `The database server (port ${engine.port} by default).`,
-      `db.example.com:${engine.port}`,
-      engine.port,
-    ),
+    target: hostPortTarget(`The database server (port ${engine.port} by default).`, `db.example.com:${engine.port}`, engine.port),
     config: z.strictObject({
       database: z.string().min(1).max(128).optional().describe(engine.databaseMeans),
       username,
       password,
-      query: z
-        .string()
-        .min(1)
-        .max(65_536)
-        .optional()
-        .describe('A query to run, e.g. SELECT 1; without one the check only connects and signs in.'),
+      query: z.string().min(1).max(65_536).optional().describe('A query to run, e.g. SELECT 1; without one the check only connects and signs in.'),
       useTls,
       ignoreTlsErrors,
       invert,

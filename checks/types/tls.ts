@@ -12,10 +12,7 @@ export const tlsCheck = defineCheckType({
   target: hostPortTarget('The host and port to connect to (port 443 by default).', 'example.com:443', 443),
   config: z.strictObject({
     expiryThresholdDays: expiryDays('Fail when the certificate expires within this many days.').default(14),
-    startTls: z
-      .boolean()
-      .default(false)
-      .describe('Connect in plain text and upgrade with SMTP STARTTLS before the handshake.'),
+    startTls: z.boolean().default(false).describe('Connect in plain text and upgrade with SMTP STARTTLS before the handshake.'),
     serverName: z
       .string()
       .refine(isHostName, 'expected a host name')

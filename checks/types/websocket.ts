@@ -7,8 +7,7 @@ import { urlTarget } from '../targets.js';
 export const websocketCheck = defineCheckType({
   type: 'websocket',
   title: 'WebSocket',
-  description:
-    'Opens a WebSocket connection; optionally sends a message and looks for a keyword in the first reply.',
+  description: 'Opens a WebSocket connection; optionally sends a message and looks for a keyword in the first reply.',
   target: urlTarget(['ws', 'wss'], 'The WebSocket URL.', 'wss://example.com/socket'),
   config: z.strictObject({
     headers: headers('Headers of the upgrade request. An Authorization header must refer to a secret.'),
@@ -30,13 +29,10 @@ export const websocketCheck = defineCheckType({
       .max(50)
       .optional()
       .describe(
-        'When set, the probe closes the connection (code 1000) once done and the server\'s closing code must ' +
+        "When set, the probe closes the connection (code 1000) once done and the server's closing code must " +
           'be one of these codes or ranges, as Uptime Kuma checks it; without it the close is not looked at.',
       ),
-    ignoreSecWebSocketAccept: z
-      .boolean()
-      .default(false)
-      .describe('Tolerate a wrong Sec-WebSocket-Accept header (some proxies rewrite it).'),
+    ignoreSecWebSocketAccept: z.boolean().default(false).describe('Tolerate a wrong Sec-WebSocket-Accept header (some proxies rewrite it).'),
     ignoreTlsErrors,
     invert,
   }),

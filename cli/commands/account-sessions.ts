@@ -3,7 +3,7 @@ import { usageError } from '../errors.js';
 import type { List, Revoked, SessionView } from '../../contract/index.js';
 
 /** Long user agents would push every other column off the screen. */
-const short = (text: string | null, max = 40) => (text && text.length > max ? `${text.slice(0, max - 1)}…` : text ?? '');
+const short = (text: string | null, max = 40) => (text && text.length > max ? `${text.slice(0, max - 1)}…` : (text ?? ''));
 
 /** `svc account sessions`: the signed-in account's live sessions. */
 export async function list(_options: unknown, deps: CommandDeps): Promise<void> {

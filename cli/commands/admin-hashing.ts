@@ -10,7 +10,9 @@ function print(view: HashingView, deps: CommandDeps): void {
   const e = view.effective;
   out.line(out.color.bold('In force now'));
   out.line(`  algorithm      ${e.algorithm}`);
-  out.line(`  argon2id       memory ${e.argon2.memory} KiB, time ${e.argon2.time}, threads ${e.argon2.threads}, key ${e.argon2.keyLength} B, salt ${e.argon2.saltLength} B`);
+  out.line(
+    `  argon2id       memory ${e.argon2.memory} KiB, time ${e.argon2.time}, threads ${e.argon2.threads}, key ${e.argon2.keyLength} B, salt ${e.argon2.saltLength} B`,
+  );
   out.line(`  bcrypt         cost ${e.bcrypt.cost}`);
   out.line(`  rehashOnLogin  ${e.rehashOnLogin}`);
   out.line(out.color.bold('Stored overrides') + (Object.keys(view.overrides).length ? '' : ' (none: the configuration applies)'));

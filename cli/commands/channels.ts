@@ -45,10 +45,15 @@ function readConfig(options: { config?: string; configFile?: string }): Record<s
 }
 
 /** `svc channels create --name N --type T --config JSON [--default]`. */
-export async function create(options: { org?: string; name: string; type: string; config?: string; configFile?: string; default?: boolean }, deps: CommandDeps): Promise<void> {
+export async function create(
+  options: { org?: string; name: string; type: string; config?: string; configFile?: string; default?: boolean },
+  deps: CommandDeps,
+): Promise<void> {
   const config = readConfig(options);
   const org = await resolveOrg(options, deps);
-  const channel = await deps.client().post<Channel>(`${orgPath(org)}/notification-channels`, { name: options.name, type: options.type, config, default: Boolean(options.default) });
+  const channel = await deps
+    .client()
+    .post<Channel>(`${orgPath(org)}/notification-channels`, { name: options.name, type: options.type, config, default: Boolean(options.default) });
   if (deps.out.jsonMode) return deps.out.json(channel);
   deps.out.success(`created ${channel.type} channel "${channel.name}" (${channel.uid})${channel.default ? ', a default channel' : ''}`);
 }

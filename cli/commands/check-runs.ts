@@ -3,7 +3,6 @@ import type { CommandDeps } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { orgPath, resolveOrg } from './checks-org.js';
 
-
 const checkPath = (org: string, slug: string) => `${orgPath(org)}/checks/${encodeURIComponent(slug)}`;
 
 const statusText = (deps: CommandDeps, status: string) =>
@@ -37,13 +36,12 @@ export async function uptime(options: { org?: string; args: string[]; window?: s
   const window = options.window ?? '24h';
   if (!(UPTIME_WINDOWS as readonly string[]).includes(window)) throw usageError(`--window takes 24h, 7d, 30d or 90d; got "${window}"`);
   const org = await resolveOrg(options, deps);
-  const answer = await deps.client().get<Uptime>(
-    `${checkPath(org, slug)}/uptime`,
-    { query: { window } },
-  );
+  const answer = await deps.client().get<Uptime>(`${checkPath(org, slug)}/uptime`, { query: { window } });
   if (deps.out.jsonMode) return deps.out.json(answer);
   const ms = (value: number | null) => (value === null ? '-' : `${value} ms`);
-  deps.out.line(`${slug} over ${window}: ${answer.uptimePercent === null ? 'no runs' : `${answer.uptimePercent}% up`} (${answer.runs} runs, ${answer.downRuns} down)`);
+  deps.out.line(
+    `${slug} over ${window}: ${answer.uptimePercent === null ? 'no runs' : `${answer.uptimePercent}% up`} (${answer.runs} runs, ${answer.downRuns} down)`,
+  );
   deps.out.line(`latency p50 ${ms(answer.latencyP50Ms)}, p95 ${ms(answer.latencyP95Ms)}`);
 }
 

@@ -57,13 +57,17 @@ function printPlan(plan: ApplyPlan, out: Output, dryRun: boolean): void {
   const { color } = out;
   for (const check of plan.create) out.line(color.green(`+ ${check.slug}`) + `  ${check.type} ${check.target || ''}`.trimEnd());
   for (const update of plan.update) {
-    out.line(color.yellow(`~ ${update.slug}`) + (update.takeOver ? `  (not managed yet: apply takes it over with the label ${MANAGED_LABEL.key}=${MANAGED_LABEL.value})` : ''));
+    out.line(
+      color.yellow(`~ ${update.slug}`) +
+        (update.takeOver ? `  (not managed yet: apply takes it over with the label ${MANAGED_LABEL.key}=${MANAGED_LABEL.value})` : ''),
+    );
     for (const change of update.changes) out.line(`    ${changeLine(change.path, change.from, change.to)}`);
   }
   for (const slug of plan.delete) out.line(color.red(`- ${slug}`));
   const counts = `${plan.create.length} to create, ${plan.update.length} to update, ${plan.delete.length} to delete, ${plan.unchanged.length} unchanged`;
   out.line(dryRun ? `${counts} (dry run: nothing written)` : counts);
-  if (plan.kept.length > 0) out.line(`${plan.kept.length} managed check${plan.kept.length === 1 ? '' : 's'} not in the file kept (${plan.kept.join(', ')}); --prune deletes them`);
+  if (plan.kept.length > 0)
+    out.line(`${plan.kept.length} managed check${plan.kept.length === 1 ? '' : 's'} not in the file kept (${plan.kept.join(', ')}); --prune deletes them`);
 }
 
 /**

@@ -15,7 +15,8 @@ export async function accountOrgs(client: ApiClient): Promise<string[]> {
 }
 
 /** Several organizations and none chosen: a usage error that lists them, rather than a guess. */
-export const severalOrgsError = (slugs: string[]) => usageError(`this account belongs to several organizations (${slugs.join(', ')}): pass --org or set SVC_ORG`);
+export const severalOrgsError = (slugs: string[]) =>
+  usageError(`this account belongs to several organizations (${slugs.join(', ')}): pass --org or set SVC_ORG`);
 
 /**
  * The organization an org-scoped command acts on: `--org`, else `SVC_ORG`, else the only

@@ -21,7 +21,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** JSON with sorted keys, so equal values compare equal whatever their key order. */
 const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, inner: unknown) => (isRecord(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner));
+  JSON.stringify(value, (_key, inner: unknown) =>
+    isRecord(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+  );
 
 /** Every leaf that differs between two values, objects walked key by key (arrays compared whole). */
 export function fieldChanges(from: unknown, to: unknown, path = ''): FieldChange[] {

@@ -74,7 +74,8 @@ export async function get(options: { org?: string; args: string[] }, deps: Comma
   const { out } = deps;
   out.line(`${out.color.bold(check.name)} (${check.slug})  ${check.type}  ${check.enabled ? out.color.green('enabled') : out.color.yellow('disabled')}`);
   if (check.state) out.line(`state      ${check.state} since ${check.stateSince}`);
-  if (check.lastResult) out.line(`last       ${check.lastResult.status} at ${check.lastResult.at}, ${check.lastResult.latencyMs} ms: ${check.lastResult.message}`);
+  if (check.lastResult)
+    out.line(`last       ${check.lastResult.status} at ${check.lastResult.at}, ${check.lastResult.latencyMs} ms: ${check.lastResult.message}`);
   if (check.pingUrl) out.line(`ping URL   ${check.pingUrl}`);
   out.line(`target     ${check.target || '(none)'}`);
   out.line(`every      ${check.intervalSeconds}s`);

@@ -26,7 +26,8 @@ export function checkInputFlags(flags: InputFlags, takesToken: boolean): void {
   const given = [flags.file !== undefined && '--file', flags.stdin && '--stdin', flags.tokenEnv !== undefined && '--token-env'].filter(Boolean);
   if (given.length === 0) throw usageError(`say where the input is: --file PATH or --stdin${takesToken ? ' or --token-env VAR' : ''}`);
   if (given.length > 1) throw usageError(`${given.join(' and ')} cannot be used together: give one input`);
-  if (flags.tokenEnv !== undefined && !takesToken) throw usageError('--token-env is for --source hosted-monitor-api; other sources read an export with --file or --stdin');
+  if (flags.tokenEnv !== undefined && !takesToken)
+    throw usageError('--token-env is for --source hosted-monitor-api; other sources read an export with --file or --stdin');
 }
 
 /** Reads the input named by the flags, refusing one over the daemon's limit before reading it all. */
@@ -55,8 +56,7 @@ export async function readImportInput(flags: InputFlags, env: NodeJS.ProcessEnv)
   return { bytes: await readFile(path), label: path };
 }
 
-const tooLarge = (what: string, size: number) =>
-  new CliError(`${what} is ${mib(size)}; the import takes at most ${mib(IMPORT_INPUT_LIMIT)}`);
+const tooLarge = (what: string, size: number) => new CliError(`${what} is ${mib(size)}; the import takes at most ${mib(IMPORT_INPUT_LIMIT)}`);
 
 /** A size for people. */
 export const formatSize = (bytes: number): string => (bytes >= 1024 * 1024 ? mib(bytes) : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} B`);

@@ -42,8 +42,10 @@ function printFieldChanges(out: Output, response: ImportResponse): void {
     out.line(color.yellow(`~ ${check.slug}`));
     for (const change of check.changes ?? []) out.line(`    ${changeLine(change.field, change.from, change.to)}`);
     for (const conflict of check.conflicts ?? []) {
-      const outcome = conflict.taken === 'here' ? 'kept here; --overwrite takes the source\'s' : 'the source\'s taken';
-      out.line(color.red(`  ! ${conflict.field}: changed here and in the source: here ${showValue(conflict.here)}, source ${showValue(conflict.source)} (${outcome})`));
+      const outcome = conflict.taken === 'here' ? "kept here; --overwrite takes the source's" : "the source's taken";
+      out.line(
+        color.red(`  ! ${conflict.field}: changed here and in the source: here ${showValue(conflict.here)}, source ${showValue(conflict.source)} (${outcome})`),
+      );
     }
   }
   if (detailed.length > SHOWN) out.line(color.dim(`  ... and ${detailed.length - SHOWN} more (--json lists every change)`));

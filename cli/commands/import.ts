@@ -34,8 +34,7 @@ interface Options extends InputFlags {
  * Whether an import carried over less than all: items skipped, or a setting without an
  * equivalent, so that a check may reach another verdict than the source tool did.
  */
-const partial = (response: ImportResponse) =>
-  response.skipped > 0 || response.warnings.some((warning) => warning.code === 'UNSUPPORTED_SETTING');
+const partial = (response: ImportResponse) => response.skipped > 0 || response.warnings.some((warning) => warning.code === 'UNSUPPORTED_SETTING');
 
 /** Exit code 3 under --strict when the import was partial; else 0. */
 const exitCode = (response: ImportResponse, strict?: boolean) => (strict && partial(response) ? EXIT.partial : EXIT.ok);
@@ -85,7 +84,14 @@ interface CallMode {
 }
 
 /** One call of the convert endpoint with the raw input. */
-async function convertOnDaemon(client: ApiClient, org: string, source: ImportSource, input: ImportInput, mode: CallMode, progress: Progress): Promise<ImportResponse> {
+async function convertOnDaemon(
+  client: ApiClient,
+  org: string,
+  source: ImportSource,
+  input: ImportInput,
+  mode: CallMode,
+  progress: Progress,
+): Promise<ImportResponse> {
   progress.step(`${mode.dryRun ? 'previewing' : 'importing'} ${formatSize(input.bytes.length)} on the daemon`);
   try {
     return await client.request<ImportResponse>('POST', `${orgPath(org)}/checks/import/convert`, {
@@ -110,7 +116,10 @@ async function convertOnDaemon(client: ApiClient, org: string, source: ImportSou
 function checkDatabaseHeader(source: ImportSource, input: ImportInput): void {
   if (source !== 'selfhosted-monitor-db' || !isSqliteFile(input.bytes)) return;
   const problem = sqliteHeaderProblem(input.bytes);
-  if (problem) throw new CliError(`cannot import ${input.label} as ${source}: the file starts like a SQLite database but ${problem}; copy it again while the self-hosted monitor is stopped`);
+  if (problem)
+    throw new CliError(
+      `cannot import ${input.label} as ${source}: the file starts like a SQLite database but ${problem}; copy it again while the self-hosted monitor is stopped`,
+    );
 }
 
 /** Prints what an apply did. */
@@ -178,7 +187,9 @@ export async function run(options: Options, deps: CommandDeps): Promise<number> 
     return exitCode(applied, options.strict);
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) {
-      throw new CliError(`${org} changed after the preview, so the import would no longer do what was shown; nothing was imported. Run the command again to see a new preview.`);
+      throw new CliError(
+        `${org} changed after the preview, so the import would no longer do what was shown; nothing was imported. Run the command again to see a new preview.`,
+      );
     }
     throw error;
   }

@@ -18,7 +18,9 @@ export async function list(options: { status: string; check?: string }, deps: Co
   const incidents: Incident[] = [];
   let cursor: string | null = null;
   do {
-    const page: IncidentPage = await client.get<IncidentPage>(`${orgPath(org)}/incidents`, { query: { status: apiStatus, limit: '200', cursor: cursor ?? undefined } });
+    const page: IncidentPage = await client.get<IncidentPage>(`${orgPath(org)}/incidents`, {
+      query: { status: apiStatus, limit: '200', cursor: cursor ?? undefined },
+    });
     incidents.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);

@@ -63,6 +63,8 @@ export async function invite(options: { args: string[]; role: string }, deps: Co
   const org = await resolveOrg({}, deps);
   const invitation = await deps.client().post<CreatedInvitation>(`${orgPath(org)}/invitations`, { email, role });
   if (deps.out.jsonMode) return deps.out.json(invitation);
-  deps.out.success(`invited ${invitation.email} to ${org} as ${invitation.role} (valid until ${invitation.expiresAt}); the link, also mailed when the daemon sends mail:`);
+  deps.out.success(
+    `invited ${invitation.email} to ${org} as ${invitation.role} (valid until ${invitation.expiresAt}); the link, also mailed when the daemon sends mail:`,
+  );
   deps.out.line(invitation.url);
 }

@@ -10,7 +10,8 @@ import { orgPath, resolveOrg } from './checks-org.js';
 const NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 function checkedName(name: string | undefined): string {
-  if (!name || !NAME.test(name)) throw usageError(`a secret name is an upper-case letter, then up to 63 upper-case letters, digits and "_" (e.g. DB_PASSWORD); got "${name ?? ''}"`);
+  if (!name || !NAME.test(name))
+    throw usageError(`a secret name is an upper-case letter, then up to 63 upper-case letters, digits and "_" (e.g. DB_PASSWORD); got "${name ?? ''}"`);
   return name;
 }
 
@@ -71,5 +72,7 @@ export async function remove(options: { org?: string; args: string[] }, deps: Co
 export async function rotate(_options: unknown, deps: CommandDeps): Promise<void> {
   const result = await deps.client().post<SecretsRotated>('/system/secrets/rotate');
   if (deps.out.jsonMode) return deps.out.json(result);
-  deps.out.success(`re-encrypted ${result.reencrypted} stored secret${result.reencrypted === 1 ? '' : 's'} with key ${result.keyId}; once every replica runs with this key, SVC_SECRET_KEY_PREVIOUS may be removed`);
+  deps.out.success(
+    `re-encrypted ${result.reencrypted} stored secret${result.reencrypted === 1 ? '' : 's'} with key ${result.keyId}; once every replica runs with this key, SVC_SECRET_KEY_PREVIOUS may be removed`,
+  );
 }

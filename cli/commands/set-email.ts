@@ -16,9 +16,7 @@ function report(deps: CommandDeps, account: Account, consequences: string): void
  */
 export async function self(options: { args: string[]; passwordStdin?: boolean }, deps: CommandDeps): Promise<void> {
   const [email] = options.args;
-  const currentPassword = options.passwordStdin
-    ? await readStdinPassword()
-    : await deps.prompts.password('Current password', '--password-stdin');
+  const currentPassword = options.passwordStdin ? await readStdinPassword() : await deps.prompts.password('Current password', '--password-stdin');
   const account = await deps.client().request<Account>('PATCH', '/auth/me', { body: { email, currentPassword } });
   report(deps, account, 'Your other sessions were signed out. Confirm the new address with the link mailed to it (when the daemon sends mail).');
 }
@@ -30,5 +28,9 @@ export async function admin(options: { user?: string; email?: string }, deps: Co
   const client = deps.client();
   const uid = await resolveUser(client, options.user);
   const account = await client.request<Account>('PATCH', `/system/users/${encodeURIComponent(uid)}`, { body: { email: options.email } });
-  report(deps, account, 'Every session of that account was signed out; the previous address got a notice and the new one a verification link (when the daemon sends mail).');
+  report(
+    deps,
+    account,
+    'Every session of that account was signed out; the previous address got a notice and the new one a verification link (when the daemon sends mail).',
+  );
 }

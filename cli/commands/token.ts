@@ -29,7 +29,10 @@ export function parseExpiry(text: string, now = Date.now()): string | null {
 /** `svc token create --name N [--org O] [--scope S]... [--expires 30d]`: the secret is printed once. */
 export async function create(options: CreateOptions, deps: CommandDeps): Promise<void> {
   if (!options.name) throw usageError('--name is required');
-  const scopes = (options.scope ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const scopes = (options.scope ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw usageError(`unknown scope ${unknown.join(', ')}; choose from ${SCOPES.join(', ')}`);
   const expiresAt = options.expires ? parseExpiry(options.expires) : null;
@@ -42,7 +45,9 @@ export async function create(options: CreateOptions, deps: CommandDeps): Promise
     expiresAt,
   });
   if (deps.out.jsonMode) return deps.out.json(minted);
-  deps.out.success(`token "${minted.name}" (${minted.uid}) created for ${minted.org}: scopes ${minted.scopes.join(', ')}, ${minted.expiresAt ? `expires ${minted.expiresAt}` : 'no expiry'}`);
+  deps.out.success(
+    `token "${minted.name}" (${minted.uid}) created for ${minted.org}: scopes ${minted.scopes.join(', ')}, ${minted.expiresAt ? `expires ${minted.expiresAt}` : 'no expiry'}`,
+  );
   deps.out.warn('this is the only time the token is shown: store it now');
   deps.out.line(minted.token);
 }

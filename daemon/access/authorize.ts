@@ -70,7 +70,10 @@ export async function authorize(deps: Pick<AppDeps, 'db'>, auth: AuthContext, ac
   if (auth.token && !scopesAllow(auth.scopes, action.surface, action.writes)) {
     const needed = scopesNeeded(action.surface, action.writes);
     const doing = `${action.writes ? 'changing data' : 'reading'} through ${SURFACE_NAMES[action.surface]}`;
-    throw new AccessDenied({ reason: 'scope', needed }, `This access token's scopes (${auth.scopes.join(', ')}) do not allow ${doing}; it needs ${needed.join(' or ')}.`);
+    throw new AccessDenied(
+      { reason: 'scope', needed },
+      `This access token's scopes (${auth.scopes.join(', ')}) do not allow ${doing}; it needs ${needed.join(' or ')}.`,
+    );
   }
   if (!action.org) return undefined;
   const { slug, permission } = action.org;

@@ -10,10 +10,7 @@ import type { Role } from './permissions.js';
 export type JoinVia = 'invitation' | 'membership_request' | 'email_pattern' | 'team_chat' | 'ldap' | 'saml';
 
 /** What {@link joinOrganization} did. */
-export type JoinResult =
-  | { status: 'joined'; role: Role }
-  | { status: 'already-member'; role: Role }
-  | { status: 'member-limit'; limit: number };
+export type JoinResult = { status: 'joined'; role: Role } | { status: 'already-member'; role: Role } | { status: 'member-limit'; limit: number };
 
 export interface JoinInput {
   organizationUid: string;
@@ -47,7 +44,10 @@ export async function lockOrganization(trx: Kysely<Database>, organizationUid: s
 
 /** How many members an organization has (optionally of one role). */
 export async function countMembers(db: Kysely<Database>, organizationUid: string, role?: Role): Promise<number> {
-  let query = db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('organization_uid', '=', organizationUid);
+  let query = db
+    .selectFrom('members')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_uid', '=', organizationUid);
   if (role) query = query.where('role', '=', role);
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
@@ -90,10 +90,7 @@ export async function joinOrganizationIn(
   const count = await countMembers(trx, org.uid);
   if (org.member_limit !== null && count >= org.member_limit) return { status: 'member-limit', limit: org.member_limit };
   const role = count === 0 && input.roleIfEmpty ? input.roleIfEmpty : input.role;
-  await trx
-    .insertInto('members')
-    .values({ organization_uid: org.uid, user_uid: input.userUid, role, created_at: clock.now().toISOString() })
-    .execute();
+  await trx.insertInto('members').values({ organization_uid: org.uid, user_uid: input.userUid, role, created_at: clock.now().toISOString() }).execute();
   await recordAudit(trx, clock, {
     organizationUid: org.uid,
     kind: 'member.joined',

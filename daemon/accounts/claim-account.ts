@@ -25,22 +25,34 @@ export interface ClaimedCredentials {
  * each organization of the account. The caller links the new identity (or sets the new password)
  * in the same transaction.
  */
-export async function claimUnverifiedAccount(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
-  trx: Kysely<Database>,
-  user: User,
-  via: string,
-): Promise<ClaimedCredentials> {
+export async function claimUnverifiedAccount(deps: Pick<AppDeps, 'db' | 'clock'>, trx: Kysely<Database>, user: User, via: string): Promise<ClaimedCredentials> {
   const now = deps.clock.now().toISOString();
-  const before = await trx.selectFrom('users').select(['password_hash', 'totp_secret', 'totp_pending_secret']).where('uid', '=', user.uid).executeTakeFirstOrThrow();
+  const before = await trx
+    .selectFrom('users')
+    .select(['password_hash', 'totp_secret', 'totp_pending_secret'])
+    .where('uid', '=', user.uid)
+    .executeTakeFirstOrThrow();
   await trx
     .updateTable('users')
-    .set({ password_hash: null, must_change_password: 0, email_verified: 1, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, updated_at: now })
+    .set({
+      password_hash: null,
+      must_change_password: 0,
+      email_verified: 1,
+      totp_secret: null,
+      totp_pending_secret: null,
+      totp_enabled_at: null,
+      updated_at: now,
+    })
     .where('uid', '=', user.uid)
     .execute();
   const sessions = await revokeUserSessions(deps, user.uid, { trx });
   await trx.updateTable('handoff_codes').set({ consumed_at: now }).where('user_uid', '=', user.uid).where('consumed_at', 'is', null).execute();
-  const tokens = await trx.updateTable('personal_tokens').set({ revoked_at: now }).where('user_uid', '=', user.uid).where('revoked_at', 'is', null).executeTakeFirst();
+  const tokens = await trx
+    .updateTable('personal_tokens')
+    .set({ revoked_at: now })
+    .where('user_uid', '=', user.uid)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   await trx.deleteFrom('recovery_codes').where('user_uid', '=', user.uid).execute();
   await trx.deleteFrom('totp_used_steps').where('user_uid', '=', user.uid).execute();
   const identities = await trx.deleteFrom('linked_identities').where('user_uid', '=', user.uid).executeTakeFirst();
@@ -55,7 +67,12 @@ export async function claimUnverifiedAccount(
     twoFactor: before.totp_secret !== null || before.totp_pending_secret !== null,
     identities: Number(identities.numDeletedRows),
   };
-  await recordAuditInUserOrganizations(trx, deps.clock, user.uid, { kind: 'auth.account_claimed', actorUid: user.uid, targetUid: user.uid, data: { via, ...claimed } });
+  await recordAuditInUserOrganizations(trx, deps.clock, user.uid, {
+    kind: 'auth.account_claimed',
+    actorUid: user.uid,
+    targetUid: user.uid,
+    data: { via, ...claimed },
+  });
   return claimed;
 }
 

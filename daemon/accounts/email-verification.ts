@@ -35,7 +35,15 @@ export async function issueEmailVerification(
   const expiresAt = isoIn(deps.clock, EMAIL_VERIFICATION_TTL_SECONDS);
   await db
     .insertInto('email_verifications')
-    .values({ token_hash: sha256(token), user_uid: input.userUid, email: input.email, purpose: input.purpose, expires_at: expiresAt, used_at: null, created_at: now })
+    .values({
+      token_hash: sha256(token),
+      user_uid: input.userUid,
+      email: input.email,
+      purpose: input.purpose,
+      expires_at: expiresAt,
+      used_at: null,
+      created_at: now,
+    })
     .execute();
   return { email: input.email, token, purpose: input.purpose, expiresAt };
 }
@@ -86,7 +94,11 @@ export const VERIFY_EMAIL_LIMITS = { perClient: 20, windowSeconds: 900 } as cons
  * `consumeEmailVerification` under a per-client limit: the attempt is reserved first (429 past
  * the limit), a bad token stays counted and a good one is given back, so guessing stays slow.
  */
-export async function verifyEmailFromClient(deps: Pick<AppDeps, 'db' | 'clock'>, client: string, token: string): Promise<{ user: User; purpose: VerificationPurpose }> {
+export async function verifyEmailFromClient(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  client: string,
+  token: string,
+): Promise<{ user: User; purpose: VerificationPurpose }> {
   const limiter = new RateLimiter(deps, VERIFY_EMAIL_LIMITS.perClient, VERIFY_EMAIL_LIMITS.windowSeconds);
   const key = `verify-email:ip:${client}`;
   await limiter.reserve(key);

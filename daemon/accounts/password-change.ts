@@ -22,7 +22,12 @@ export async function changePassword(
     await trx.updateTable('users').set({ password_hash: passwordHash, must_change_password: 0, updated_at: now }).where('uid', '=', user.uid).execute();
     await revokeUserSessions(deps, user.uid, { exceptIdHash: input.keepSession?.id_hash, trx });
     const revoked = input.revokeTokens ? await revokeAllPersonalTokens(trx, deps.clock, user.uid, 'password_change') : 0;
-    await recordAuditInUserOrganizations(trx, deps.clock, user.uid, { kind: 'auth.password_changed', actorUid: user.uid, targetUid: user.uid, data: { revokedTokens: revoked } });
+    await recordAuditInUserOrganizations(trx, deps.clock, user.uid, {
+      kind: 'auth.password_changed',
+      actorUid: user.uid,
+      targetUid: user.uid,
+      data: { revokedTokens: revoked },
+    });
     return revoked;
   });
   deps.logger.info({ user: user.uid, revokedTokens }, 'password changed; other sessions signed out');

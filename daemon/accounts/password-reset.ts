@@ -50,7 +50,10 @@ export async function externalAccountsMaySetPassword(deps: Pick<AppDeps, 'db' | 
   const parameter = await readParameter(deps, null, EXTERNAL_ACCOUNTS_PARAMETER);
   if (!parameter.set) return false;
   if (typeof parameter.value !== 'boolean') {
-    deps.logger.warn({ parameter: EXTERNAL_ACCOUNTS_PARAMETER, value: parameter.malformed ?? parameter.value }, 'system parameter is not a boolean; accounts without a password may not set one');
+    deps.logger.warn(
+      { parameter: EXTERNAL_ACCOUNTS_PARAMETER, value: parameter.malformed ?? parameter.value },
+      'system parameter is not a boolean; accounts without a password may not set one',
+    );
     return false;
   }
   return parameter.value;
@@ -74,7 +77,15 @@ export async function issuePasswordReset(deps: Deps, user: User, requestedByUid:
     await voidResets(trx, user.uid, now);
     await trx
       .insertInto('password_resets')
-      .values({ token_hash: sha256(token), user_uid: user.uid, email: user.email, requested_by_uid: requestedByUid, created_at: now, expires_at: expiresAt, used_at: null })
+      .values({
+        token_hash: sha256(token),
+        user_uid: user.uid,
+        email: user.email,
+        requested_by_uid: requestedByUid,
+        created_at: now,
+        expires_at: expiresAt,
+        used_at: null,
+      })
       .execute();
   });
   return { userUid: user.uid, email: user.email, url: resetUrl(deps.config.baseUrl, token), expiresAt };

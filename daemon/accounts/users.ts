@@ -34,7 +34,10 @@ export async function createUser(
   const user: User = {
     uid: newId(now.getTime()),
     email,
-    name: withoutControlCharacters(input.name ?? '').trim().slice(0, 200) || email.split('@')[0],
+    name:
+      withoutControlCharacters(input.name ?? '')
+        .trim()
+        .slice(0, 200) || email.split('@')[0],
     password_hash: input.passwordHash,
     email_verified: input.emailVerified ? 1 : 0,
     super_admin: input.superAdmin ? 1 : 0,

@@ -56,7 +56,12 @@ export async function recordAudit(db: Kysely<Database>, clock: Clock, ...events:
  * Records one event in the audit log of every organization the user belongs to, in the
  * transaction `db` (see recordAudit).
  */
-export async function recordAuditInUserOrganizations(db: Kysely<Database>, clock: Clock, userUid: string, event: Omit<AuditEvent, 'organizationUid'>): Promise<void> {
+export async function recordAuditInUserOrganizations(
+  db: Kysely<Database>,
+  clock: Clock,
+  userUid: string,
+  event: Omit<AuditEvent, 'organizationUid'>,
+): Promise<void> {
   const orgs = await db.selectFrom('members').select('organization_uid').where('user_uid', '=', userUid).execute();
   await recordAudit(db, clock, ...orgs.map((org) => ({ ...event, organizationUid: org.organization_uid })));
 }
@@ -78,7 +83,10 @@ export async function listAudit(
     .where('audit_log.organization_uid', '=', input.organizationUid);
   if (input.kinds.length > 0) query = query.where('audit_log.kind', 'in', input.kinds);
   if (input.cursor) query = query.where('audit_log.uid', '<', input.cursor);
-  const rows = await query.orderBy('audit_log.uid', 'desc').limit(input.limit + 1).execute();
+  const rows = await query
+    .orderBy('audit_log.uid', 'desc')
+    .limit(input.limit + 1)
+    .execute();
   return toPage(rows, input.limit, toAuditEntryView);
 }
 

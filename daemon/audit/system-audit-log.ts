@@ -50,6 +50,9 @@ export async function listSystemAudit(
     .select(['actor.email as actor_email', 'target.email as target_email']);
   if (input.kinds.length > 0) query = query.where('system_audit_log.kind', 'in', input.kinds);
   if (input.cursor) query = query.where('system_audit_log.uid', '<', input.cursor);
-  const rows = await query.orderBy('system_audit_log.uid', 'desc').limit(input.limit + 1).execute();
+  const rows = await query
+    .orderBy('system_audit_log.uid', 'desc')
+    .limit(input.limit + 1)
+    .execute();
   return toPage(rows, input.limit, (row) => ({ ...toAuditEntryView(row), organizationUid: row.organization_uid }));
 }

@@ -28,5 +28,4 @@ export async function resolveBootPolicy(db: Db, config: Config, logger: Logger):
   return { effective: merged, applied: (stored.value ?? {}) as PolicyOverrides };
 }
 
-const describe = (issues: { field: string; message: string }[]): string | undefined =>
-  issues.length === 0 ? undefined : issues.map(formatIssue).join('; ');
+const describe = (issues: { field: string; message: string }[]): string | undefined => (issues.length === 0 ? undefined : issues.map(formatIssue).join('; '));

@@ -2,7 +2,11 @@ import { NEW_PASSWORD_LENGTH } from '../../contract/access.js';
 import { z } from 'zod';
 
 /** Request-body pieces shared by the sign-in routes. */
-export const emailField = z.string().trim().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
+export const emailField = z
+  .string()
+  .trim()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
 
 /** Long enough to matter, short enough that hashing it stays cheap. */
 export const newPasswordField = z

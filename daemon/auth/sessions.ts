@@ -10,7 +10,7 @@ import { preparedRead } from '../db/prepared-read.js';
 import type { Database, Session, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
-import { accountView, } from '../accounts/account.js';
+import { accountView } from '../accounts/account.js';
 import { signHs256, verifyHs256 } from './hs256.js';
 import { randomToken, sha256 } from '../crypto/tokens.js';
 
@@ -44,7 +44,13 @@ export async function createSession(deps: Deps, user: User, method: string, ctx?
       revoked_at: null,
     })
     .execute();
-  const accessToken = signHs256(deps.caches.verifiedTokens, deps.config.auth.jwtSecret, { sid: sessionId, typ: 'session', sub: user.uid, iat: seconds(now), exp: seconds(new Date(expiresAt)) });
+  const accessToken = signHs256(deps.caches.verifiedTokens, deps.config.auth.jwtSecret, {
+    sid: sessionId,
+    typ: 'session',
+    sub: user.uid,
+    iat: seconds(now),
+    exp: seconds(new Date(expiresAt)),
+  });
   return { accessToken, tokenType: 'Bearer', expiresAt, user: await accountView(deps.db, callerAccount(user)) };
 }
 
@@ -96,11 +102,16 @@ const SESSION_WITH_ACCOUNT_AND_MEMBERSHIP = preparedRead((db, idHash: string, or
  * Resolves a session JWT to its live session and user, or throws 401. Given `orgSlug`, also
  * reads the user's membership of that organization (undefined when there is none).
  */
-export async function authenticateSession(deps: Deps, token: string, orgSlug?: string): Promise<{ user: CallerAccount; session: Session; membership?: Membership }> {
+export async function authenticateSession(
+  deps: Deps,
+  token: string,
+  orgSlug?: string,
+): Promise<{ user: CallerAccount; session: Session; membership?: Membership }> {
   const payload = await verifyPurposeToken(deps, token, 'session');
   if (typeof payload.sid !== 'string') throw unauthorized('The token is invalid or has expired.');
   const idHash = sha256(payload.sid);
-  const row = orgSlug === undefined ? await deps.db.readOne(SESSION_WITH_ACCOUNT, idHash) : await deps.db.readOne(SESSION_WITH_ACCOUNT_AND_MEMBERSHIP, idHash, orgSlug);
+  const row =
+    orgSlug === undefined ? await deps.db.readOne(SESSION_WITH_ACCOUNT, idHash) : await deps.db.readOne(SESSION_WITH_ACCOUNT_AND_MEMBERSHIP, idHash, orgSlug);
   const now = deps.clock.now();
   if (!row || row.s_revoked_at || row.s_expires_at <= now.toISOString() || row.uid !== payload.sub) {
     throw unauthorized('The session has ended; sign in again.');

@@ -43,7 +43,13 @@ export async function revokePersonalToken(deps: Pick<AppDeps, 'db' | 'clock'>, u
     if (!row) throw notFound('Access token not found.');
     if (row.revoked_at) return;
     await trx.updateTable('personal_tokens').set({ revoked_at: deps.clock.now().toISOString() }).where('uid', '=', row.uid).execute();
-    await recordAudit(trx, deps.clock, { organizationUid: row.organization_uid, kind: 'token.revoked', actorUid: userUid, targetUid: userUid, data: { tokenUid: row.uid, name: row.name } });
+    await recordAudit(trx, deps.clock, {
+      organizationUid: row.organization_uid,
+      kind: 'token.revoked',
+      actorUid: userUid,
+      targetUid: userUid,
+      data: { tokenUid: row.uid, name: row.name },
+    });
   });
 }
 
@@ -64,7 +70,13 @@ export async function revokeAllPersonalTokens(db: Kysely<Database>, clock: Clock
   await recordAudit(
     db,
     clock,
-    ...revoked.map((row) => ({ organizationUid: row.organization_uid, kind: 'token.revoked' as const, actorUid: userUid, targetUid: userUid, data: { tokenUid: row.uid, name: row.name, reason } })),
+    ...revoked.map((row) => ({
+      organizationUid: row.organization_uid,
+      kind: 'token.revoked' as const,
+      actorUid: userUid,
+      targetUid: userUid,
+      data: { tokenUid: row.uid, name: row.name, reason },
+    })),
   );
   return revoked.length;
 }
@@ -80,6 +92,9 @@ export function describeLiveTokens(tokens: TokenView[]): string[] {
   if (tokens.length === 0) return ['No personal access token of the account is live.'];
   return [
     'These personal access tokens of the account still work; revoke any you do not recognise (account settings, or DELETE /api/v1/auth/tokens/{uid}):',
-    ...tokens.map((token) => `- ${token.name} (organization ${token.org}, scopes ${token.scopes.join(' ')}, created ${token.createdAt}${token.lastUsedAt ? `, last used ${token.lastUsedAt}` : ''})`),
+    ...tokens.map(
+      (token) =>
+        `- ${token.name} (organization ${token.org}, scopes ${token.scopes.join(' ')}, created ${token.createdAt}${token.lastUsedAt ? `, last used ${token.lastUsedAt}` : ''})`,
+    ),
   ];
 }

@@ -37,7 +37,11 @@ export async function sessionOrChallenge(deps: AppDeps, user: User, method: stri
 }
 
 /** The second step: an authenticator code or a recovery code for the mfa token's account. */
-export async function completeSecondFactor(deps: AppDeps, ctx: Context, input: { mfaToken: string; code?: string; recoveryCode?: string }): Promise<SessionResponse> {
+export async function completeSecondFactor(
+  deps: AppDeps,
+  ctx: Context,
+  input: { mfaToken: string; code?: string; recoveryCode?: string },
+): Promise<SessionResponse> {
   const claims = await verifyPurposeToken(deps, input.mfaToken, 'mfa');
   // The whole row, TOTP columns included: one read gives the account and its secret.
   const user = await deps.db.kysely.selectFrom('users').selectAll().where('uid', '=', claims.sub).executeTakeFirst();

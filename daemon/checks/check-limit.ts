@@ -3,7 +3,11 @@ import type { Executor } from './check-store.js';
 
 /** How many checks the organization holds now. */
 export async function countChecks(db: Executor, orgUid: string): Promise<number> {
-  const row = await db.selectFrom('checks').select((eb) => eb.fn.countAll().as('n')).where('organization_uid', '=', orgUid).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('checks')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('organization_uid', '=', orgUid)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -80,9 +80,13 @@ export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
   if (state !== undefined && !CHECK_STATES.includes(state as CheckState)) {
     issues.push({ path: 'state', message: `must be one of ${CHECK_STATES.join(', ')}` });
   }
-  const includes = query.getAll('include').flatMap((value) => value.split(',')).filter(Boolean);
+  const includes = query
+    .getAll('include')
+    .flatMap((value) => value.split(','))
+    .filter(Boolean);
   for (const include of includes) {
-    if (!(CHECK_LIST_INCLUDES as readonly string[]).includes(include)) issues.push({ path: 'include', message: `must be one of ${CHECK_LIST_INCLUDES.join(', ')}` });
+    if (!(CHECK_LIST_INCLUDES as readonly string[]).includes(include))
+      issues.push({ path: 'include', message: `must be one of ${CHECK_LIST_INCLUDES.join(', ')}` });
   }
   const order = (query.get('order') ?? 'created') as CheckListOrder;
   if (!CHECK_LIST_ORDERS.includes(order)) issues.push({ path: 'order', message: `must be one of ${CHECK_LIST_ORDERS.join(', ')}` });
@@ -103,5 +107,15 @@ export function parseCheckListQuery(query: URLSearchParams): CheckListQuery {
     issues.push(...details.issues);
   }
   if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');
-  return { labels, type, state: state as CheckState | undefined, includeUptime24h: includes.includes('uptime24h'), includeLatencies: includes.includes('latencies'), limit: page.limit, cursor: page.cursor, order, after };
+  return {
+    labels,
+    type,
+    state: state as CheckState | undefined,
+    includeUptime24h: includes.includes('uptime24h'),
+    includeLatencies: includes.includes('latencies'),
+    limit: page.limit,
+    cursor: page.cursor,
+    order,
+    after,
+  };
 }

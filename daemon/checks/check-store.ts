@@ -83,9 +83,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 async function insertLabels(db: Executor, orgUid: string, checks: { uid: string; labels: Record<string, string> }[]): Promise<void> {
-  const rows = checks.flatMap(({ uid, labels }) =>
-    Object.entries(labels).map(([key, value]) => ({ check_uid: uid, organization_uid: orgUid, key, value })),
-  );
+  const rows = checks.flatMap(({ uid, labels }) => Object.entries(labels).map(([key, value]) => ({ check_uid: uid, organization_uid: orgUid, key, value })));
   for (const batch of chunks(rows, LABEL_BATCH)) await db.insertInto('check_labels').values(batch).execute();
 }
 
@@ -119,7 +117,9 @@ export async function listChecks(
         .selectFrom('check_labels')
         .select('check_labels.check_uid')
         .where('check_labels.organization_uid', '=', orgUid)
-        .where((inner: any) => inner.or(labels.map((label) => inner.and([inner('check_labels.key', '=', label.key), inner('check_labels.value', '=', label.value)]))))
+        .where((inner: any) =>
+          inner.or(labels.map((label) => inner.and([inner('check_labels.key', '=', label.key), inner('check_labels.value', '=', label.value)]))),
+        )
         .groupBy('check_labels.check_uid')
         .having((inner: any) => inner.fn.countAll(), '=', labels.length),
     );
@@ -128,7 +128,10 @@ export async function listChecks(
   if (query.state) builder = whereState(builder, query.state);
   if (order === 'created') {
     if (query.cursor) builder = builder.where('checks.uid', '>', query.cursor);
-    const rows: Selectable<ChecksTable>[] = await builder.orderBy('checks.uid').limit(query.limit + 1).execute();
+    const rows: Selectable<ChecksTable>[] = await builder
+      .orderBy('checks.uid')
+      .limit(query.limit + 1)
+      .execute();
     return toPage(rows, query.limit, rowToCheck);
   }
   // Attention order ranks each check by its state as the API shows it (see whereState); name order ranks them all alike.
@@ -144,7 +147,10 @@ export async function listChecks(
   } else if (query.after) {
     builder = builder.where('checks.slug', '>', query.after.slug);
   }
-  const rows: (Selectable<ChecksTable> & { list_rank?: number | string })[] = await builder.orderBy('checks.slug').limit(query.limit + 1).execute();
+  const rows: (Selectable<ChecksTable> & { list_rank?: number | string })[] = await builder
+    .orderBy('checks.slug')
+    .limit(query.limit + 1)
+    .execute();
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
@@ -177,7 +183,8 @@ export async function getCheck(db: Executor, orgUid: string, slug: string): Prom
   return row && rowToCheck(row);
 }
 
-const checkBySlug = (db: Executor, orgUid: string, slug: string) => db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', '=', slug);
+const checkBySlug = (db: Executor, orgUid: string, slug: string) =>
+  db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', '=', slug);
 const CHECK_BY_SLUG = preparedRead(checkBySlug);
 
 /** The check with `slug` as last committed, read outside any transaction: what a GET answers. */
@@ -373,8 +380,15 @@ export async function upsertChecks(
     const moved = uid !== write.uid;
     return write.keepsLabels && !moved ? [] : [{ ...write, uid, replacesLabels: write.replacesLabels || moved }];
   });
-  await deleteLabels(db, relabeled.filter((write) => write.replacesLabels).map((write) => write.uid));
-  await insertLabels(db, orgUid, relabeled.map(({ check, uid }) => ({ uid, labels: check.labels })));
+  await deleteLabels(
+    db,
+    relabeled.filter((write) => write.replacesLabels).map((write) => write.uid),
+  );
+  await insertLabels(
+    db,
+    orgUid,
+    relabeled.map(({ check, uid }) => ({ uid, labels: check.labels })),
+  );
   for (const outcome of outcomes) {
     const uid = stored.get(outcome.slug);
     if (uid && outcome.uid !== uid) outcome.uid = uid;

@@ -217,10 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const oidcIssuer = get('provider.oidc.issuer' as SettingName) as string | undefined;
   const oidcClientId = get('provider.oidc.client_id' as SettingName) as string | undefined;
   const oidcClientSecret = get('provider.oidc.client_secret' as SettingName) as string | undefined;
-  const oidc = oidcIssuer && oidcClientId && oidcClientSecret
-    ? { issuer: oidcIssuer, clientId: oidcClientId, clientSecret: oidcClientSecret, displayName: get('provider.oidc.display_name' as SettingName) as string }
-    : undefined;
-  if (!oidc && (oidcIssuer || oidcClientId || oidcClientSecret)) warnings.push('the oidc sign-in needs SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET; it stays disabled');
+  const oidc =
+    oidcIssuer && oidcClientId && oidcClientSecret
+      ? { issuer: oidcIssuer, clientId: oidcClientId, clientSecret: oidcClientSecret, displayName: get('provider.oidc.display_name' as SettingName) as string }
+      : undefined;
+  if (!oidc && (oidcIssuer || oidcClientId || oidcClientSecret))
+    warnings.push('the oidc sign-in needs SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET; it stays disabled');
 
   const configuredSecret = get('jwtSecret');
   if (configuredSecret && configuredSecret.length < 32) warnings.push('SVC_AUTH_JWT_SECRET is shorter than the recommended 32 characters');
@@ -245,7 +247,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       jwtSecretGenerated: !configuredSecret,
       sessionTtlSeconds: get('sessionTtl')!,
       registrationEmailPattern,
-      loginRateLimit: { max: get('loginRateLimit')!, maxPerClient: get('loginRateLimitPerClient')!, maxPerAccount: get('loginRateLimitPerAccount')!, windowSeconds: get('loginRateWindow')! },
+      loginRateLimit: {
+        max: get('loginRateLimit')!,
+        maxPerClient: get('loginRateLimitPerClient')!,
+        maxPerAccount: get('loginRateLimitPerAccount')!,
+        windowSeconds: get('loginRateWindow')!,
+      },
       registerRateLimit: get('registerRateLimit')!,
       externalSignInRateLimit: get('externalSignInRateLimit')!,
       password,

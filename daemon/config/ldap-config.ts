@@ -36,7 +36,8 @@ export function ldapConfig(get: Get, warnings: string[]): LdapConfig | undefined
   if (!groupFilter.includes('{dn}')) throw new ConfigError('SVC_LDAP_GROUP_FILTER: invalid value: must contain {dn}');
   const startTls = get('ldapStartTls') as boolean;
   if (startTls && /^ldaps:/i.test(url)) throw new ConfigError('SVC_LDAP_STARTTLS: an ldaps:// connection is already encrypted; use ldap:// with StartTLS');
-  if (!startTls && /^ldap:/i.test(url)) warnings.push('SVC_LDAP_URL is plain ldap:// without SVC_LDAP_STARTTLS: directory passwords cross the network unencrypted');
+  if (!startTls && /^ldap:/i.test(url))
+    warnings.push('SVC_LDAP_URL is plain ldap:// without SVC_LDAP_STARTTLS: directory passwords cross the network unencrypted');
   const caFile = get('ldapCaFile') as string | undefined;
   let ca: string | undefined;
   if (caFile) {

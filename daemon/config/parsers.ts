@@ -130,7 +130,10 @@ export const trustProxy = (): Parser<TrustProxy> => ({
     if (value === '' || /^(false|no|off|0)$/i.test(value)) return { kind: 'none' };
     if (/^\d+$/.test(value)) return { kind: 'hops', hops: Number(value) };
     const list = new BlockList();
-    for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+    for (const entry of value
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)) {
       const [address, prefix, extra] = entry.split('/');
       const kind = isIP(address);
       const bits = prefix === undefined ? undefined : Number(prefix);

@@ -196,13 +196,18 @@ function openSqliteFile(path: string): SQLite.Database {
 async function refuseNewerSchema(db: Db): Promise<void> {
   let executed: { name: string }[];
   try {
-    executed = await db.kysely.selectFrom('kysely_migration' as never).select('name' as never).execute() as { name: string }[];
+    executed = (await db.kysely
+      .selectFrom('kysely_migration' as never)
+      .select('name' as never)
+      .execute()) as { name: string }[];
   } catch {
     return; // a fresh database: no migration table yet
   }
   const unknown = executed.map((row) => row.name).filter((name) => !(name in MIGRATIONS));
   if (unknown.length > 0) {
-    throw new Error(`this database was written by a newer version of svc (it has migration ${unknown.sort().at(-1)}, unknown to this version ${VERSION}); run that version or a newer one`);
+    throw new Error(
+      `this database was written by a newer version of svc (it has migration ${unknown.sort().at(-1)}, unknown to this version ${VERSION}); run that version or a newer one`,
+    );
   }
 }
 

@@ -19,7 +19,8 @@ const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', '
 // SQLSTATE: connection exceptions (08...), the server shutting down or starting (57P01-57P03),
 // too many connections (53300), disk full (53100), out of memory (53200), read-only standby (25006).
 const POSTGRES_UNAVAILABLE = /^(08...|57P0[1-3]|53[123]00|25006)$/;
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is insecure|the database system is (starting up|shutting down|in recovery mode)|Client was closed and is not queryable/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is insecure|the database system is (starting up|shutting down|in recovery mode)|Client was closed and is not queryable/i;
 
 /** The fault `error` is, or undefined when it is something else (a bug, a constraint, bad input). */
 export function databaseFault(error: unknown): DatabaseFault | undefined {
@@ -68,7 +69,10 @@ export class WriteHealth {
     try {
       await db.transaction().execute(async (trx) => {
         const now = new Date().toISOString();
-        await trx.insertInto('parameters').values({ uid: 'svc-write-probe', organization_uid: null, key: 'svc.write-probe', value: JSON.stringify({ value: now }), updated_at: now }).execute();
+        await trx
+          .insertInto('parameters')
+          .values({ uid: 'svc-write-probe', organization_uid: null, key: 'svc.write-probe', value: JSON.stringify({ value: now }), updated_at: now })
+          .execute();
         await trx.deleteFrom('parameters').where('uid', '=', 'svc-write-probe').execute();
       });
       this.succeeded();

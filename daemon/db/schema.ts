@@ -432,8 +432,18 @@ export interface CheckHourlyTable {
   runs: number;
   down_runs: number;
   degraded_runs: number;
-  h0: number; h1: number; h2: number; h3: number; h4: number; h5: number;
-  h6: number; h7: number; h8: number; h9: number; h10: number; h11: number;
+  h0: number;
+  h1: number;
+  h2: number;
+  h3: number;
+  h4: number;
+  h5: number;
+  h6: number;
+  h7: number;
+  h8: number;
+  h9: number;
+  h10: number;
+  h11: number;
 }
 
 /** One day of one check: the same counts as an hour, summed (long uptime windows read these). */

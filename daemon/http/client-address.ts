@@ -26,7 +26,13 @@ export function resolveClientAddress(trust: TrustProxy, socketAddress: string, f
   const peer = plain(socketAddress);
   if (trust.kind === 'none' || !forwardedFor) return peer;
   // Nearest first: the peer, then what each proxy appended, right to left.
-  const hops = [peer, ...forwardedFor.split(',').map((entry) => plain(entry.trim())).reverse()];
+  const hops = [
+    peer,
+    ...forwardedFor
+      .split(',')
+      .map((entry) => plain(entry.trim()))
+      .reverse(),
+  ];
   if (trust.kind === 'hops') {
     const address = hops[Math.min(trust.hops, hops.length - 1)];
     return isIP(address) ? address : peer;

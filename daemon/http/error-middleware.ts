@@ -19,7 +19,9 @@ export function errorMiddleware(logger: Logger, writeHealth?: WriteHealth): Midd
       if (ctx.body === undefined && isApiPath(ctx.path)) {
         if (ctx.status === 404) throw new AppError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}.`);
         if (ctx.status === 405) {
-          throw new AppError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow') || 'none'}.`, undefined, { Allow: ctx.response.get('Allow') });
+          throw new AppError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow') || 'none'}.`, undefined, {
+            Allow: ctx.response.get('Allow'),
+          });
         }
       }
     } catch (error) {

@@ -19,11 +19,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: AppDeps):
   for (const spec of routes) {
     router.register(spec.path, [spec.method], async (ctx: Context) => {
       const auth = await authorize(deps, ctx, spec);
-      const body = spec.rawBodyLimit
-        ? await readRawBody(ctx, spec.rawBodyLimit)
-        : spec.body
-          ? parseOrThrow(spec.body, await readJsonBody(ctx))
-          : undefined;
+      const body = spec.rawBodyLimit ? await readRawBody(ctx, spec.rawBodyLimit) : spec.body ? parseOrThrow(spec.body, await readJsonBody(ctx)) : undefined;
       const result = await spec.handler({
         ctx,
         deps,

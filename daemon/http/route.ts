@@ -111,7 +111,13 @@ export type WrittenAnswer = { redirect: true } | { mediaType: string; body?: Res
  * parameters from `path` and its answer from `response`: the handler receives exactly the caller
  * that kind has (see {@link AuthFor}) and the path's parameters, and must return the declared body.
  */
-export const route = <Body = unknown, P extends Permission = Permission, Path extends string = string, Answer extends ResponseName | undefined = undefined, Empty extends boolean = false>(
+export const route = <
+  Body = unknown,
+  P extends Permission = Permission,
+  Path extends string = string,
+  Answer extends ResponseName | undefined = undefined,
+  Empty extends boolean = false,
+>(
   spec: RouteSpec<Body, P, Path, Answer, Empty>,
 ): NoInfer<RouteSpec<Body, P, Path, Answer, Empty>> => spec;
 

@@ -39,7 +39,8 @@ export function parseImportQuery(query: URLSearchParams): ImportQuery {
   const overwrite = rawOverwrite === null ? false : FLAG_VALUES[rawOverwrite.trim().toLowerCase()];
   if (overwrite === undefined) issues.push({ path: 'overwrite', message: 'must be true or false' });
   const expect = query.get('expect') ?? undefined;
-  if (expect !== undefined && !/^[0-9a-f]{64}$/.test(expect)) issues.push({ path: 'expect', message: 'must be the digest of a preview (64 hexadecimal digits)' });
+  if (expect !== undefined && !/^[0-9a-f]{64}$/.test(expect))
+    issues.push({ path: 'expect', message: 'must be the digest of a preview (64 hexadecimal digits)' });
   if (issues.length > 0) {
     const error = validationFailed(issues, 'The import query is not valid.');
     // The allowed values as data too, so a client can offer them without parsing the message.

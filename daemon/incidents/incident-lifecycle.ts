@@ -54,7 +54,13 @@ export async function openIncident(trx: Db, opening: IncidentOpening, now: Date)
  * The update is conditional on the current status, so two people acting at once cannot both
  * win; answers whether this call changed it.
  */
-export async function advanceIncident(trx: Db, incident: { organizationUid: string; uid: string }, step: 'acknowledge' | 'resolve', userUid: string, now: Date): Promise<boolean> {
+export async function advanceIncident(
+  trx: Db,
+  incident: { organizationUid: string; uid: string },
+  step: 'acknowledge' | 'resolve',
+  userUid: string,
+  now: Date,
+): Promise<boolean> {
   const at = now.toISOString();
   const from: IncidentStatus[] = step === 'acknowledge' ? ['open'] : ['open', 'acknowledged'];
   const changes =
@@ -109,6 +115,12 @@ export async function resolveBySystem(
 
 /** The unresolved incidents about a check, newest first. */
 export async function unresolvedIncidentsOf(trx: Db, checkUid: string): Promise<string[]> {
-  const rows = await trx.selectFrom('incidents').select('uid').where('check_uid', '=', checkUid).where('status', '!=', 'resolved').orderBy('uid', 'desc').execute();
+  const rows = await trx
+    .selectFrom('incidents')
+    .select('uid')
+    .where('check_uid', '=', checkUid)
+    .where('status', '!=', 'resolved')
+    .orderBy('uid', 'desc')
+    .execute();
   return rows.map((row) => row.uid);
 }

@@ -71,15 +71,14 @@ export async function getIncident(db: Db, orgUid: string, uid: string): Promise<
 }
 
 /** A page of incidents, newest first, optionally of one status. */
-export async function listIncidents(
-  db: Db,
-  orgUid: string,
-  query: PageRequest & { status?: IncidentStatus },
-): Promise<Page<IncidentView>> {
+export async function listIncidents(db: Db, orgUid: string, query: PageRequest & { status?: IncidentStatus }): Promise<Page<IncidentView>> {
   let builder = selectIncidents(db, orgUid);
   if (query.status) builder = builder.where('i.status', '=', query.status);
   if (query.cursor) builder = builder.where('i.uid', '<', query.cursor);
-  const rows = await builder.orderBy('i.uid', 'desc').limit(query.limit + 1).execute();
+  const rows = await builder
+    .orderBy('i.uid', 'desc')
+    .limit(query.limit + 1)
+    .execute();
   return toPage(rows, query.limit, toView);
 }
 
@@ -100,7 +99,14 @@ export async function openIncidentByMember(
  * A member acknowledges or resolves an incident. Repeating a step that is already done answers
  * the incident unchanged; acknowledging a resolved incident is 409 CONFLICT `INCIDENT_RESOLVED`.
  */
-export async function advanceIncidentByMember(db: Db, orgUid: string, uid: string, step: 'acknowledge' | 'resolve', userUid: string, now: Date): Promise<IncidentView> {
+export async function advanceIncidentByMember(
+  db: Db,
+  orgUid: string,
+  uid: string,
+  step: 'acknowledge' | 'resolve',
+  userUid: string,
+  now: Date,
+): Promise<IncidentView> {
   await inTransaction(db, (trx) => advanceIncident(trx, { organizationUid: orgUid, uid }, step, userUid, now));
   const incident = await getIncident(db, orgUid, uid);
   if (!incident) throw notFound(`No incident "${uid}" in this organization.`);

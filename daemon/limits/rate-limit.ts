@@ -44,13 +44,23 @@ export class RateLimiter {
 
   /** Gives back one reserved attempt that turned out to be good (it should not count). */
   async release(key: string): Promise<void> {
-    await this.deps.db.kysely.updateTable('rate_limits').set((eb) => ({ count: eb('count', '-', 1) })).where('key', '=', key).where('count', '>', 0).execute();
+    await this.deps.db.kysely
+      .updateTable('rate_limits')
+      .set((eb) => ({ count: eb('count', '-', 1) }))
+      .where('key', '=', key)
+      .where('count', '>', 0)
+      .execute();
   }
 
   private limited(windowStartMs: number): AppError {
     const reopens = windowStartMs + this.windowSeconds * 1000;
     const retryAfter = Math.max(1, Math.ceil((reopens - this.deps.clock.now().getTime()) / 1000));
-    return new AppError('RATE_LIMITED', `Too many attempts; try again in ${retryAfter} seconds.`, { retryAfterSeconds: retryAfter }, { 'Retry-After': String(retryAfter) });
+    return new AppError(
+      'RATE_LIMITED',
+      `Too many attempts; try again in ${retryAfter} seconds.`,
+      { retryAfterSeconds: retryAfter },
+      { 'Retry-After': String(retryAfter) },
+    );
   }
 
   /**

@@ -62,7 +62,8 @@ function toolRefusal(refusal: Refusal, auth: AuthContext, tool: McpTool): ToolRe
  */
 function organizationSlug(auth: AuthContext, orgArg: string | undefined): string {
   if (!auth.token) {
-    if (orgArg === undefined) throw new ToolRefusal('organization', 'With a session token, every organization tool needs the "org" argument: the slug of the organization to act on.');
+    if (orgArg === undefined)
+      throw new ToolRefusal('organization', 'With a session token, every organization tool needs the "org" argument: the slug of the organization to act on.');
     return orgArg;
   }
   // The token's organization was read with the token itself (authenticateRequest): not again here.
@@ -81,12 +82,7 @@ function organizationSlug(auth: AuthContext, orgArg: string | undefined): string
  * Authorizes one call of `tool`: the token's scope first, then, for organization tools, the
  * organization and the member's role read from the database now. Throws a ToolRefusal.
  */
-export async function authorizeCall(
-  deps: AppDeps,
-  auth: AuthContext,
-  tool: McpTool,
-  orgArg: string | undefined,
-): Promise<{ org?: Organization; role?: Role }> {
+export async function authorizeCall(deps: AppDeps, auth: AuthContext, tool: McpTool, orgArg: string | undefined): Promise<{ org?: Organization; role?: Role }> {
   const writes = tool.access === 'write';
   try {
     // The scope first: a call its token may not make is refused as such, whatever organization it names.
@@ -113,7 +109,5 @@ async function currentRoles(deps: AppDeps, auth: AuthContext): Promise<Role[]> {
  */
 export async function callableTools(deps: AppDeps, auth: AuthContext, tools: readonly McpTool[]): Promise<McpTool[]> {
   const roles = await currentRoles(deps, auth);
-  return tools.filter(
-    (tool) => scopeAllows(auth.scopes, tool.access) && (!tool.permission || roles.some((role) => can(role, tool.permission!))),
-  );
+  return tools.filter((tool) => scopeAllows(auth.scopes, tool.access) && (!tool.permission || roles.some((role) => can(role, tool.permission!))));
 }

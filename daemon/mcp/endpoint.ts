@@ -56,7 +56,11 @@ export function mcpEndpoint(deps: AppDeps, path: string): Middleware {
       // the transport specification answers both with 405.
       ctx.status = 405;
       ctx.set('Allow', 'POST');
-      ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: send every MCP message with POST; this endpoint keeps no sessions or streams.' }, id: null };
+      ctx.body = {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: send every MCP message with POST; this endpoint keeps no sessions or streams.' },
+        id: null,
+      };
       return;
     }
     const parsedBody = await readMcpBody(ctx);

@@ -7,11 +7,7 @@ import type { JsonSchemaObject } from './tool.js';
 // the fields listed, and a later field never breaks a client that validates against them.
 
 /** A check slug argument. */
-export const slugArgument = z
-  .string()
-  .min(1)
-  .max(63)
-  .describe('The slug of the check, e.g. "api-health" (list_checks shows every slug).');
+export const slugArgument = z.string().min(1).max(63).describe('The slug of the check, e.g. "api-health" (list_checks shows every slug).');
 
 /**
  * A candidate check argument. Parsed loosely on purpose: the check catalog then reports every

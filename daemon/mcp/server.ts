@@ -19,7 +19,7 @@ function instructions(caller: CallerKind): string {
       ? 'This access token acts on its own organization; no "org" argument is needed.'
       : 'You are signed in with a session: every tool that works on an organization needs "org", the slug of that organization.';
   return [
-    "svc manages the checks (monitors) of an organization and shows its incidents.",
+    'svc manages the checks (monitors) of an organization and shows its incidents.',
     'To add a check: list_check_types, then get_check_type_sample {type} for a complete example, adapt it, call validate_check ' +
       'until it answers valid: true, then create_check. list_checks, get_check, update_check and delete_check manage existing checks; ' +
       'list_incidents shows incidents.',

@@ -11,8 +11,7 @@ export function toolError(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-const issueLines = (issues: readonly ValidationIssue[]): string =>
-  issues.map((issue) => `- ${issue.path || '(the value)'}: ${issue.message}`).join('\n');
+const issueLines = (issues: readonly ValidationIssue[]): string => issues.map((issue) => `- ${issue.path || '(the value)'}: ${issue.message}`).join('\n');
 
 /** An API error as a tool error: its code, its message, and every problem listed in its details. */
 function appErrorText(error: AppError): string {

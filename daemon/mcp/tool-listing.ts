@@ -6,8 +6,7 @@ import type { JsonSchemaObject, McpTool } from './tool.js';
 export type CallerKind = 'token' | 'session';
 
 // Draft 7, as the SDK itself publishes tool schemas and as its client's validator reads them.
-const toJson = (schema: z.ZodType, io: 'input' | 'output'): JsonSchemaObject =>
-  z.toJSONSchema(schema, { target: 'draft-7', io }) as JsonSchemaObject;
+const toJson = (schema: z.ZodType, io: 'input' | 'output'): JsonSchemaObject => z.toJSONSchema(schema, { target: 'draft-7', io }) as JsonSchemaObject;
 
 // Built once per tool; every listing gets copies, so nothing done to one leaks into the next.
 const built = new WeakMap<McpTool, { input: JsonSchemaObject; output: JsonSchemaObject }>();

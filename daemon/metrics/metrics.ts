@@ -37,29 +37,84 @@ export function createMetrics(db: Db, options: { checkSeriesLimit: number }): Me
   collectDefaultMetrics({ register: registry, prefix: 'svc_' });
   // Gauges named like counters, which promtool refuses: the event loop's handle counts are
   // not worth a name of their own here.
-  for (const name of ['svc_nodejs_active_handles_total', 'svc_nodejs_active_requests_total', 'svc_nodejs_active_resources_total']) registry.removeSingleMetric(name);
+  for (const name of ['svc_nodejs_active_handles_total', 'svc_nodejs_active_requests_total', 'svc_nodejs_active_resources_total'])
+    registry.removeSingleMetric(name);
   const checkRunCounts = new CheckRunCounts();
   registerCheckMetrics(registry, db, checkRunCounts, { seriesLimit: options.checkSeriesLimit });
   const metrics: Metrics = {
     registry,
-    httpRequests: new Histogram({ name: 'svc_http_request_duration_seconds', help: 'API requests by route template and status.', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers: [registry] }),
-    signIns: new Counter({ name: 'svc_sign_ins_total', help: 'Sign-in attempts by method and result.', labelNames: ['method', 'result'], registers: [registry] }),
-    passwordHashSeconds: new Histogram({ name: 'svc_password_hash_seconds', help: 'Time to hash or verify one password.', labelNames: ['operation'], buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry] }),
-    imports: new Counter({ name: 'svc_imports_total', help: 'Imports by source and mode (preview or apply).', labelNames: ['source', 'mode'], registers: [registry] }),
-    importItems: new Counter({ name: 'svc_import_items_total', help: 'Imported items by source and outcome.', labelNames: ['source', 'outcome'], registers: [registry] }),
-    checkRuns: new Counter({ name: 'svc_runner_runs_total', help: 'Check runs of this process by check type and status.', labelNames: ['type', 'status'], registers: [registry] }),
+    httpRequests: new Histogram({
+      name: 'svc_http_request_duration_seconds',
+      help: 'API requests by route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    signIns: new Counter({
+      name: 'svc_sign_ins_total',
+      help: 'Sign-in attempts by method and result.',
+      labelNames: ['method', 'result'],
+      registers: [registry],
+    }),
+    passwordHashSeconds: new Histogram({
+      name: 'svc_password_hash_seconds',
+      help: 'Time to hash or verify one password.',
+      labelNames: ['operation'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    imports: new Counter({
+      name: 'svc_imports_total',
+      help: 'Imports by source and mode (preview or apply).',
+      labelNames: ['source', 'mode'],
+      registers: [registry],
+    }),
+    importItems: new Counter({
+      name: 'svc_import_items_total',
+      help: 'Imported items by source and outcome.',
+      labelNames: ['source', 'outcome'],
+      registers: [registry],
+    }),
+    checkRuns: new Counter({
+      name: 'svc_runner_runs_total',
+      help: 'Check runs of this process by check type and status.',
+      labelNames: ['type', 'status'],
+      registers: [registry],
+    }),
     checkRunCounts,
-    runnerLagSeconds: new Histogram({ name: 'svc_runner_lag_seconds', help: 'How late a check run started after it was due.', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] }),
-    runnerResultsWaiting: new Gauge({ name: 'svc_runner_results_waiting', help: 'Check results kept in memory because the database could not be written; written when it can.', registers: [registry] }),
-    runnerResultsGivenUp: new Counter({ name: 'svc_runner_results_given_up_total', help: 'Check results given up because more than SVC_RUNNER_RESULT_BUFFER waited for the database.', registers: [registry] }),
-    notificationDeliveries: new Counter({ name: 'svc_notification_deliveries_total', help: 'Notification delivery attempts by channel type and result.', labelNames: ['channel_type', 'result'], registers: [registry] }),
+    runnerLagSeconds: new Histogram({
+      name: 'svc_runner_lag_seconds',
+      help: 'How late a check run started after it was due.',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    runnerResultsWaiting: new Gauge({
+      name: 'svc_runner_results_waiting',
+      help: 'Check results kept in memory because the database could not be written; written when it can.',
+      registers: [registry],
+    }),
+    runnerResultsGivenUp: new Counter({
+      name: 'svc_runner_results_given_up_total',
+      help: 'Check results given up because more than SVC_RUNNER_RESULT_BUFFER waited for the database.',
+      registers: [registry],
+    }),
+    notificationDeliveries: new Counter({
+      name: 'svc_notification_deliveries_total',
+      help: 'Notification delivery attempts by channel type and result.',
+      labelNames: ['channel_type', 'result'],
+      registers: [registry],
+    }),
   };
   new Gauge({
     name: 'svc_open_incidents',
     help: 'Incidents not yet resolved, across all organizations.',
     registers: [registry],
     async collect() {
-      const row = await db.kysely.selectFrom('incidents').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '!=', 'resolved').executeTakeFirst();
+      const row = await db.kysely
+        .selectFrom('incidents')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '!=', 'resolved')
+        .executeTakeFirst();
       this.set(Number(row?.n ?? 0));
     },
   });

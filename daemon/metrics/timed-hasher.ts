@@ -3,7 +3,8 @@ import type { Metrics } from './metrics.js';
 
 /** The hasher, with the time of every hash and verification recorded in `svc_password_hash_seconds`. */
 export function timedHasher(hasher: PasswordHasher, metrics: Metrics): PasswordHasher {
-  const timed = <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) =>
+  const timed =
+    <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       const stop = metrics.passwordHashSeconds.startTimer({ operation });
       try {

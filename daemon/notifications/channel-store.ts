@@ -72,23 +72,54 @@ export async function getChannel(db: Db, keyring: Keyring, orgUid: string, uid: 
 export async function listChannels(db: Db, keyring: Keyring, orgUid: string, query: PageRequest): Promise<Page<ChannelView>> {
   let builder = db.selectFrom('notification_channels').selectAll().where('organization_uid', '=', orgUid);
   if (query.cursor) builder = builder.where('uid', '>', query.cursor);
-  const rows = await builder.orderBy('uid').limit(query.limit + 1).execute();
+  const rows = await builder
+    .orderBy('uid')
+    .limit(query.limit + 1)
+    .execute();
   return toPage(rows, query.limit, (row) => toView(keyring, row));
 }
 
 /** Stores a new channel; answers it masked. */
-export async function createChannel(db: Db, keyring: Keyring, orgUid: string, input: { name: string; type: ChannelType; config: ChannelConfig; default?: boolean }, now: Date): Promise<ChannelView> {
+export async function createChannel(
+  db: Db,
+  keyring: Keyring,
+  orgUid: string,
+  input: { name: string; type: ChannelType; config: ChannelConfig; default?: boolean },
+  now: Date,
+): Promise<ChannelView> {
   const at = now.toISOString();
-  const row = { uid: newId(now.getTime()), organization_uid: orgUid, name: input.name, type: input.type, config: keyring.encrypt(JSON.stringify(input.config)), is_default: (input.default ? 1 : 0) as 0 | 1, created_at: at, updated_at: at };
+  const row = {
+    uid: newId(now.getTime()),
+    organization_uid: orgUid,
+    name: input.name,
+    type: input.type,
+    config: keyring.encrypt(JSON.stringify(input.config)),
+    is_default: (input.default ? 1 : 0) as 0 | 1,
+    created_at: at,
+    updated_at: at,
+  };
   await db.insertInto('notification_channels').values(row).execute();
   return freshView(row, input.type, input.config);
 }
 
 /** Replaces a channel's name, type and config; undefined when it no longer exists. */
-export async function updateChannel(db: Db, keyring: Keyring, orgUid: string, uid: string, input: { name: string; type: ChannelType; config: ChannelConfig; default?: boolean }, now: Date): Promise<ChannelView | undefined> {
+export async function updateChannel(
+  db: Db,
+  keyring: Keyring,
+  orgUid: string,
+  uid: string,
+  input: { name: string; type: ChannelType; config: ChannelConfig; default?: boolean },
+  now: Date,
+): Promise<ChannelView | undefined> {
   const row = await db
     .updateTable('notification_channels')
-    .set({ name: input.name, type: input.type, config: keyring.encrypt(JSON.stringify(input.config)), updated_at: now.toISOString(), ...(input.default === undefined ? {} : { is_default: input.default ? 1 : 0 }) })
+    .set({
+      name: input.name,
+      type: input.type,
+      config: keyring.encrypt(JSON.stringify(input.config)),
+      updated_at: now.toISOString(),
+      ...(input.default === undefined ? {} : { is_default: input.default ? 1 : 0 }),
+    })
     .where('organization_uid', '=', orgUid)
     .where('uid', '=', uid)
     .returning(['uid', 'organization_uid', 'name', 'type', 'is_default', 'created_at', 'updated_at'])

@@ -11,13 +11,16 @@ const httpUrl = (schemes: string[]) =>
   z
     .string()
     .max(2048)
-    .refine((value) => {
-      try {
-        return schemes.includes(new URL(value).protocol.replace(/:$/, ''));
-      } catch {
-        return false;
-      }
-    }, `must be an ${schemes.join(' or ')} URL`);
+    .refine(
+      (value) => {
+        try {
+          return schemes.includes(new URL(value).protocol.replace(/:$/, ''));
+        } catch {
+          return false;
+        }
+      },
+      `must be an ${schemes.join(' or ')} URL`,
+    );
 
 const token = z.string().min(8).max(1024).regex(/^\S+$/, 'must not contain spaces');
 
@@ -68,13 +71,23 @@ export const CHANNEL_CONFIGS = {
     destination: ['webhookUrl'],
   },
   telegram: {
-    schema: z.strictObject({ botToken: token, chatId: z.string().min(1).max(64).regex(/^(-?\d+|@\w{4,})$/, 'a numeric chat id or @channelname') }),
+    schema: z.strictObject({
+      botToken: token,
+      chatId: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(/^(-?\d+|@\w{4,})$/, 'a numeric chat id or @channelname'),
+    }),
     secrets: ['botToken'],
     destination: ['chatId'],
   },
   /** PagerDuty Events API v2: the integration's routing key. */
   pagerduty: {
-    schema: z.strictObject({ routingKey: z.string().min(20).max(64).regex(/^\w+$/, 'letters and digits only'), severity: z.enum(['critical', 'error', 'warning', 'info']).default('critical') }),
+    schema: z.strictObject({
+      routingKey: z.string().min(20).max(64).regex(/^\w+$/, 'letters and digits only'),
+      severity: z.enum(['critical', 'error', 'warning', 'info']).default('critical'),
+    }),
     secrets: ['routingKey'],
     destination: ['routingKey'],
   },
@@ -97,7 +110,11 @@ export const CHANNEL_CONFIGS = {
   /** ntfy: a topic on the configured server (SVC_NOTIFY_NTFY_URL) or on `serverUrl`. */
   ntfy: {
     schema: z.strictObject({
-      topic: z.string().min(1).max(64).regex(/^[\w-]+$/, 'letters, digits, - and _'),
+      topic: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(/^[\w-]+$/, 'letters, digits, - and _'),
       serverUrl: httpUrl(['http', 'https']).optional(),
       accessToken: token.optional(),
     }),

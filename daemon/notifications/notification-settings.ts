@@ -45,7 +45,11 @@ export type NotificationSettings = z.output<typeof notificationSettingsSchema>;
 export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = notificationSettingsSchema.parse({});
 
 /** The member's settings and when they were last saved (null: never, the defaults apply). */
-export async function readNotificationSettings(db: Kysely<Database>, orgUid: string, userUid: string): Promise<{ settings: NotificationSettings; updatedAt: string | null }> {
+export async function readNotificationSettings(
+  db: Kysely<Database>,
+  orgUid: string,
+  userUid: string,
+): Promise<{ settings: NotificationSettings; updatedAt: string | null }> {
   const row = await db
     .selectFrom('notification_settings')
     .select(['settings', 'updated_at'])
@@ -59,7 +63,13 @@ export async function readNotificationSettings(db: Kysely<Database>, orgUid: str
 }
 
 /** Replaces the member's settings. */
-export async function writeNotificationSettings(db: Kysely<Database>, orgUid: string, userUid: string, settings: NotificationSettings, now: Date): Promise<void> {
+export async function writeNotificationSettings(
+  db: Kysely<Database>,
+  orgUid: string,
+  userUid: string,
+  settings: NotificationSettings,
+  now: Date,
+): Promise<void> {
   const at = now.toISOString();
   await db
     .insertInto('notification_settings')

@@ -63,7 +63,10 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
     if (result.ok) await markSent(db, row, owner, result.responseCode, clock.now());
     else {
       const retried = await markFailed(db, row, owner, result.error, clock.now(), config.notify.retryForSeconds);
-      logger.warn({ delivery: row.uid, channel: row.channel_uid, type, attempt: row.attempts, retried, err: result.error.message }, 'notification delivery failed');
+      logger.warn(
+        { delivery: row.uid, channel: row.channel_uid, type, attempt: row.attempts, retried, err: result.error.message },
+        'notification delivery failed',
+      );
     }
   };
 
@@ -72,7 +75,9 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
     const channels = new Map<string, Promise<StoredChannel | undefined>>();
     await Promise.all(
       rows.map((row) =>
-        deliverOne(row, channels).catch((error: Error) => logger.error({ delivery: row.uid, err: error.message }, 'notification delivery could not be recorded')),
+        deliverOne(row, channels).catch((error: Error) =>
+          logger.error({ delivery: row.uid, err: error.message }, 'notification delivery could not be recorded'),
+        ),
       ),
     );
     return rows.length;

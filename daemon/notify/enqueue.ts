@@ -10,7 +10,14 @@ import { channelsFor, mailRecipients } from './recipients.js';
 export type IncidentEvent = Extract<NotificationEvent, `incident.${string}`>;
 
 /** Reads what a message about the incident says; undefined when the incident does not exist. */
-async function incidentFacts(db: Kysely<Database>, orgUid: string, incidentUid: string, event: NotificationEvent, now: Date, lastResultMessage: string | null | undefined): Promise<NotificationFacts | undefined> {
+async function incidentFacts(
+  db: Kysely<Database>,
+  orgUid: string,
+  incidentUid: string,
+  event: NotificationEvent,
+  now: Date,
+  lastResultMessage: string | null | undefined,
+): Promise<NotificationFacts | undefined> {
   const row = await db
     .selectFrom('incidents as i')
     .innerJoin('organizations as o', 'o.uid', 'i.organization_uid')
@@ -27,7 +34,14 @@ async function incidentFacts(db: Kysely<Database>, orgUid: string, incidentUid: 
   return {
     event,
     organization: { uid: row.org_uid, slug: row.org_slug, name: row.org_name },
-    incident: { uid: row.uid, title: row.title, status: row.status, createdAt: row.created_at, acknowledgedAt: row.acknowledged_at, resolvedAt: row.resolved_at },
+    incident: {
+      uid: row.uid,
+      title: row.title,
+      status: row.status,
+      createdAt: row.created_at,
+      acknowledgedAt: row.acknowledged_at,
+      resolvedAt: row.resolved_at,
+    },
     check: row.check_uid && row.c_slug !== null ? { uid: row.check_uid, slug: row.c_slug, name: row.c_name!, type: row.c_type!, target: row.c_target! } : null,
     occurredAt: now.toISOString(),
     // The result that changed the state when the engine gives it, else the check's last one.
@@ -57,7 +71,8 @@ export async function enqueueIncidentNotifications(
   const checkUid = facts.check?.uid ?? null;
   const flapping = checkUid ? await flappingCount(trx, checkUid, now) : undefined;
   const summarised = flapping !== undefined ? await alreadySummarised(trx, checkUid!, now) : new Set<string>();
-  const stored: NotificationFacts = flapping !== undefined ? { ...facts, event: 'check.flapping', flapping: { incidents: flapping, windowMinutes: FLAP_WINDOW_MINUTES } } : facts;
+  const stored: NotificationFacts =
+    flapping !== undefined ? { ...facts, event: 'check.flapping', flapping: { incidents: flapping, windowMinutes: FLAP_WINDOW_MINUTES } } : facts;
   const payload = JSON.stringify(stored);
   const at = now.toISOString();
   const row = (channelUid: string | null, channelType: string, recipient: string | null, dueAt: string): Insertable<NotificationOutboxTable> => ({
@@ -88,6 +103,10 @@ export async function enqueueIncidentNotifications(
   }
   const due = rows.filter((r) => !summarised.has(targetKey(r.channel_uid ?? null, r.recipient ?? null)));
   // 18 parameters a row: 500 rows stay under both engines' limits.
-  for (let i = 0; i < due.length; i += 500) await trx.insertInto('notification_outbox').values(due.slice(i, i + 500)).execute();
+  for (let i = 0; i < due.length; i += 500)
+    await trx
+      .insertInto('notification_outbox')
+      .values(due.slice(i, i + 500))
+      .execute();
   return due.length;
 }

@@ -69,7 +69,9 @@ export function renderMessage(facts: NotificationFacts, baseUrl: string): Render
     if (since) lines.push(`Since: ${since}`);
   }
   if (facts.flapping) {
-    lines.push(`${facts.flapping.incidents} incidents in the last ${facts.flapping.windowMinutes} minutes; single messages about this check are held back until it settles.`);
+    lines.push(
+      `${facts.flapping.incidents} incidents in the last ${facts.flapping.windowMinutes} minutes; single messages about this check are held back until it settles.`,
+    );
   }
   if (facts.lastResultMessage) lines.push(`Last result: ${oneLine(facts.lastResultMessage)}`);
   if (facts.event === 'test') lines.push(`Organization: ${oneLine(facts.organization.name)}. If you can read this, the channel works.`);

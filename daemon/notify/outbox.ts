@@ -101,7 +101,10 @@ const toView = (row: OutboxRow): DeliveryView => ({
 export async function listDeliveries(db: Db, orgUid: string, channelUid: string, query: PageRequest): Promise<Page<DeliveryView>> {
   let builder = db.kysely.selectFrom('notification_outbox').selectAll().where('organization_uid', '=', orgUid).where('channel_uid', '=', channelUid);
   if (query.cursor) builder = builder.where('uid', '<', query.cursor);
-  const rows = await builder.orderBy('uid', 'desc').limit(query.limit + 1).execute();
+  const rows = await builder
+    .orderBy('uid', 'desc')
+    .limit(query.limit + 1)
+    .execute();
   return toPage(rows, query.limit, toView);
 }
 
@@ -111,6 +114,10 @@ export const KEEP_DELIVERIES_DAYS = 30;
 /** Deletes sent and failed messages older than KEEP_DELIVERIES_DAYS; answers how many. */
 export async function pruneDeliveries(db: Db, now: Date): Promise<number> {
   const before = iso(now, -KEEP_DELIVERIES_DAYS * 86400);
-  const result = await db.kysely.deleteFrom('notification_outbox').where('status', 'in', ['sent', 'failed']).where('created_at', '<', before).executeTakeFirst();
+  const result = await db.kysely
+    .deleteFrom('notification_outbox')
+    .where('status', 'in', ['sent', 'failed'])
+    .where('created_at', '<', before)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -21,7 +21,13 @@ export async function channelsFor(db: Kysely<Database>, orgUid: string, checkUid
       .execute();
     if (chosen.length > 0) return chosen;
   }
-  return db.selectFrom('notification_channels').select(['uid', 'type']).where('organization_uid', '=', orgUid).where('is_default', '=', 1).orderBy('uid').execute();
+  return db
+    .selectFrom('notification_channels')
+    .select(['uid', 'type'])
+    .where('organization_uid', '=', orgUid)
+    .where('is_default', '=', 1)
+    .orderBy('uid')
+    .execute();
 }
 
 /** A member who gets personal e-mail about an event, with their settings. */

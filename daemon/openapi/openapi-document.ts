@@ -71,7 +71,12 @@ function operation(route: RouteSpec): Json {
   const parameters = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   const responses: Json = {
     ...successResponses(route),
-    default: { description: `An error: ${errorCodes(route).map((code) => `${ERROR_STATUS[code]} ${code}`).join(', ')}.`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    default: {
+      description: `An error: ${errorCodes(route)
+        .map((code) => `${ERROR_STATUS[code]} ${code}`)
+        .join(', ')}.`,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    },
   };
   const body = requestBody(route);
   return {
@@ -108,12 +113,19 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
       'x-svc-permission': 'authenticated',
       security: [{ bearer: [] }],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
-      responses: { '200': { description: 'A JSON-RPC answer, or an event stream.' }, default: { description: 'An error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+      responses: {
+        '200': { description: 'A JSON-RPC answer, or an event stream.' },
+        default: { description: 'An error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
     },
   };
   return {
     openapi: '3.1.0',
-    info: { title: 'svc API', version: info.version, description: 'The HTTP API of svc. Lists answer `{items, nextCursor}`; errors answer `{error: {code, message, details?}}`.' },
+    info: {
+      title: 'svc API',
+      version: info.version,
+      description: 'The HTTP API of svc. Lists answer `{items, nextCursor}`; errors answer `{error: {code, message, details?}}`.',
+    },
     servers: [{ url: info.serverUrl }],
     paths,
     components: {

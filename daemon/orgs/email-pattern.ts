@@ -54,12 +54,16 @@ export async function organizationsMatchingEmail(deps: Pick<AppDeps, 'db' | 'log
     }
     candidates.push({ uid: row.uid, slug: row.slug, pattern });
   }
-  const outcomes = await deps.caches.patterns.match(email, candidates.map((candidate) => candidate.pattern));
+  const outcomes = await deps.caches.patterns.match(
+    email,
+    candidates.map((candidate) => candidate.pattern),
+  );
   const matches: { uid: string; slug: string }[] = [];
   for (const [index, { uid, slug, pattern }] of candidates.entries()) {
     const outcome = outcomes[index];
     if (outcome === 'match') matches.push({ uid, slug });
-    else if (outcome !== 'no-match') deps.logger.warn({ org: slug, pattern }, `organization parameter ${EMAIL_PATTERN_PARAMETER} ${SKIP_REASON[outcome]}; ignored`);
+    else if (outcome !== 'no-match')
+      deps.logger.warn({ org: slug, pattern }, `organization parameter ${EMAIL_PATTERN_PARAMETER} ${SKIP_REASON[outcome]}; ignored`);
   }
   return matches;
 }
@@ -68,7 +72,10 @@ export async function organizationsMatchingEmail(deps: Pick<AppDeps, 'db' | 'log
  * Joins the user, as `user`, to every organization whose pattern matches their address. An
  * organization at its member limit gets a membership request instead, for an admin to decide.
  */
-export async function joinByEmailPattern(deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'caches'>, user: User): Promise<{ joined: string[]; requested: string[] }> {
+export async function joinByEmailPattern(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'caches'>,
+  user: User,
+): Promise<{ joined: string[]; requested: string[] }> {
   const joined: string[] = [];
   const requested: string[] = [];
   for (const org of await organizationsMatchingEmail(deps, user.email)) {

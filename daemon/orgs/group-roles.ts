@@ -11,7 +11,12 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'logger'>;
 
 /** An organization's group → role mapping. */
 export async function readGroupRoles(deps: Pick<AppDeps, 'db'>, organizationUid: string): Promise<Record<string, GroupRole>> {
-  const rows = await deps.db.kysely.selectFrom('group_roles').select(['group_name', 'role']).where('organization_uid', '=', organizationUid).orderBy('group_name').execute();
+  const rows = await deps.db.kysely
+    .selectFrom('group_roles')
+    .select(['group_name', 'role'])
+    .where('organization_uid', '=', organizationUid)
+    .orderBy('group_name')
+    .execute();
   return Object.fromEntries(rows.map((row) => [row.group_name, row.role as GroupRole]));
 }
 
@@ -58,23 +63,37 @@ export async function applyGroupRoles(
     const current = best.get(row.organization_uid);
     if (!current || roleRank(role) > roleRank(current)) best.set(row.organization_uid, role);
   }
-  if (options.onlyOrganizationUid && options.fallbackRole && !best.has(options.onlyOrganizationUid)) best.set(options.onlyOrganizationUid, options.fallbackRole);
+  if (options.onlyOrganizationUid && options.fallbackRole && !best.has(options.onlyOrganizationUid))
+    best.set(options.onlyOrganizationUid, options.fallbackRole);
   const outcomes: GroupRoleOutcome[] = [];
   for (const [organizationUid, role] of best) {
     const fromGroups = mapped.some((row) => row.organization_uid === organizationUid);
     outcomes.push(
       await deps.db.kysely.transaction().execute(async (trx) => {
-        const joined = await joinOrganizationIn(trx, deps.clock, { organizationUid, userUid: user.uid, role, via: options.via, data: { groups: groups.slice(0, 50) } });
+        const joined = await joinOrganizationIn(trx, deps.clock, {
+          organizationUid,
+          userUid: user.uid,
+          role,
+          via: options.via,
+          data: { groups: groups.slice(0, 50) },
+        });
         if (joined.status === 'joined') return { organizationUid, outcome: 'joined' as const, role };
         if (joined.status === 'member-limit') return { organizationUid, outcome: 'member-limit' as const };
         // Only a mapped group changes an existing membership; owners stay owners.
         if (!fromGroups || joined.role === 'owner' || joined.role === role) return { organizationUid, outcome: 'unchanged' as const, role: joined.role };
         await trx.updateTable('members').set({ role }).where('organization_uid', '=', organizationUid).where('user_uid', '=', user.uid).execute();
-        await recordAudit(trx, deps.clock, { organizationUid, kind: 'member.role_changed', actorUid: null, targetUid: user.uid, data: { from: joined.role, to: role, via: options.via } });
+        await recordAudit(trx, deps.clock, {
+          organizationUid,
+          kind: 'member.role_changed',
+          actorUid: null,
+          targetUid: user.uid,
+          data: { from: joined.role, to: role, via: options.via },
+        });
         return { organizationUid, outcome: 'role-changed' as const, role };
       }),
     );
   }
-  if (outcomes.length > 0) deps.logger.info({ user: user.uid, via: options.via, outcomes: outcomes.map((o) => `${o.organizationUid}:${o.outcome}`) }, 'directory groups applied');
+  if (outcomes.length > 0)
+    deps.logger.info({ user: user.uid, via: options.via, outcomes: outcomes.map((o) => `${o.organizationUid}:${o.outcome}`) }, 'directory groups applied');
   return outcomes;
 }

@@ -79,16 +79,42 @@ export async function createInvitation(
       .where('revoked_at', 'is', null)
       .execute();
     await trx.insertInto('invitations').values(row).execute();
-    await recordAudit(trx, deps.clock, { organizationUid: input.org.uid, kind: 'invitation.created', actorUid: input.actor.uid, data: { invitationUid: row.uid, email, role: input.role } });
+    await recordAudit(trx, deps.clock, {
+      organizationUid: input.org.uid,
+      kind: 'invitation.created',
+      actorUid: input.actor.uid,
+      data: { invitationUid: row.uid, email, role: input.role },
+    });
   });
   const url = invitationUrl(deps, token);
   if (deps.mailer.enabled) {
-    await deps.mailer.send(invitationMail({ to: email, orgName: input.org.name, role: input.role, invitedBy: `${input.actor.name} (${input.actor.email})`, url, expiresAt: row.expires_at }));
+    await deps.mailer.send(
+      invitationMail({
+        to: email,
+        orgName: input.org.name,
+        role: input.role,
+        invitedBy: `${input.actor.name} (${input.actor.email})`,
+        url,
+        expiresAt: row.expires_at,
+      }),
+    );
   }
   return { ...view(row, now.toISOString()), token, url };
 }
 
-function view(row: { uid: string; email: string; role: Role; invited_by_uid: string | null; expires_at: string; accepted_at: string | null; revoked_at: string | null; created_at: string }, now: string): InvitationView {
+function view(
+  row: {
+    uid: string;
+    email: string;
+    role: Role;
+    invited_by_uid: string | null;
+    expires_at: string;
+    accepted_at: string | null;
+    revoked_at: string | null;
+    created_at: string;
+  },
+  now: string,
+): InvitationView {
   return {
     uid: row.uid,
     email: row.email,
@@ -105,7 +131,10 @@ function view(row: { uid: string; email: string; role: Role; invited_by_uid: str
 export async function listInvitations(deps: Pick<AppDeps, 'db' | 'clock'>, organizationUid: string, page: PageRequest): Promise<Page<InvitationView>> {
   let query = deps.db.kysely.selectFrom('invitations').selectAll().where('organization_uid', '=', organizationUid);
   if (page.cursor) query = query.where('uid', '<', page.cursor);
-  const rows = await query.orderBy('uid', 'desc').limit(page.limit + 1).execute();
+  const rows = await query
+    .orderBy('uid', 'desc')
+    .limit(page.limit + 1)
+    .execute();
   const now = deps.clock.now().toISOString();
   return toPage(rows, page.limit, (row) => view(row, now));
 }
@@ -114,13 +143,23 @@ export async function listInvitations(deps: Pick<AppDeps, 'db' | 'clock'>, organ
 export async function revokeInvitation(deps: Pick<AppDeps, 'db' | 'clock'>, input: { organizationUid: string; uid: string; actorUid: string }): Promise<void> {
   const now = deps.clock.now().toISOString();
   await deps.db.kysely.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('invitations').selectAll().where('uid', '=', input.uid).where('organization_uid', '=', input.organizationUid).executeTakeFirst();
+    const row = await trx
+      .selectFrom('invitations')
+      .selectAll()
+      .where('uid', '=', input.uid)
+      .where('organization_uid', '=', input.organizationUid)
+      .executeTakeFirst();
     if (!row) throw notFound('Invitation not found.');
     const status = statusOf(row, now);
     if (status === 'revoked') return;
     if (status === 'accepted') throw conflict('ALREADY_ACCEPTED', 'This invitation was already accepted; remove the member instead.');
     await trx.updateTable('invitations').set({ revoked_at: now }).where('uid', '=', row.uid).execute();
-    await recordAudit(trx, deps.clock, { organizationUid: input.organizationUid, kind: 'invitation.revoked', actorUid: input.actorUid, data: { invitationUid: row.uid, email: row.email, role: row.role } });
+    await recordAudit(trx, deps.clock, {
+      organizationUid: input.organizationUid,
+      kind: 'invitation.revoked',
+      actorUid: input.actorUid,
+      data: { invitationUid: row.uid, email: row.email, role: row.role },
+    });
   });
 }
 
@@ -166,4 +205,3 @@ export async function acceptInvitation(deps: Pick<AppDeps, 'db' | 'clock'>, user
   );
   return { org: row.slug, role: requireJoined(result) };
 }
-

@@ -36,14 +36,18 @@ export async function listMembers(deps: Pick<AppDeps, 'db'>, organizationUid: st
  * began may have been lowered since by a concurrent change, and owner changes must not race.
  */
 async function lockedActorRole(trx: Kysely<Database>, organizationUid: string, actorUid: string): Promise<Role> {
-  const row = await trx.selectFrom('members').select('role').where('organization_uid', '=', organizationUid).where('user_uid', '=', actorUid).executeTakeFirst();
+  const row = await trx
+    .selectFrom('members')
+    .select('role')
+    .where('organization_uid', '=', organizationUid)
+    .where('user_uid', '=', actorUid)
+    .executeTakeFirst();
   if (!row) throw notFound('Organization not found.');
   requirePermission(row.role, 'members:manage');
   return row.role;
 }
 
-const lastOwner = () =>
-  conflict('LAST_OWNER', 'An organization must keep at least one owner: make someone else owner first, or delete the organization.');
+const lastOwner = () => conflict('LAST_OWNER', 'An organization must keep at least one owner: make someone else owner first, or delete the organization.');
 
 /** Revokes the member's live access tokens for the organization; how many. */
 async function revokeMemberTokens(trx: Kysely<Database>, organizationUid: string, userUid: string, now: string): Promise<number> {
@@ -77,7 +81,12 @@ export async function changeMemberRole(deps: Deps, input: { organizationUid: str
     const view: MemberView = { uid: member.uid, email: member.email, name: member.name, role: input.role, joinedAt: member.created_at };
     if (member.role === input.role) return view;
     if (member.role === 'owner' && (await countMembers(trx, input.organizationUid, 'owner')) <= 1) throw lastOwner();
-    await trx.updateTable('members').set({ role: input.role }).where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).execute();
+    await trx
+      .updateTable('members')
+      .set({ role: input.role })
+      .where('organization_uid', '=', input.organizationUid)
+      .where('user_uid', '=', input.userUid)
+      .execute();
     await recordAudit(trx, deps.clock, {
       organizationUid: input.organizationUid,
       kind: 'member.role_changed',
@@ -97,7 +106,12 @@ export async function removeMember(deps: Deps, input: { organizationUid: string;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockOrganization(trx, input.organizationUid);
     const actorRole = await lockedActorRole(trx, input.organizationUid, input.actorUid);
-    const member = await trx.selectFrom('members').select('role').where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).executeTakeFirst();
+    const member = await trx
+      .selectFrom('members')
+      .select('role')
+      .where('organization_uid', '=', input.organizationUid)
+      .where('user_uid', '=', input.userUid)
+      .executeTakeFirst();
     if (!member) throw notFound('Member not found.');
     if (member.role === 'owner') {
       requirePermission(actorRole, 'members:manage-owners');
@@ -115,7 +129,12 @@ export async function removeMember(deps: Deps, input: { organizationUid: string;
 export async function leaveOrganization(deps: Deps, input: { organizationUid: string; userUid: string }): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockOrganization(trx, input.organizationUid);
-    const member = await trx.selectFrom('members').select('role').where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).executeTakeFirst();
+    const member = await trx
+      .selectFrom('members')
+      .select('role')
+      .where('organization_uid', '=', input.organizationUid)
+      .where('user_uid', '=', input.userUid)
+      .executeTakeFirst();
     if (!member) throw notFound('Organization not found.');
     if (member.role === 'owner' && (await countMembers(trx, input.organizationUid, 'owner')) <= 1) {
       throw conflict('LAST_OWNER', 'You are the last owner: make another member owner first, or delete the organization.');
@@ -130,7 +149,10 @@ export async function leaveOrganization(deps: Deps, input: { organizationUid: st
  * only). Recorded in the organization's log and in the server's. 404 when the user is not a
  * member.
  */
-export async function grantOwnershipAsSuperAdmin(deps: Deps, input: { organizationUid: string; organizationSlug: string; actorUid: string; userUid: string }): Promise<MemberView> {
+export async function grantOwnershipAsSuperAdmin(
+  deps: Deps,
+  input: { organizationUid: string; organizationSlug: string; actorUid: string; userUid: string },
+): Promise<MemberView> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     await lockOrganization(trx, input.organizationUid);
     const member = await trx
@@ -143,7 +165,12 @@ export async function grantOwnershipAsSuperAdmin(deps: Deps, input: { organizati
     if (!member) throw notFound('That account is not a member of this organization: invite it first.');
     const view: MemberView = { uid: member.uid, email: member.email, name: member.name, role: 'owner', joinedAt: member.created_at };
     if (member.role === 'owner') return view;
-    await trx.updateTable('members').set({ role: 'owner' }).where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).execute();
+    await trx
+      .updateTable('members')
+      .set({ role: 'owner' })
+      .where('organization_uid', '=', input.organizationUid)
+      .where('user_uid', '=', input.userUid)
+      .execute();
     const owners = await countMembers(trx, input.organizationUid, 'owner');
     await recordAudit(trx, deps.clock, {
       organizationUid: input.organizationUid,

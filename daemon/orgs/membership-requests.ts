@@ -27,7 +27,12 @@ export async function requestMembership(
 ): Promise<'pending' | 'already-pending' | 'already-member'> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     await lockOrganization(trx, input.organizationUid);
-    const member = await trx.selectFrom('members').select('role').where('organization_uid', '=', input.organizationUid).where('user_uid', '=', input.userUid).executeTakeFirst();
+    const member = await trx
+      .selectFrom('members')
+      .select('role')
+      .where('organization_uid', '=', input.organizationUid)
+      .where('user_uid', '=', input.userUid)
+      .executeTakeFirst();
     if (member) return 'already-member' as const;
     const pending = await trx
       .selectFrom('membership_requests')
@@ -41,9 +46,25 @@ export async function requestMembership(
     const uid = newId(now.getTime());
     await trx
       .insertInto('membership_requests')
-      .values({ uid, organization_uid: input.organizationUid, user_uid: input.userUid, message: input.message, via: input.via, status: 'pending', decided_by_uid: null, decided_at: null, created_at: now.toISOString() })
+      .values({
+        uid,
+        organization_uid: input.organizationUid,
+        user_uid: input.userUid,
+        message: input.message,
+        via: input.via,
+        status: 'pending',
+        decided_by_uid: null,
+        decided_at: null,
+        created_at: now.toISOString(),
+      })
       .execute();
-    await recordAudit(trx, deps.clock, { organizationUid: input.organizationUid, kind: 'membership_request.created', actorUid: input.userUid, targetUid: input.userUid, data: { requestUid: uid, via: input.via } });
+    await recordAudit(trx, deps.clock, {
+      organizationUid: input.organizationUid,
+      kind: 'membership_request.created',
+      actorUid: input.userUid,
+      targetUid: input.userUid,
+      data: { requestUid: uid, via: input.via },
+    });
     return 'pending' as const;
   });
 }
@@ -63,7 +84,10 @@ export async function listMembershipRequests(
     .where('membership_requests.organization_uid', '=', organizationUid);
   if (status) query = query.where('membership_requests.status', '=', status);
   if (page.cursor) query = query.where('membership_requests.uid', '<', page.cursor);
-  const rows = await query.orderBy('membership_requests.uid', 'desc').limit(page.limit + 1).execute();
+  const rows = await query
+    .orderBy('membership_requests.uid', 'desc')
+    .limit(page.limit + 1)
+    .execute();
   return toPage(rows, page.limit, (row) => ({
     uid: row.uid,
     user: { uid: row.user_uid, email: row.email, name: row.name },
@@ -138,7 +162,10 @@ export async function listOwnMembershipRequests(
     .where('membership_requests.user_uid', '=', userUid);
   if (status) query = query.where('membership_requests.status', '=', status);
   if (page.cursor) query = query.where('membership_requests.uid', '<', page.cursor);
-  const rows = await query.orderBy('membership_requests.uid', 'desc').limit(page.limit + 1).execute();
+  const rows = await query
+    .orderBy('membership_requests.uid', 'desc')
+    .limit(page.limit + 1)
+    .execute();
   return toPage(rows, page.limit, (row) => ({
     uid: row.uid,
     org: row.slug,
@@ -157,14 +184,23 @@ export async function listOwnMembershipRequests(
  */
 export async function withdrawMembershipRequest(deps: Deps, input: { requestUid: string; userUid: string }): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
-    const request = await trx.selectFrom('membership_requests').selectAll().where('uid', '=', input.requestUid).where('user_uid', '=', input.userUid).executeTakeFirst();
+    const request = await trx
+      .selectFrom('membership_requests')
+      .selectAll()
+      .where('uid', '=', input.requestUid)
+      .where('user_uid', '=', input.userUid)
+      .executeTakeFirst();
     if (!request) throw notFound('Membership request not found.');
     await lockOrganization(trx, request.organization_uid);
     // Re-read under the lock: an admin may have decided it meanwhile.
     const current = await trx.selectFrom('membership_requests').select('status').where('uid', '=', request.uid).executeTakeFirstOrThrow();
     if (current.status !== 'pending') throw conflict('ALREADY_DECIDED', `This membership request was already ${current.status}.`);
     const now = deps.clock.now().toISOString();
-    await trx.updateTable('membership_requests').set({ status: 'withdrawn', decided_by_uid: input.userUid, decided_at: now }).where('uid', '=', request.uid).execute();
+    await trx
+      .updateTable('membership_requests')
+      .set({ status: 'withdrawn', decided_by_uid: input.userUid, decided_at: now })
+      .where('uid', '=', request.uid)
+      .execute();
     await recordAudit(trx, deps.clock, {
       organizationUid: request.organization_uid,
       kind: 'membership_request.withdrawn',

@@ -32,7 +32,12 @@ export type OrganizationView = ContractOrganization;
  * The organization as `role` sees it. `registrationEmailPattern`, when given, is the pattern
  * known to be stored (null: none), which spares reading it again.
  */
-export async function organizationView(deps: Pick<AppDeps, 'db' | 'config'>, org: Organization, role: Role, registrationEmailPattern?: string | null): Promise<OrganizationView> {
+export async function organizationView(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  org: Organization,
+  role: Role,
+  registrationEmailPattern?: string | null,
+): Promise<OrganizationView> {
   const pattern = registrationEmailPattern !== undefined ? { value: registrationEmailPattern } : await readParameter(deps, org.uid, EMAIL_PATTERN_PARAMETER);
   return {
     uid: org.uid,
@@ -53,7 +58,11 @@ export async function organizationView(deps: Pick<AppDeps, 'db' | 'config'>, org
  * (super admins excepted). Each organization can hold a registration pattern that every sign-up
  * is matched against, so the limit also bounds what one account can add to that work.
  */
-export async function createOrganization(deps: Deps & Pick<AppDeps, 'config'>, user: UserProfile, input: { slug: string; name: string }): Promise<Organization> {
+export async function createOrganization(
+  deps: Deps & Pick<AppDeps, 'config'>,
+  user: UserProfile,
+  input: { slug: string; name: string },
+): Promise<Organization> {
   const now = deps.clock.now().toISOString();
   const org: Organization = { uid: newId(), slug: input.slug, name: input.name, member_limit: null, created_at: now };
   return deps.db.kysely.transaction().execute(async (trx) => {
@@ -61,15 +70,33 @@ export async function createOrganization(deps: Deps & Pick<AppDeps, 'config'>, u
     if (limit > 0 && !user.super_admin) {
       // The user's row is locked first (a no-op update), so parallel creations count one by one.
       await trx.updateTable('users').set({ updated_at: sql`updated_at` }).where('uid', '=', user.uid).execute();
-      const owned = await trx.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_uid', '=', user.uid).where('role', '=', 'owner').executeTakeFirstOrThrow();
+      const owned = await trx
+        .selectFrom('members')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_uid', '=', user.uid)
+        .where('role', '=', 'owner')
+        .executeTakeFirstOrThrow();
       if (Number(owned.n) >= limit) {
-        throw conflict('ORGANIZATION_LIMIT_REACHED', `An account may own at most ${limit} organizations: delete one, or hand its ownership to someone else, first.`);
+        throw conflict(
+          'ORGANIZATION_LIMIT_REACHED',
+          `An account may own at most ${limit} organizations: delete one, or hand its ownership to someone else, first.`,
+        );
       }
     }
-    const inserted = await trx.insertInto('organizations').values(org).onConflict((oc) => oc.column('slug').doNothing()).returning('uid').executeTakeFirst();
+    const inserted = await trx
+      .insertInto('organizations')
+      .values(org)
+      .onConflict((oc) => oc.column('slug').doNothing())
+      .returning('uid')
+      .executeTakeFirst();
     if (!inserted) throw conflict('SLUG_TAKEN', `The organization slug "${input.slug}" is already taken.`);
     await trx.insertInto('members').values({ organization_uid: org.uid, user_uid: user.uid, role: 'owner', created_at: now }).execute();
-    await recordAudit(trx, deps.clock, { organizationUid: org.uid, kind: 'organization.created', actorUid: user.uid, data: { slug: org.slug, name: org.name } });
+    await recordAudit(trx, deps.clock, {
+      organizationUid: org.uid,
+      kind: 'organization.created',
+      actorUid: user.uid,
+      data: { slug: org.slug, name: org.name },
+    });
     return org;
   });
 }

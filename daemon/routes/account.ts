@@ -34,7 +34,8 @@ export const accountRoutes: RouteSpec[] = [
     permission: 'authenticated',
     response: 'Account',
     allowDuringPasswordChange: true,
-    summary: 'Change the name, or the e-mail address with the current password; other sessions then end (and with `revokeTokens: true` every personal access token).',
+    summary:
+      'Change the name, or the e-mail address with the current password; other sessions then end (and with `revokeTokens: true` every personal access token).',
     body: patchMe,
     async handler({ ctx, deps, auth, body }) {
       requireSession(auth, 'Changing the account');
@@ -44,7 +45,16 @@ export const accountRoutes: RouteSpec[] = [
           throw forbidden('This account has no password: change its e-mail address at your identity provider, or ask a super admin.');
         }
         await verifyCurrentPassword(deps, ctx, user, body.currentPassword!);
-        user = callerAccount(await changeEmail(deps, { target: user, newEmail: body.email, actor: user, by: 'self', keepSessionIdHash: auth.session?.id_hash, revokeTokens: body.revokeTokens === true }));
+        user = callerAccount(
+          await changeEmail(deps, {
+            target: user,
+            newEmail: body.email,
+            actor: user,
+            by: 'self',
+            keepSessionIdHash: auth.session?.id_hash,
+            revokeTokens: body.revokeTokens === true,
+          }),
+        );
       }
       if (body.name !== undefined && body.name !== user.name) {
         const now = deps.clock.now().toISOString();

@@ -12,13 +12,18 @@ export const auditLogRoutes: RouteSpec[] = [
     permission: 'audit-log:read',
     response: 'AuditEntryPage',
     summary: 'Audit entries newest first; ?kind= (repeatable or comma-separated), ?limit=, ?cursor=.',
-    handler: async ({ deps, auth, query }) => listAudit(deps.db.kysely, { organizationUid: auth.org.uid, kinds: kindsQuery(query, AUDIT_KINDS), ...parsePage(query) }),
+    handler: async ({ deps, auth, query }) =>
+      listAudit(deps.db.kysely, { organizationUid: auth.org.uid, kinds: kindsQuery(query, AUDIT_KINDS), ...parsePage(query) }),
   }),
 ];
 
 /** The `?kind=` filter of an audit listing (repeatable or comma-separated); 400 for a kind not in `known`. */
 export function kindsQuery(query: URLSearchParams, known: readonly string[]): string[] {
-  const kinds = query.getAll('kind').flatMap((k) => k.split(',')).map((k) => k.trim()).filter(Boolean);
+  const kinds = query
+    .getAll('kind')
+    .flatMap((k) => k.split(','))
+    .map((k) => k.trim())
+    .filter(Boolean);
   const unknown = kinds.filter((k) => !known.includes(k));
   if (unknown.length > 0) {
     throw validationFailed([{ path: 'kind', message: `unknown kind ${unknown.join(', ')}; known: ${known.join(', ')}` }], 'The query is not valid.');

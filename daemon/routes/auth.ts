@@ -87,7 +87,9 @@ export const authRoutes: RouteSpec[] = [
       }
       await verifyCurrentPassword(deps, ctx, auth.user, body.currentPassword);
       if (body.newPassword === body.currentPassword) {
-        throw new AppError('VALIDATION_FAILED', 'The new password must differ from the current one.', { issues: [{ path: 'newPassword', message: 'must differ from the current password' }] });
+        throw new AppError('VALIDATION_FAILED', 'The new password must differ from the current one.', {
+          issues: [{ path: 'newPassword', message: 'must differ from the current password' }],
+        });
       }
       await changePassword(deps, { user: auth.user, newPassword: body.newPassword, keepSession: auth.session, revokeTokens: body.revokeTokens === true });
     },

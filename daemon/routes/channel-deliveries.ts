@@ -11,7 +11,8 @@ import { route, type RouteSpec } from '../http/route.js';
 const channelNotFound = (uid: string) => notFound(`No notification channel "${uid}" in this organization.`);
 
 const TEST_WINDOW_SECONDS = 3600;
-const testLimiterOf = (deps: AppDeps): RateLimiter => (deps.caches.channelTestLimiter ??= new RateLimiter(deps, deps.config.notify.testRateLimit, TEST_WINDOW_SECONDS));
+const testLimiterOf = (deps: AppDeps): RateLimiter =>
+  (deps.caches.channelTestLimiter ??= new RateLimiter(deps, deps.config.notify.testRateLimit, TEST_WINDOW_SECONDS));
 
 /**
  * The addresses of an e-mail channel that belong to members of the organization: a test goes
@@ -29,7 +30,10 @@ async function memberAddresses(deps: AppDeps, organizationUid: string, addresses
   const members = new Set(rows.map((row) => row.email.toLowerCase()));
   const allowed = wanted.filter((address) => members.has(address));
   if (allowed.length === 0) {
-    throw validationFailed([{ path: 'config.addresses', message: "a test message goes only to members' addresses, and none of the channel's addresses belongs to a member" }], 'The channel cannot be tested.');
+    throw validationFailed(
+      [{ path: 'config.addresses', message: "a test message goes only to members' addresses, and none of the channel's addresses belongs to a member" }],
+      'The channel cannot be tested.',
+    );
   }
   return allowed;
 }
@@ -53,22 +57,35 @@ export const channelDeliveryRoutes: RouteSpec[] = [
     path: '/orgs/:org/notification-channels/:uid/test',
     permission: 'notification-channels:write',
     response: 'ChannelTestResult',
-    summary: "Send a test message to the channel now and answer the result {ok, responseCode, error}; SVC_NOTIFY_TEST_RATE_LIMIT an hour per organization (then 429), an e-mail channel's only to members' addresses.",
+    summary:
+      "Send a test message to the channel now and answer the result {ok, responseCode, error}; SVC_NOTIFY_TEST_RATE_LIMIT an hour per organization (then 429), an e-mail channel's only to members' addresses.",
     async handler({ deps, auth, params }) {
       const org = orgOf(auth);
       const channel = await getStoredChannel(deps.db.kysely, deps.keyring, org.uid, params.uid);
       if (!channel) throw channelNotFound(params.uid);
-      const config = channel.type === 'email' ? { ...channel.config, addresses: await memberAddresses(deps, org.uid, channel.config.addresses as string[]) } : channel.config;
+      const config =
+        channel.type === 'email'
+          ? { ...channel.config, addresses: await memberAddresses(deps, org.uid, channel.config.addresses as string[]) }
+          : channel.config;
       await testLimiterOf(deps).reserve(`channel-test:org:${org.uid}`);
       const now = deps.clock.now();
       const result = await deps.notifier.deliver({
         uid: newId(now.getTime()),
         type: channel.type,
         config,
-        facts: { event: 'test', organization: { uid: org.uid, slug: org.slug, name: org.name }, incident: null, check: null, occurredAt: now.toISOString(), lastResultMessage: null },
+        facts: {
+          event: 'test',
+          organization: { uid: org.uid, slug: org.slug, name: org.name },
+          incident: null,
+          check: null,
+          occurredAt: now.toISOString(),
+          lastResultMessage: null,
+        },
         now,
       });
-      return result.ok ? { ok: true, responseCode: result.responseCode, error: null } : { ok: false, responseCode: result.error.responseCode, error: result.error.message };
+      return result.ok
+        ? { ok: true, responseCode: result.responseCode, error: null }
+        : { ok: false, responseCode: result.error.responseCode, error: result.error.message };
     },
   }),
 ];

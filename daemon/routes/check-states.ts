@@ -25,7 +25,8 @@ export const checkStateRoutes: RouteSpec[] = [
     path: '/orgs/:org/state-changes',
     permission: 'checks:read',
     response: 'StateChangePage',
-    summary: 'State changes of the checks, newest first: ?check=<slug> keeps those of one check; ?limit= (1-200, default 50), ?cursor=; {items: [{uid, checkSlug, from, to, message, incidentUid, at}], nextCursor}.',
+    summary:
+      'State changes of the checks, newest first: ?check=<slug> keeps those of one check; ?limit= (1-200, default 50), ?cursor=; {items: [{uid, checkSlug, from, to, message, incidentUid, at}], nextCursor}.',
     async handler({ deps, auth, query }) {
       const issues = unknownQueryParameters(query, ['check', 'limit', 'cursor']);
       if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');

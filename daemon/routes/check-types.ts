@@ -8,7 +8,8 @@ export const checkTypeRoutes: RouteSpec[] = [
     path: '/check-types',
     permission: 'authenticated',
     response: 'CheckTypeList',
-    summary: 'Every check type: type, title, description, what its target means, the JSON Schema of its config, and whether this daemon can run it (runnable, and reason when not).',
+    summary:
+      'Every check type: type, title, description, what its target means, the JSON Schema of its config, and whether this daemon can run it (runnable, and reason when not).',
     handler: async ({ deps }) => runnableCheckTypes(deps.caches),
   }),
   route({

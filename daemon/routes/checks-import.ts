@@ -48,7 +48,10 @@ export const checkImportRoutes: RouteSpec[] = [
       const { result, digest } = await convertBody(deps, source, body as Buffer);
       const nul = nulIssues({ checks: result.checks });
       if (nul.length > 0) {
-        throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import holds a NUL character where svc keeps text (${nul[0].path}).`, { source, expected: IMPORT_REGISTRY[source].input });
+        throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import holds a NUL character where svc keeps text (${nul[0].path}).`, {
+          source,
+          expected: IMPORT_REGISTRY[source].input,
+        });
       }
       const response = await runImport(deps, orgOf(auth).uid, source, result, { ...options, conversionDigest: digest });
       countImport(deps.metrics, source, options.dryRun, response);

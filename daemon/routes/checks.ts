@@ -39,7 +39,11 @@ export const checkRoutes: RouteSpec[] = [
       const parsed = parseCheckListQuery(query);
       const page = await listChecks(deps.db.kysely, orgOf(auth).uid, parsed);
       // One read of the state rows serves the views and both includes.
-      const states = await statesOf(deps.db.kysely, page.items.map((check) => check.uid), deps.clock.now().getTime());
+      const states = await statesOf(
+        deps.db.kysely,
+        page.items.map((check) => check.uid),
+        deps.clock.now().getTime(),
+      );
       const views = pingUrlsFor(auth.role, withStates(page.items, states, checkView, deps.config.baseUrl));
       const [uptimes, latencies] = await Promise.all([
         parsed.includeUptime24h ? uptime24hOf(deps, seriesByUid(states)) : undefined,
@@ -64,7 +68,9 @@ export const checkRoutes: RouteSpec[] = [
     status: 201,
     async handler({ deps, auth, body }) {
       const org = orgOf(auth);
-      const [view] = await checkViewsWithRuntime(deps, [await createValidCheck(deps.db.kysely, org.uid, body, deps.clock.now(), deps.config.organizations.checksLimit)]);
+      const [view] = await checkViewsWithRuntime(deps, [
+        await createValidCheck(deps.db.kysely, org.uid, body, deps.clock.now(), deps.config.organizations.checksLimit),
+      ]);
       return withMissingSecrets(deps, org.uid, view);
     },
   }),
@@ -74,7 +80,8 @@ export const checkRoutes: RouteSpec[] = [
     // Writes nothing, but exists only to prepare a write, so it needs what the write needs.
     permission: 'checks:write',
     response: 'CheckValidation',
-    summary: 'Validate a candidate check without writing: the normalised check and the secrets it refers to that are not set (missingSecrets), or every problem.',
+    summary:
+      'Validate a candidate check without writing: the normalised check and the secrets it refers to that are not set (missingSecrets), or every problem.',
     bodyType: 'CheckInput',
     body: z.unknown(),
     async handler({ deps, auth, body }) {

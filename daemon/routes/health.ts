@@ -18,7 +18,8 @@ export const healthRoutes: RouteSpec[] = [
     path: '/ready',
     permission: 'public',
     response: 'Health',
-    summary: 'Readiness: 200 when the database answers (and, after a failed write, takes a trial write), migrations are done and the daemon is not draining; 503 otherwise.',
+    summary:
+      'Readiness: 200 when the database answers (and, after a failed write, takes a trial write), migrations are done and the daemon is not draining; 503 otherwise.',
     handler: async ({ deps }) => {
       // Migrations run before the app serves anything, so answering here means they are done.
       if (deps.lifecycle.draining) throw new AppError('UNAVAILABLE', 'The daemon is shutting down.');

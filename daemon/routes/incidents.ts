@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { getCheck } from '../checks/check-store.js';
 import { validationFailed, notFound } from '../errors.js';
 import { parsePage, unknownQueryParameters, type PageRequest } from '../http/pagination.js';
-import { advanceIncidentByMember, getIncident, INCIDENT_STATUSES, listIncidents, openIncidentByMember, type IncidentStatus } from '../incidents/incident-store.js';
+import {
+  advanceIncidentByMember,
+  getIncident,
+  INCIDENT_STATUSES,
+  listIncidents,
+  openIncidentByMember,
+  type IncidentStatus,
+} from '../incidents/incident-store.js';
 import { orgOf } from './checks.js';
 import { route, type RouteSpec } from '../http/route.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '../plain-text.js';
@@ -37,7 +44,12 @@ export const incidentRoutes: RouteSpec[] = [
     response: 'Incident',
     summary: 'Open an incident by hand, optionally about a check.',
     body: z.strictObject({
-      title: z.string().trim().min(1).max(200).refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE),
+      title: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE),
       checkSlug: z.string().min(1).max(63).optional(),
     }),
     status: 201,
@@ -78,7 +90,6 @@ export const incidentRoutes: RouteSpec[] = [
     permission: 'incidents:write',
     response: 'Incident',
     summary: 'Resolve an open or acknowledged incident (records who and when); repeating it changes nothing.',
-    handler: async ({ deps, auth, params }) =>
-      advanceIncidentByMember(deps.db.kysely, orgOf(auth).uid, params.uid, 'resolve', auth.user.uid, deps.clock.now()),
+    handler: async ({ deps, auth, params }) => advanceIncidentByMember(deps.db.kysely, orgOf(auth).uid, params.uid, 'resolve', auth.user.uid, deps.clock.now()),
   }),
 ];

@@ -17,7 +17,12 @@ export const invitationRoutes: RouteSpec[] = [
     body: z.object({ email: emailField, role: z.enum(ROLES) }),
     status: 201,
     handler: async ({ deps, auth, body }) =>
-      createInvitation(deps, { org: auth.org, actor: { uid: auth.user.uid, role: auth.role, name: auth.user.name, email: auth.user.email }, email: body.email, role: body.role }),
+      createInvitation(deps, {
+        org: auth.org,
+        actor: { uid: auth.user.uid, role: auth.role, name: auth.user.name, email: auth.user.email },
+        email: body.email,
+        role: body.role,
+      }),
   }),
   route({
     method: 'GET',

@@ -19,7 +19,8 @@ const STATUSES = ['pending', 'approved', 'rejected', 'withdrawn', 'all'] as cons
 /** The `?status=` of a request listing: pending by default; undefined for `all`. */
 function statusQuery(query: URLSearchParams): MembershipRequestStatus | undefined {
   const status = query.get('status') ?? 'pending';
-  if (!(STATUSES as readonly string[]).includes(status)) throw validationFailed([{ path: 'status', message: `must be one of ${STATUSES.join(', ')}` }], 'The query is not valid.');
+  if (!(STATUSES as readonly string[]).includes(status))
+    throw validationFailed([{ path: 'status', message: `must be one of ${STATUSES.join(', ')}` }], 'The query is not valid.');
   return status === 'all' ? undefined : (status as MembershipRequestStatus);
 }
 
@@ -30,7 +31,7 @@ export const membershipRequestRoutes: RouteSpec[] = [
     path: '/membership-requests',
     permission: 'authenticated',
     response: 'MembershipRequested',
-    summary: "Ask to join an organization; its admins decide. Answers alike whether or not it exists.",
+    summary: 'Ask to join an organization; its admins decide. Answers alike whether or not it exists.',
     body: z.object({ org: z.string().max(48), message: z.string().trim().max(500).optional() }),
     status: 202,
     async handler({ deps, auth, body }) {
@@ -59,7 +60,14 @@ export const membershipRequestRoutes: RouteSpec[] = [
     summary: 'Approve: the requester joins with the role given (default user), within the member limit.',
     body: z.object({ role: z.enum(ROLES).optional() }),
     handler: async ({ deps, auth, params, body }) =>
-      decideMembershipRequest(deps, { organizationUid: auth.org.uid, requestUid: params.uid, actorUid: auth.user.uid, actorRole: auth.role, decision: 'approve', role: body.role }),
+      decideMembershipRequest(deps, {
+        organizationUid: auth.org.uid,
+        requestUid: params.uid,
+        actorUid: auth.user.uid,
+        actorRole: auth.role,
+        decision: 'approve',
+        role: body.role,
+      }),
   }),
   route({
     method: 'POST',
@@ -68,7 +76,13 @@ export const membershipRequestRoutes: RouteSpec[] = [
     response: 'MembershipDecision',
     summary: 'Reject a pending request.',
     handler: async ({ deps, auth, params }) =>
-      decideMembershipRequest(deps, { organizationUid: auth.org.uid, requestUid: params.uid, actorUid: auth.user.uid, actorRole: auth.role, decision: 'reject' }),
+      decideMembershipRequest(deps, {
+        organizationUid: auth.org.uid,
+        requestUid: params.uid,
+        actorUid: auth.user.uid,
+        actorRole: auth.role,
+        decision: 'reject',
+      }),
   }),
   route({
     method: 'GET',

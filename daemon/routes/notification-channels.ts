@@ -8,7 +8,12 @@ import { orgOf } from './checks.js';
 import { route, type RouteSpec } from '../http/route.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '../plain-text.js';
 
-const name = z.string().trim().min(1).max(100).refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE);
+const name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE);
 const type = z.enum(CHANNEL_TYPES);
 const config = z.record(z.string(), z.unknown());
 
@@ -45,7 +50,13 @@ export const notificationChannelRoutes: RouteSpec[] = [
     body: z.strictObject({ name, type, config, default: z.boolean().optional() }),
     status: 201,
     handler: async ({ deps, auth, body }) =>
-      createChannel(deps.db.kysely, deps.keyring, orgOf(auth).uid, { name: body.name, type: body.type, config: validConfig(body.type, body.config), default: body.default }, deps.clock.now()),
+      createChannel(
+        deps.db.kysely,
+        deps.keyring,
+        orgOf(auth).uid,
+        { name: body.name, type: body.type, config: validConfig(body.type, body.config), default: body.default },
+        deps.clock.now(),
+      ),
   }),
   route({
     method: 'GET',
@@ -76,14 +87,22 @@ export const notificationChannelRoutes: RouteSpec[] = [
       const nextType = body.type ?? stored.type;
       let nextConfig = stored.config;
       if (nextType !== stored.type) {
-        if (!body.config) throw validationFailed([{ path: 'config', message: `required when the type changes (the ${stored.type} settings mean nothing to ${nextType})` }]);
+        if (!body.config)
+          throw validationFailed([{ path: 'config', message: `required when the type changes (the ${stored.type} settings mean nothing to ${nextType})` }]);
         nextConfig = validConfig(nextType, body.config);
       } else if (body.config) {
         const leftBehind = secretsLeftBehind(nextType, stored.config, body.config);
         if (leftBehind.length > 0) throw validationFailed(leftBehind, 'The channel is not valid: a new destination needs its secrets again.');
         nextConfig = validConfig(nextType, mergeConfig(nextType, stored.config, body.config));
       }
-      const channel = await updateChannel(deps.db.kysely, deps.keyring, org.uid, stored.uid, { name: body.name ?? stored.name, type: nextType, config: nextConfig, default: body.default }, deps.clock.now());
+      const channel = await updateChannel(
+        deps.db.kysely,
+        deps.keyring,
+        org.uid,
+        stored.uid,
+        { name: body.name ?? stored.name, type: nextType, config: nextConfig, default: body.default },
+        deps.clock.now(),
+      );
       if (!channel) throw channelNotFound(params.uid);
       return channel;
     },

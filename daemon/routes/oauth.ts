@@ -72,5 +72,10 @@ async function tenantView(deps: Parameters<typeof effectiveTenant>[0]) {
   const stored = await readParameter(deps, null, TENANT_PARAMETER);
   const override = typeof stored.value === 'string' ? stored.value : null;
   const effective = await effectiveTenant(deps);
-  return { effective, configured: deps.config.auth.enterpriseCloudTenantId, override, pendingRestart: (override ?? deps.config.auth.enterpriseCloudTenantId) !== effective };
+  return {
+    effective,
+    configured: deps.config.auth.enterpriseCloudTenantId,
+    override,
+    pendingRestart: (override ?? deps.config.auth.enterpriseCloudTenantId) !== effective,
+  };
 }

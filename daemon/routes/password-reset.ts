@@ -22,8 +22,7 @@ export const RESET_REQUESTED = {
 /** The one answer when this server sends no mail (no SMTP): no link is on its way, and who can help. */
 export const RESET_NOT_MAILED = {
   message:
-    'This server does not send mail, so no reset link was sent. Ask an administrator to issue a reset link for your account; ' +
-    'it works once, for one hour.',
+    'This server does not send mail, so no reset link was sent. Ask an administrator to issue a reset link for your account; ' + 'it works once, for one hour.',
   mailed: false,
   expiresInSeconds: PASSWORD_RESET_TTL_SECONDS,
 } as const;

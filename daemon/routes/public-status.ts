@@ -25,7 +25,13 @@ function publicJson(status: PublicStatus): string {
   return JSON.stringify(shown);
 }
 
-async function sendBadgeOf(deps: AppDeps, ctx: Context, orgSlug: string, checkSlug: string, render: (check: NonNullable<Awaited<ReturnType<typeof loadBadgeCheck>>>) => Promise<string>): Promise<void> {
+async function sendBadgeOf(
+  deps: AppDeps,
+  ctx: Context,
+  orgSlug: string,
+  checkSlug: string,
+  render: (check: NonNullable<Awaited<ReturnType<typeof loadBadgeCheck>>>) => Promise<string>,
+): Promise<void> {
   await limitPublicClient(deps, ctx.ip);
   const check = await loadBadgeCheck(deps.db.kysely, orgSlug, checkSlug);
   if (!check) throw noBadge();
@@ -39,7 +45,8 @@ export const publicStatusRoutes: RouteSpec[] = [
     path: '/public/status/:org/:page',
     permission: 'public',
     writes: { mediaType: 'application/json', body: 'PublicStatus', description: 'The public page: ETag, cached 30 s; 304 when the ETag matches.' },
-    summary: 'A public status page as JSON: {title, description, state, checks: [{name, state, uptime90d, days}], incidents}; 404 when not public. ETag, cached 30 s.',
+    summary:
+      'A public status page as JSON: {title, description, state, checks: [{name, state, uptime90d, days}], incidents}; 404 when not public. ETag, cached 30 s.',
     async handler({ deps, ctx, params }) {
       await limitPublicClient(deps, ctx.ip);
       const status = await loadPublicStatus(deps, { orgSlug: params.org, pageSlug: params.page });
@@ -65,7 +72,8 @@ export const publicStatusRoutes: RouteSpec[] = [
       const window = (query.get('window') ?? '30d') as UptimeWindow;
       if (!Object.hasOwn(UPTIME_WINDOWS, window)) throw validationFailed([{ path: 'window', message: `one of ${Object.keys(UPTIME_WINDOWS).join(', ')}` }]);
       await sendBadgeOf(deps, ctx, params.org, params.check, async (check) => {
-        const uptime = check.series === null ? undefined : (await uptimeOf(deps.db.kysely, [check.series], window, deps.clock.now().getTime())).get(check.series);
+        const uptime =
+          check.series === null ? undefined : (await uptimeOf(deps.db.kysely, [check.series], window, deps.clock.now().getTime())).get(check.series);
         return uptimeBadge(window, uptime?.uptimePercent ?? null);
       });
     },

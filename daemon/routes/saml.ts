@@ -7,7 +7,11 @@ import { route, type RouteSpec } from '../http/route.js';
 
 const samlBody = z
   .object({
-    metadataXml: z.string().min(1).max(512 * 1024).optional(),
+    metadataXml: z
+      .string()
+      .min(1)
+      .max(512 * 1024)
+      .optional(),
     metadataUrl: z.string().url().max(2000).optional(),
     required: z.boolean().optional(),
   })
@@ -33,7 +37,8 @@ export const samlRoutes: RouteSpec[] = [
     path: '/orgs/:org/saml',
     permission: 'organization:settings',
     response: 'SamlProvider',
-    summary: 'Store the SAML identity provider from its metadata: `{metadataXml | metadataUrl (https), required?}` (admin; only an owner turns "SAML required" on or off).',
+    summary:
+      'Store the SAML identity provider from its metadata: `{metadataXml | metadataUrl (https), required?}` (admin; only an owner turns "SAML required" on or off).',
     body: samlBody,
     async handler({ deps, auth, body }) {
       // "SAML required" decides who may sign in at all: an owner's call, never an admin's.

@@ -48,14 +48,19 @@ export const secretRoutes: RouteSpec[] = [
     path: '/system/secrets/rotate',
     permission: 'superAdmin',
     response: 'SecretsRotated',
-    summary: 'Re-encrypt every stored secret with the current key (SVC_SECRET_KEY), reading old values with SVC_SECRET_KEY_PREVIOUS; answers {reencrypted, keyId}.',
+    summary:
+      'Re-encrypt every stored secret with the current key (SVC_SECRET_KEY), reading old values with SVC_SECRET_KEY_PREVIOUS; answers {reencrypted, keyId}.',
     async handler({ deps }) {
       try {
         return { reencrypted: await sealAtRest(deps.db, deps.keyring, 'rotate'), keyId: deps.keyring.currentId };
       } catch (error) {
         // The keyring's own sentences name key ids, never key material.
         deps.logger.error({ reason: (error as Error).message }, 'secret rotation stopped');
-        throw new AppError('CONFLICT', `The rotation stopped: ${(error as Error).message}. Values re-encrypted so far stay readable; run it again once fixed.`, { reason: 'KEY_MISSING' });
+        throw new AppError(
+          'CONFLICT',
+          `The rotation stopped: ${(error as Error).message}. Values re-encrypted so far stay readable; run it again once fixed.`,
+          { reason: 'KEY_MISSING' },
+        );
       }
     },
   }),

@@ -8,8 +8,17 @@ import { route, type RouteSpec } from '../http/route.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter, hasTextControlCharacter, TEXT_CONTROL_CHARACTER_MESSAGE } from '../plain-text.js';
 
 const slug = z.string().regex(SLUG_PATTERN, 'a slug is 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit');
-const title = z.string().trim().min(1).max(200).refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE);
-const description = z.string().max(2000).refine((text) => !hasTextControlCharacter(text), TEXT_CONTROL_CHARACTER_MESSAGE).nullable();
+const title = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE);
+const description = z
+  .string()
+  .max(2000)
+  .refine((text) => !hasTextControlCharacter(text), TEXT_CONTROL_CHARACTER_MESSAGE)
+  .nullable();
 const checks = z
   .array(z.string().min(1).max(63))
   .max(500)

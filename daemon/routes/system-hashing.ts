@@ -54,7 +54,10 @@ export const systemHashingRoutes: RouteSpec[] = [
       const overrides = compact((input ?? {}) as PolicyOverrides);
       if (issues.length === 0) issues.push(...validatePolicy(mergePolicy(deps.config.auth.password, overrides)).errors);
       if (issues.length > 0) {
-        throw validationFailed(issues.map((i) => ({ path: i.field, message: i.message })), 'The hashing settings are not valid.');
+        throw validationFailed(
+          issues.map((i) => ({ path: i.field, message: i.message })),
+          'The hashing settings are not valid.',
+        );
       }
       await writeParameter(deps, null, HASHING_PARAMETER, overrides);
       deps.logger.info({ overrides }, 'password hashing overrides stored; effective after restart');

@@ -22,16 +22,23 @@ export const systemUserRoutes: RouteSpec[] = [
       const email = query.get('email');
       if (email) select = select.where('email', '=', normalizeEmail(email));
       if (page.cursor) select = select.where('uid', '>', page.cursor);
-      const rows = await select.orderBy('uid').limit(page.limit + 1).execute();
-      return toPage(rows, page.limit, (user): SystemUser => ({
-        uid: user.uid,
-        email: user.email,
-        name: user.name,
-        emailVerified: user.email_verified === 1,
-        hasPassword: user.password_hash !== null,
-        superAdmin: user.super_admin === 1,
-        createdAt: user.created_at,
-      }));
+      const rows = await select
+        .orderBy('uid')
+        .limit(page.limit + 1)
+        .execute();
+      return toPage(
+        rows,
+        page.limit,
+        (user): SystemUser => ({
+          uid: user.uid,
+          email: user.email,
+          name: user.name,
+          emailVerified: user.email_verified === 1,
+          hasPassword: user.password_hash !== null,
+          superAdmin: user.super_admin === 1,
+          createdAt: user.created_at,
+        }),
+      );
     },
   }),
   route({
@@ -39,7 +46,8 @@ export const systemUserRoutes: RouteSpec[] = [
     path: '/system/users/:uid',
     permission: 'superAdmin',
     response: 'Account',
-    summary: "Change any account's e-mail address; no password needed. All of the account's sessions end (and with `revokeTokens: true` its personal access tokens).",
+    summary:
+      "Change any account's e-mail address; no password needed. All of the account's sessions end (and with `revokeTokens: true` its personal access tokens).",
     body: z.object({ email: emailField, revokeTokens: z.boolean().optional() }),
     async handler({ deps, auth, params, body }) {
       const target = await requireUser(deps, params.uid);

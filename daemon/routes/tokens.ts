@@ -10,7 +10,12 @@ import { route, type RouteSpec } from '../http/route.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '../plain-text.js';
 
 const createBody = z.object({
-  name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters').refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(100, 'must be at most 100 characters')
+    .refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE),
   org: z.string().min(1, 'is required').max(48),
   scopes: z.array(z.enum(SCOPES)).min(1, 'must list at least one scope (or be left out for api and mcp)').optional(),
   expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date and time, e.g. 2026-12-31T00:00:00Z' }).nullable().optional(),

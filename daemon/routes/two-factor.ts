@@ -24,7 +24,11 @@ export const twoFactorRoutes: RouteSpec[] = [
       const enabled = await deps.db.kysely.selectFrom('users').select('totp_secret').where('uid', '=', auth.user.uid).executeTakeFirst();
       if (enabled?.totp_secret) throw conflict('TWO_FACTOR_ENABLED', 'Two-factor sign-in is already on; turn it off first to enrol again.');
       const { secret, otpauthUri } = newTotpSecret(auth.user.email);
-      await deps.db.kysely.updateTable('users').set({ totp_pending_secret: deps.keyring.encrypt(secret) }).where('uid', '=', auth.user.uid).execute();
+      await deps.db.kysely
+        .updateTable('users')
+        .set({ totp_pending_secret: deps.keyring.encrypt(secret) })
+        .where('uid', '=', auth.user.uid)
+        .execute();
       const qrSvg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       return { secret, otpauthUri, qrSvg };
     },

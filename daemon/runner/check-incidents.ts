@@ -29,7 +29,13 @@ export async function recordStateChange(
     incidentUid = await unresolvedIncident(db, change.check.uid, incidentUid);
     incidentUid ??= await openIncident(
       db,
-      { organizationUid, title: `${change.check.name} is down`, check: { uid: change.check.uid, slug: change.check.slug }, openedBy: null, message: change.message },
+      {
+        organizationUid,
+        title: `${change.check.name} is down`,
+        check: { uid: change.check.uid, slug: change.check.slug },
+        openedBy: null,
+        message: change.message,
+      },
       change.at,
     );
   } else if (incidentUid && change.to !== 'pending') {

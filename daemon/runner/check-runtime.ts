@@ -47,7 +47,11 @@ export async function statesOf(db: Executor, checkUids: readonly string[], nowMs
   let rows = await read();
   if (rows.length < checkUids.length) {
     const have = new Set(rows.map((row) => row.check_uid));
-    await ensureStates(db, nowMs, checkUids.filter((uid) => !have.has(uid)));
+    await ensureStates(
+      db,
+      nowMs,
+      checkUids.filter((uid) => !have.has(uid)),
+    );
     rows = await read();
   }
   return new Map(rows.map((row) => [row.check_uid, row]));
@@ -60,11 +64,25 @@ export async function withRuntime<T extends object>(
   view: (check: StoredCheck) => T,
   options: { baseUrl: string; nowMs: number },
 ): Promise<Array<T & CheckRuntime>> {
-  return withStates(checks, await statesOf(db, checks.map((check) => check.uid), options.nowMs), view, options.baseUrl);
+  return withStates(
+    checks,
+    await statesOf(
+      db,
+      checks.map((check) => check.uid),
+      options.nowMs,
+    ),
+    view,
+    options.baseUrl,
+  );
 }
 
 /** Each check with its runtime fields from state rows already read, in the order given. */
-export function withStates<T extends object>(checks: readonly StoredCheck[], states: Map<string, StateRow>, view: (check: StoredCheck) => T, baseUrl: string): Array<T & CheckRuntime> {
+export function withStates<T extends object>(
+  checks: readonly StoredCheck[],
+  states: Map<string, StateRow>,
+  view: (check: StoredCheck) => T,
+  baseUrl: string,
+): Array<T & CheckRuntime> {
   return checks.map((check) => {
     const row = states.get(check.uid);
     const runtime: CheckRuntime = row

@@ -42,16 +42,22 @@ export async function claimDue(
     if (db.kind === 'postgres') query = query.forUpdate('s').skipLocked();
     const rows = await query.execute();
     if (rows.length === 0) return [];
-    const runs = rows.map((row): ClaimedRun => ({
-      series: Number(row.series),
-      dueAt: Number(row.next_run_at),
-      organizationUid: row.organization_uid,
-      check: rowToCheck(row),
-      lastPingAt: row.last_ping_at === null ? null : Number(row.last_ping_at),
-      armedAt: Number(row.armed_at),
-    }));
+    const runs = rows.map(
+      (row): ClaimedRun => ({
+        series: Number(row.series),
+        dueAt: Number(row.next_run_at),
+        organizationUid: row.organization_uid,
+        check: rowToCheck(row),
+        lastPingAt: row.last_ping_at === null ? null : Number(row.last_ping_at),
+        armedAt: Number(row.armed_at),
+      }),
+    );
     const leaseEnds = runs.map((run) => Math.max(run.dueAt, options.nowMs) + run.check.thresholds.timeoutMs + options.leaseMs);
-    await setDue(trx, runs.map((run, i) => [run.series, leaseEnds[i]]), owner);
+    await setDue(
+      trx,
+      runs.map((run, i) => [run.series, leaseEnds[i]]),
+      owner,
+    );
     return runs;
   });
 }
@@ -59,7 +65,10 @@ export async function claimDue(
 /** Sets each series' due time and lease owner in one statement. */
 async function setDue(db: Db['kysely'], due: Array<[series: number, at: number]>, owner: string | null, onlyOwner?: string): Promise<void> {
   if (due.length === 0) return;
-  const cases = sql.join(due.map(([series, at]) => sql`when ${series} then cast(${at} as bigint)`), sql` `);
+  const cases = sql.join(
+    due.map(([series, at]) => sql`when ${series} then cast(${at} as bigint)`),
+    sql` `,
+  );
   const series = due.map(([s]) => s);
   const ownerFilter = onlyOwner === undefined ? sql`` : sql` and lease_owner = ${onlyOwner}`;
   await sql`update check_states set next_run_at = case series ${cases} end, lease_owner = ${owner}
@@ -72,6 +81,11 @@ async function setDue(db: Db['kysely'], due: Array<[series: number, at: number]>
  */
 export async function releaseClaims(db: Db, owner: string, runs: ReadonlyArray<{ series: number; dueAt: number }>): Promise<void> {
   for (let i = 0; i < runs.length; i += 500) {
-    await setDue(db.kysely, runs.slice(i, i + 500).map((run) => [run.series, run.dueAt]), null, owner);
+    await setDue(
+      db.kysely,
+      runs.slice(i, i + 500).map((run) => [run.series, run.dueAt]),
+      null,
+      owner,
+    );
   }
 }

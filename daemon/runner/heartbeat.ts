@@ -34,7 +34,13 @@ export type PingOutcome = 'recorded' | 'paused' | undefined;
  * Records a ping of `token`: `up`, or `down` for `/fail`. `admit` is asked once the check is
  * known and before anything is written (the per-check rate limit throws its 429 there).
  */
-export async function recordPing(db: Db, token: string, kind: 'up' | 'fail', nowMs: number, admit: (checkUid: string) => Promise<void> = async () => {}): Promise<PingOutcome> {
+export async function recordPing(
+  db: Db,
+  token: string,
+  kind: 'up' | 'fail',
+  nowMs: number,
+  admit: (checkUid: string) => Promise<void> = async () => {},
+): Promise<PingOutcome> {
   const row = await db.kysely
     .selectFrom('check_states as s')
     .innerJoin('checks as c', 'c.uid', 's.check_uid')
@@ -44,7 +50,8 @@ export async function recordPing(db: Db, token: string, kind: 'up' | 'fail', now
   if (row?.type !== 'heartbeat') return undefined;
   if (!row.enabled) return 'paused';
   await admit(row.uid);
-  const result: ProbeResult = kind === 'up' ? { status: 'up', latencyMs: 0, message: 'ok' } : { status: 'down', latencyMs: 0, message: 'the job reported a failure' };
+  const result: ProbeResult =
+    kind === 'up' ? { status: 'up', latencyMs: 0, message: 'ok' } : { status: 'down', latencyMs: 0, message: 'the job reported a failure' };
   await writeRecords(db, [
     {
       series: Number(row.series),

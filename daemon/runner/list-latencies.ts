@@ -19,12 +19,26 @@ export async function recentLatenciesOf(db: Executor, seriesOf: Map<string, numb
     const lastRuns = (series: number) =>
       db
         .selectFrom((eb) =>
-          eb.selectFrom('check_results').select(['series', 'at', 'latency_ms']).where('series', '=', series).orderBy('at', 'desc').limit(RECENT_LATENCY_POINTS).as('recent'),
+          eb
+            .selectFrom('check_results')
+            .select(['series', 'at', 'latency_ms'])
+            .where('series', '=', series)
+            .orderBy('at', 'desc')
+            .limit(RECENT_LATENCY_POINTS)
+            .as('recent'),
         )
         .selectAll('recent');
     let query = lastRuns(first);
     for (const series of rest) query = query.unionAll(lastRuns(series));
     for (const row of await query.execute()) bySeries.get(Number(row.series))?.push({ at: Number(row.at), latency: Number(row.latency_ms) });
   }
-  return new Map([...seriesOf].map(([uid, series]) => [uid, bySeries.get(series)!.sort((a, b) => a.at - b.at).map((run) => run.latency)]));
+  return new Map(
+    [...seriesOf].map(([uid, series]) => [
+      uid,
+      bySeries
+        .get(series)!
+        .sort((a, b) => a.at - b.at)
+        .map((run) => run.latency),
+    ]),
+  );
 }

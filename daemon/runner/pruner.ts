@@ -16,12 +16,22 @@ export async function pruneOnce(db: Db, nowMs: number, retentionSeconds: number)
   let removed = 0;
   let after = 0;
   for (;;) {
-    const rows = await db.kysely.selectFrom('check_states').select('series').where('series', '>', after).orderBy('series').limit(SERIES_PER_STATEMENT).execute();
+    const rows = await db.kysely
+      .selectFrom('check_states')
+      .select('series')
+      .where('series', '>', after)
+      .orderBy('series')
+      .limit(SERIES_PER_STATEMENT)
+      .execute();
     if (rows.length === 0) break;
     const series = rows.map((row) => Number(row.series));
     const results = await db.kysely.deleteFrom('check_results').where('series', 'in', series).where('at', '<', resultsBefore).executeTakeFirst();
     const hours = await db.kysely.deleteFrom('check_hourly').where('series', 'in', series).where('hour', '<', hoursBefore).executeTakeFirst();
-    const days = await db.kysely.deleteFrom('check_daily').where('series', 'in', series).where('day', '<', Math.floor(hoursBefore / 24)).executeTakeFirst();
+    const days = await db.kysely
+      .deleteFrom('check_daily')
+      .where('series', 'in', series)
+      .where('day', '<', Math.floor(hoursBefore / 24))
+      .executeTakeFirst();
     removed += Number(results.numDeletedRows) + Number(hours.numDeletedRows) + Number(days.numDeletedRows);
     // Series are never reused, so a gap between two live ones is a deleted check: its rows go
     // with one primary-key range each (empty, and cheap, once they are gone).

@@ -18,4 +18,3 @@ export type ResultView = CheckResult;
 export function resultView(row: { at: number; status: number; latency_ms: number; message: string | null }): ResultView {
   return { at: new Date(Number(row.at)).toISOString(), status: statusOf(row.status), latencyMs: row.latency_ms, message: row.message ?? 'ok' };
 }
-

@@ -45,7 +45,10 @@ export async function listResults(db: Executor, series: number, query: ResultsQu
   if (query.before !== undefined) builder = builder.where('at', '<', query.before);
   if (query.from !== undefined) builder = builder.where('at', '>=', query.from);
   if (query.to !== undefined) builder = builder.where('at', '<=', query.to);
-  const rows = await builder.orderBy('at', 'desc').limit(query.limit + 1).execute();
+  const rows = await builder
+    .orderBy('at', 'desc')
+    .limit(query.limit + 1)
+    .execute();
   const page = rows.slice(0, query.limit);
   return { items: page.map(resultView), nextCursor: rows.length > query.limit ? String(page[page.length - 1].at) : null };
 }
@@ -88,7 +91,13 @@ export async function uptimeOf(
   // the hourly ones: at most 2 x 23 hourly rows and 90 daily rows per check for 90 days.
   const firstDay = Math.ceil(firstHour / 24);
   const lastDay = Math.floor((lastHour + 1) / 24) - 1;
-  const hourRanges: Array<[number, number]> = lastDay < firstDay ? [[firstHour, lastHour]] : [[firstHour, firstDay * 24 - 1], [(lastDay + 1) * 24, lastHour]];
+  const hourRanges: Array<[number, number]> =
+    lastDay < firstDay
+      ? [[firstHour, lastHour]]
+      : [
+          [firstHour, firstDay * 24 - 1],
+          [(lastDay + 1) * 24, lastHour],
+        ];
   const parts = await Promise.all([
     ...(lastDay < firstDay ? [] : [sumsOf(db, 'check_daily', 'day', seriesList, firstDay, lastDay)]),
     ...hourRanges.filter(([from, to]) => from <= to).map(([from, to]) => sumsOf(db, 'check_hourly', 'hour', seriesList, from, to)),
@@ -144,7 +153,14 @@ const SUM_COLUMNS = ['runs', 'down_runs', ...BUCKET_COLUMNS] as const;
 type Sums = { series: number } & Record<(typeof SUM_COLUMNS)[number], number>;
 
 /** Per-check sums of an aggregate table over one range of its time column (a primary-key range per check). */
-async function sumsOf(db: Executor, table: 'check_hourly' | 'check_daily', column: 'hour' | 'day', seriesList: readonly number[], from: number, to: number): Promise<Sums[]> {
+async function sumsOf(
+  db: Executor,
+  table: 'check_hourly' | 'check_daily',
+  column: 'hour' | 'day',
+  seriesList: readonly number[],
+  from: number,
+  to: number,
+): Promise<Sums[]> {
   return (await db
     .selectFrom(table as 'check_hourly')
     .select((eb) => ['series', ...SUM_COLUMNS.map((name) => eb.fn.sum<number>(name).as(name))])

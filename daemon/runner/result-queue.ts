@@ -81,7 +81,10 @@ export class ResultQueue {
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     if (this.held.length > 0) {
-      this.logger.error({ runs: this.held.length }, `runner: ${this.held.length} results could not be written before stopping (the database is unavailable); they are lost`);
+      this.logger.error(
+        { runs: this.held.length },
+        `runner: ${this.held.length} results could not be written before stopping (the database is unavailable); they are lost`,
+      );
       this.held = [];
       this.options.metrics?.runnerResultsWaiting.set(0);
     }
@@ -131,7 +134,10 @@ export class ResultQueue {
     if (over > 0) {
       this.givenUp += over;
       this.options.metrics?.runnerResultsGivenUp.inc(over);
-      this.logger.error({ runs: over, limit: this.bufferLimit, cause }, `runner: gave up the ${over} oldest waiting results: more than SVC_RUNNER_RESULT_BUFFER (${this.bufferLimit}) wait for the database`);
+      this.logger.error(
+        { runs: over, limit: this.bufferLimit, cause },
+        `runner: gave up the ${over} oldest waiting results: more than SVC_RUNNER_RESULT_BUFFER (${this.bufferLimit}) wait for the database`,
+      );
       records = records.slice(over);
     }
     this.held = records;

@@ -161,11 +161,16 @@ async function addToAggregates(db: Db['kysely'], records: readonly RunRecord[]):
         .insertInto(table)
         .values(values as any)
         .onConflict((oc) =>
-          oc.columns(['series', column] as any).doUpdateSet(
-            Object.fromEntries(
-              (['runs', 'down_runs', 'degraded_runs', ...BUCKET_COLUMNS] as const).map((name) => [name, sql`${sql.table(table)}.${sql.ref(name)} + excluded.${sql.ref(name)}`]),
-            ) as any,
-          ),
+          oc
+            .columns(['series', column] as any)
+            .doUpdateSet(
+              Object.fromEntries(
+                (['runs', 'down_runs', 'degraded_runs', ...BUCKET_COLUMNS] as const).map((name) => [
+                  name,
+                  sql`${sql.table(table)}.${sql.ref(name)} + excluded.${sql.ref(name)}`,
+                ]),
+              ) as any,
+            ),
         )
         .execute();
     }

@@ -36,7 +36,12 @@ export async function runCheckNow(deps: Deps, organizationUid: string, check: St
       check.config,
       at,
     );
-    if (!late) return view(at, { status: 'up', latencyMs: 0, message: state.last_ping_at === null ? 'no ping yet; the deadline has not passed' : 'the last ping is on time' });
+    if (!late)
+      return view(at, {
+        status: 'up',
+        latencyMs: 0,
+        message: state.last_ping_at === null ? 'no ping yet; the deadline has not passed' : 'the last ping is on time',
+      });
     result = late;
   } else {
     result = await runCandidate(deps, organizationUid, check);
@@ -56,7 +61,10 @@ export async function runCheckNow(deps: Deps, organizationUid: string, check: St
 /** Runs a check definition once without storing anything (`POST /checks/test`). */
 export async function testCheck(deps: Deps, organizationUid: string, check: CheckDefinition): Promise<ResultView> {
   if (check.type === 'heartbeat') {
-    throw validationFailed([{ path: 'type', message: 'a heartbeat check is passive: it has nothing to run until its job pings' }], 'The check cannot be tested.');
+    throw validationFailed(
+      [{ path: 'type', message: 'a heartbeat check is passive: it has nothing to run until its job pings' }],
+      'The check cannot be tested.',
+    );
   }
   const at = deps.clock.now().getTime();
   return view(at, await runCandidate(deps, organizationUid, check));
@@ -70,5 +78,11 @@ async function runCandidate(deps: Deps, organizationUid: string, check: CheckDef
     // A secret it refers to is not set: a down result naming it, as a scheduled run records.
     return { status: 'down', latencyMs: 0, message: failureMessage(error) };
   }
-  return runProbe(prepared.check, { egress: deps.egress, slots: deps.probeSlots, secretValues: prepared.secretValues, caches: deps.caches.probes, jsonQueries: deps.caches.jsonQueries.evaluate });
+  return runProbe(prepared.check, {
+    egress: deps.egress,
+    slots: deps.probeSlots,
+    secretValues: prepared.secretValues,
+    caches: deps.caches.probes,
+    jsonQueries: deps.caches.jsonQueries.evaluate,
+  });
 }

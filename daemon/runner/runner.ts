@@ -149,9 +149,11 @@ export class Runner {
       this.countRun(run.organizationUid, -1);
     }
     this.waiting.clear();
-    await releaseClaims(this.deps.db, this.owner, unstarted.map(({ run }) => run)).catch((error) =>
-      this.deps.logger.warn({ err: (error as Error).message }, 'runner: could not release claims; they are taken over when their leases end'),
-    );
+    await releaseClaims(
+      this.deps.db,
+      this.owner,
+      unstarted.map(({ run }) => run),
+    ).catch((error) => this.deps.logger.warn({ err: (error as Error).message }, 'runner: could not release claims; they are taken over when their leases end'));
     await Promise.allSettled([...this.inflight]);
     await this.queue.close();
   }
@@ -200,7 +202,13 @@ export class Runner {
         if (limit > 0) {
           const share = this.organizationShare;
           const full = [...this.perOrganization].filter(([, count]) => count >= share).map(([org]) => org);
-          const runs = await claimDue(this.deps.db, this.owner, { nowMs, horizonMs: nowMs + LOOKAHEAD_MS, limit, leaseMs: this.leaseMs, skipOrganizations: full });
+          const runs = await claimDue(this.deps.db, this.owner, {
+            nowMs,
+            horizonMs: nowMs + LOOKAHEAD_MS,
+            limit,
+            leaseMs: this.leaseMs,
+            skipOrganizations: full,
+          });
           // One claim may bring an organization past its share: the runs beyond it go back, due as they were.
           const over: ClaimedRun[] = [];
           for (const run of runs) {
@@ -276,7 +284,13 @@ export class Runner {
     try {
       if (check.type === 'heartbeat') return heartbeatVerdict(run, check.config, startedMs);
       const prepared = await prepareCheck(this.deps, run.organizationUid, check);
-      return await runProbe(prepared.check, { egress: this.deps.egress, slots: this.deps.probeSlots, secretValues: prepared.secretValues, caches: this.deps.probeCaches, jsonQueries: this.deps.jsonQueries });
+      return await runProbe(prepared.check, {
+        egress: this.deps.egress,
+        slots: this.deps.probeSlots,
+        secretValues: prepared.secretValues,
+        caches: this.deps.probeCaches,
+        jsonQueries: this.deps.jsonQueries,
+      });
     } catch (error) {
       return { status: 'down', latencyMs: 0, message: failureMessage(error) };
     }

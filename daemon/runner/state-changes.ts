@@ -9,9 +9,15 @@ import type { CheckState } from './state-machine.js';
  */
 export async function listStateChanges(db: Executor, orgUid: string, query: PageRequest & { checkUid?: string }): Promise<Page<StateChange>> {
   let builder = db.selectFrom('check_state_changes').selectAll();
-  builder = query.checkUid === undefined ? builder.where('organization_uid', '=', orgUid) : builder.where('check_uid', '=', query.checkUid).where('organization_uid', '=', orgUid);
+  builder =
+    query.checkUid === undefined
+      ? builder.where('organization_uid', '=', orgUid)
+      : builder.where('check_uid', '=', query.checkUid).where('organization_uid', '=', orgUid);
   if (query.cursor) builder = builder.where('uid', '<', query.cursor);
-  const rows = await builder.orderBy('uid', 'desc').limit(query.limit + 1).execute();
+  const rows = await builder
+    .orderBy('uid', 'desc')
+    .limit(query.limit + 1)
+    .execute();
   return toPage(rows, query.limit, (row) => ({
     uid: row.uid,
     checkSlug: row.check_slug,

@@ -28,7 +28,8 @@ function keyFromFile(path: string, logger: Logger): Buffer {
   try {
     return decodeKey(readFileSync(path, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`the secret key file ${path} is not readable as a key: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`the secret key file ${path} is not readable as a key: ${(error as Error).message}`);
   }
   const key = generateKey();
   // Written whole to a file of its own, then linked into place: the link either appears complete
@@ -44,7 +45,10 @@ function keyFromFile(path: string, logger: Logger): Buffer {
   } finally {
     rmSync(draft, { force: true });
   }
-  logger.warn({ path }, `SVC_SECRET_KEY is not set: generated a secret key in ${path} (mode 0600). It encrypts the stored secrets: back it up with the database, or set SVC_SECRET_KEY.`);
+  logger.warn(
+    { path },
+    `SVC_SECRET_KEY is not set: generated a secret key in ${path} (mode 0600). It encrypts the stored secrets: back it up with the database, or set SVC_SECRET_KEY.`,
+  );
   return decodeKey(key);
 }
 
@@ -58,7 +62,9 @@ export async function openKeyring(config: Config, db: Db, clock: Clock, logger: 
   let current: Buffer;
   if (config.secrets.key) current = decodeKey(config.secrets.key);
   else if (db.kind === 'postgres') {
-    throw new Error('SVC_SECRET_KEY is required with PostgreSQL (32 bytes in base64, e.g. openssl rand -base64 32), the same on every replica: it encrypts the stored secrets');
+    throw new Error(
+      'SVC_SECRET_KEY is required with PostgreSQL (32 bytes in base64, e.g. openssl rand -base64 32), the same on every replica: it encrypts the stored secrets',
+    );
   } else {
     const path = keyFilePath(config.dbUrl);
     if (path) current = keyFromFile(path, logger);
@@ -82,7 +88,9 @@ export async function openKeyring(config: Config, db: Db, clock: Clock, logger: 
   } else if (stored.value !== check) {
     if (stored.value !== undefined && stored.value === keyring.previousCheckValue()) {
       await writeParameter(deps, null, KEY_CHECK_PARAMETER, check);
-      logger.warn('the secret key changed (SVC_SECRET_KEY_PREVIOUS is the former one): run svc admin secrets rotate to re-encrypt the stored secrets with the new key');
+      logger.warn(
+        'the secret key changed (SVC_SECRET_KEY_PREVIOUS is the former one): run svc admin secrets rotate to re-encrypt the stored secrets with the new key',
+      );
     } else throw mismatch();
   }
   return keyring;

@@ -30,7 +30,10 @@ export async function sealAtRest(db: Db, keyring: Keyring, mode: 'plaintext' | '
   const stale = (value: string) => (mode === 'plaintext' ? !isEncrypted(value) : keyIdOf(value) !== keyring.currentId);
   let written = 0;
   for (const { table, keys, column } of SEALED_COLUMNS) {
-    let query = kysely.selectFrom(table).select([...keys, column]).where(column, 'is not', null);
+    let query = kysely
+      .selectFrom(table)
+      .select([...keys, column])
+      .where(column, 'is not', null);
     // At start-up only values in clear are wanted, so the scan skips ciphertexts; a rotation
     // (rare) reads them all and `stale` picks by key id (which may hold "_", a LIKE wildcard).
     if (mode === 'plaintext') query = query.where(column, 'not like', `${CIPHERTEXT_PREFIX}%`);
@@ -40,7 +43,10 @@ export async function sealAtRest(db: Db, keyring: Keyring, mode: 'plaintext' | '
       await kysely.transaction().execute(async (trx) => {
         for (const row of due.slice(start, start + BATCH)) {
           const plain = isEncrypted(row[column]) ? keyring.decrypt(row[column]) : row[column];
-          let update = trx.updateTable(table).set({ [column]: keyring.encrypt(plain) }).where(column, '=', row[column]);
+          let update = trx
+            .updateTable(table)
+            .set({ [column]: keyring.encrypt(plain) })
+            .where(column, '=', row[column]);
           for (const key of keys) update = update.where(key, '=', row[key]);
           const result = await update.executeTakeFirst();
           written += Number(result.numUpdatedRows);

@@ -55,11 +55,22 @@ export async function missingReferences(deps: Pick<AppDeps, 'db'>, orgUid: strin
 }
 
 /** Sets (creates or replaces) a secret, encrypted, with an audit entry that names it and never holds the value. */
-export async function setSecret(deps: Deps, orgUid: string, name: string, value: string, actorUid: string | null): Promise<{ name: string; created: boolean; createdAt: string; updatedAt: string }> {
+export async function setSecret(
+  deps: Deps,
+  orgUid: string,
+  name: string,
+  value: string,
+  actorUid: string | null,
+): Promise<{ name: string; created: boolean; createdAt: string; updatedAt: string }> {
   const now = deps.clock.now().toISOString();
   const sealed = deps.keyring.encrypt(value);
   return inTransaction(deps.db.kysely, async (trx) => {
-    const existing = await trx.selectFrom('org_secrets').select('created_at').where('organization_uid', '=', orgUid).where('name', '=', name).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('org_secrets')
+      .select('created_at')
+      .where('organization_uid', '=', orgUid)
+      .where('name', '=', name)
+      .executeTakeFirst();
     await trx
       .insertInto('org_secrets')
       .values({ organization_uid: orgUid, name, value: sealed, updated_by: actorUid, created_at: now, updated_at: now })
@@ -86,6 +97,11 @@ export async function deleteSecret(deps: Pick<AppDeps, 'db' | 'clock'>, orgUid: 
  */
 export async function secretValues(deps: Pick<AppDeps, 'db' | 'keyring'>, orgUid: string, names: readonly string[]): Promise<Map<string, string>> {
   if (names.length === 0) return new Map();
-  const rows = await deps.db.kysely.selectFrom('org_secrets').select(['name', 'value']).where('organization_uid', '=', orgUid).where('name', 'in', names).execute();
+  const rows = await deps.db.kysely
+    .selectFrom('org_secrets')
+    .select(['name', 'value'])
+    .where('organization_uid', '=', orgUid)
+    .where('name', 'in', names)
+    .execute();
   return new Map(rows.map((row) => [row.name, deps.keyring.reveal(row.value)]));
 }

@@ -46,7 +46,10 @@ export function substituteSecrets<C extends CheckDefinition>(check: C, secrets: 
     if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, replace(value)]));
     return node;
   };
-  return { check: { ...check, config: replace(check.config) as C['config'] }, secretValues: names.map((name) => secrets.get(name)!).filter((value) => value !== '') };
+  return {
+    check: { ...check, config: replace(check.config) as C['config'] },
+    secretValues: names.map((name) => secrets.get(name)!).filter((value) => value !== ''),
+  };
 }
 
 /**

@@ -83,16 +83,31 @@ export async function getStatusPage(db: Db, orgUid: string, slug: string): Promi
 export async function listStatusPages(db: Db, orgUid: string, query: PageRequest): Promise<Page<StatusPageView>> {
   let builder = db.selectFrom('status_pages').selectAll().where('organization_uid', '=', orgUid);
   if (query.cursor) builder = builder.where('uid', '>', query.cursor);
-  const rows = await builder.orderBy('uid').limit(query.limit + 1).execute();
+  const rows = await builder
+    .orderBy('uid')
+    .limit(query.limit + 1)
+    .execute();
   const page = toPage(rows, query.limit);
-  const checks = await checksOf(db, page.items.map((row) => row.uid));
+  const checks = await checksOf(
+    db,
+    page.items.map((row) => row.uid),
+  );
   return { items: page.items.map((row) => toView(row, checks.get(row.uid)!)), nextCursor: page.nextCursor };
 }
 
 /** Creates a status page; 409 `SLUG_TAKEN` when the slug is in use, 400 for unknown checks. */
 export async function createStatusPage(db: Db, orgUid: string, fields: StatusPageFields, now: Date): Promise<StatusPageView> {
   const at = now.toISOString();
-  const row: Selectable<StatusPagesTable> = { uid: newId(now.getTime()), organization_uid: orgUid, slug: fields.slug, title: fields.title, description: fields.description, public: fields.public ? 1 : 0, created_at: at, updated_at: at };
+  const row: Selectable<StatusPagesTable> = {
+    uid: newId(now.getTime()),
+    organization_uid: orgUid,
+    slug: fields.slug,
+    title: fields.title,
+    description: fields.description,
+    public: fields.public ? 1 : 0,
+    created_at: at,
+    updated_at: at,
+  };
   await db.transaction().execute(async (trx) => {
     const checkUids = await resolveChecks(trx, orgUid, fields.checks);
     const inserted = await trx
@@ -112,7 +127,13 @@ export async function createStatusPage(db: Db, orgUid: string, fields: StatusPag
  * Applies `changes` to the status page `slug` (a new slug, title, description, public flag, or
  * the whole list of checks). Undefined when there is no such page.
  */
-export async function updateStatusPage(db: Db, orgUid: string, slug: string, changes: Partial<StatusPageFields>, now: Date): Promise<StatusPageView | undefined> {
+export async function updateStatusPage(
+  db: Db,
+  orgUid: string,
+  slug: string,
+  changes: Partial<StatusPageFields>,
+  now: Date,
+): Promise<StatusPageView | undefined> {
   const newSlug = changes.slug ?? slug;
   try {
     const found = await db.transaction().execute(async (trx) => {

@@ -40,10 +40,6 @@ export function dropAlerting(attributes: Attributes, scope: ItemScope): void {
 /** Reports a maintenance window, which has no equivalent on a check. */
 export function dropMaintenance(attributes: Attributes, scope: ItemScope): void {
   if (isSet(attributes, 'maintenance_from') || isSet(attributes, 'maintenance_to')) {
-    scope.warn(
-      'UNSUPPORTED_SETTING',
-      'the maintenance window has no equivalent on a check; set it up again',
-      'maintenance_from',
-    );
+    scope.warn('UNSUPPORTED_SETTING', 'the maintenance window has no equivalent on a check; set it up again', 'maintenance_from');
   }
 }

@@ -1,10 +1,4 @@
-import {
-  ConversionBuilder,
-  importLabels,
-  type ConversionResult,
-  type ConvertOptions,
-  type ItemScope,
-} from '../converter.js';
+import { ConversionBuilder, importLabels, type ConversionResult, type ConvertOptions, type ItemScope } from '../converter.js';
 import { text } from './attributes.js';
 import { hostedLists, type HostedMonitorData, type Resource } from './hosted-data.js';
 import { heartbeatCandidate, heartbeatItem } from './map-heartbeat.js';
@@ -13,12 +7,7 @@ import { monitorCandidate, monitorItem } from './map-monitor.js';
 const SOURCE = 'hosted-monitor-api';
 const PROGRESS_EVERY = 500;
 
-function groupLabel(
-  attributes: Readonly<Record<string, unknown>>,
-  key: string,
-  names: ReadonlyMap<string, string>,
-  scope: ItemScope,
-): Record<string, string> {
+function groupLabel(attributes: Readonly<Record<string, unknown>>, key: string, names: ReadonlyMap<string, string>, scope: ItemScope): Record<string, string> {
   const id = text(attributes, key);
   if (id === undefined) return {};
   return importLabels([['group', names.get(id) ?? id]], scope, key);
@@ -29,10 +18,7 @@ function groupLabel(
  * heartbeats, each in the API's order. Pure: no network, no clock. Throws ImportInputError
  * only when the data as a whole is not such data.
  */
-export function convertHostedMonitorApi(
-  input: HostedMonitorData | Uint8Array | string,
-  options: ConvertOptions = {},
-): ConversionResult {
+export function convertHostedMonitorApi(input: HostedMonitorData | Uint8Array | string, options: ConvertOptions = {}): ConversionResult {
   const lists = hostedLists(input);
   const builder = new ConversionBuilder(SOURCE);
   const total = lists.monitors.length + lists.heartbeats.length;

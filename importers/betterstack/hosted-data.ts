@@ -90,8 +90,7 @@ function groupNames(value: unknown, name: string): Map<string, string> {
  * when the value is not such data at all; a bad resource is left for the converter to report.
  */
 export function hostedLists(input: HostedMonitorData | Uint8Array | string): HostedLists {
-  const value: unknown =
-    typeof input === 'string' || input instanceof Uint8Array ? parseJsonText(inputText(input, EXPECTED), EXPECTED) : input;
+  const value: unknown = typeof input === 'string' || input instanceof Uint8Array ? parseJsonText(inputText(input, EXPECTED), EXPECTED) : input;
   if (Array.isArray(value)) return listsOf(fromPages(value));
   if (!isRecord(value)) throw new ImportInputError(`expected ${EXPECTED}`);
   const hasLists = 'monitors' in value || 'heartbeats' in value;

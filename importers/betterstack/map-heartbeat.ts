@@ -32,11 +32,7 @@ export function heartbeatCandidate(attributes: Attributes, scope: ItemScope): Ch
   const periodSeconds = within(period, scope, 'period', PERIOD);
   const graceSeconds = within(num(attributes, 'grace') ?? 0, scope, 'grace', GRACE);
   if (isSet(attributes, 'url')) {
-    scope.warn(
-      'SECRET_DROPPED',
-      "the heartbeat URL holds a secret token and does not carry over: point the job at the new check's URL",
-      'url',
-    );
+    scope.warn('SECRET_DROPPED', "the heartbeat URL holds a secret token and does not carry over: point the job at the new check's URL", 'url');
   }
   dropMaintenance(attributes, scope);
   dropAlerting(attributes, scope);

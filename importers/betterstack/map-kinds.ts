@@ -35,9 +35,7 @@ function httpRequest(attributes: Attributes, scope: ItemScope, config: Record<st
   if (method !== undefined) config.method = method;
   const headers = attributes.request_headers;
   if (Array.isArray(headers)) {
-    const entries = headers
-      .filter(isRecord)
-      .flatMap((header) => (typeof header.name === 'string' ? [[header.name, header.value] as const] : []));
+    const entries = headers.filter(isRecord).flatMap((header) => (typeof header.name === 'string' ? [[header.name, header.value] as const] : []));
     config.headers = importHeaders(entries, scope, 'request_headers');
   }
   config.body = bodyOf(attributes, scope);
@@ -87,11 +85,7 @@ export function mapPlaywright(attributes: Attributes, scope: ItemScope): KindMap
   }
   delete config.basicAuthUser;
   if (isSet(attributes, 'playwright_script')) {
-    scope.warn(
-      'UNSUPPORTED_SETTING',
-      'the Playwright scenario does not carry over: the browser check only loads the page',
-      'playwright_script',
-    );
+    scope.warn('UNSUPPORTED_SETTING', 'the Playwright scenario does not carry over: the browser check only loads the page', 'playwright_script');
   }
   if (isSet(attributes, 'environment_variables')) {
     scope.warn(
@@ -145,11 +139,7 @@ export function mapDns(attributes: Attributes, scope: ItemScope): KindMapping | 
   };
   if (name === undefined) {
     if (server === undefined) return { skip: 'INVALID_ITEM', message: 'the monitor names no domain to resolve', field: 'request_body' };
-    scope.warn(
-      'VALUE_ADJUSTED',
-      'no domain to query is set; the name in url is resolved with the system resolver',
-      'request_body',
-    );
+    scope.warn('VALUE_ADJUSTED', 'no domain to query is set; the name in url is resolved with the system resolver', 'request_body');
     return { type: 'dns', target: server.host, config };
   }
   if (server !== undefined) {

@@ -69,11 +69,7 @@ export function monitorCandidate(attributes: Attributes, scope: ItemScope): Chec
   const intervalSeconds = scope.intervalSeconds(num(attributes, 'check_frequency'), 'check_frequency');
   const paused = flag(attributes, 'paused') ?? (text(attributes, 'paused_at') !== undefined || text(attributes, 'status') === 'paused');
   if (mapping.type !== 'http' && text(attributes, 'domain_expiration') !== undefined) {
-    scope.warn(
-      'UNSUPPORTED_SETTING',
-      'domain expiry is watched by HTTP checks only; add a domain check for it',
-      'domain_expiration',
-    );
+    scope.warn('UNSUPPORTED_SETTING', 'domain expiry is watched by HTTP checks only; add a domain check for it', 'domain_expiration');
   }
   dropMaintenance(attributes, scope);
   dropAlerting(attributes, scope);

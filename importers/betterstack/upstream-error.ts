@@ -1,12 +1,5 @@
 /** Why the hosted monitoring API could not be read. */
-export type UpstreamFailure =
-  | 'token-refused'
-  | 'rate-limited'
-  | 'unreachable'
-  | 'timeout'
-  | 'bad-status'
-  | 'bad-response'
-  | 'cross-origin';
+export type UpstreamFailure = 'token-refused' | 'rate-limited' | 'unreachable' | 'timeout' | 'bad-status' | 'bad-response' | 'cross-origin';
 
 /**
  * The hosted monitoring API failed or refused the token. The daemon answers it with 502

@@ -41,17 +41,13 @@ export function dropAlerts(raw: unknown, alerting: unknown, scope: ItemScope): A
   for (const alert of raw) {
     if (!isRecord(alert) || flagValue(alert.enabled) === false) continue;
     const type = textValue(alert.type) ?? '';
-    const failure =
-      integerValue(alert['failure-threshold']) ?? providerDefault(alerting, type, 'failure-threshold') ?? DEFAULT_FAILURE_THRESHOLD;
-    const success =
-      integerValue(alert['success-threshold']) ?? providerDefault(alerting, type, 'success-threshold') ?? DEFAULT_SUCCESS_THRESHOLD;
+    const failure = integerValue(alert['failure-threshold']) ?? providerDefault(alerting, type, 'failure-threshold') ?? DEFAULT_FAILURE_THRESHOLD;
+    const success = integerValue(alert['success-threshold']) ?? providerDefault(alerting, type, 'success-threshold') ?? DEFAULT_SUCCESS_THRESHOLD;
     failures = Math.min(failures ?? Infinity, clampCount(failure));
     successes = Math.min(successes ?? Infinity, clampCount(success));
   }
   const kept =
-    failures === undefined
-      ? ''
-      : ` Their thresholds were kept: down after ${failures} failure(s) in a row, up again after ${successes} success(es).`;
+    failures === undefined ? '' : ` Their thresholds were kept: down after ${failures} failure(s) in a row, up again after ${successes} success(es).`;
   scope.warn(
     'NOTIFICATIONS_DROPPED',
     `${raw.length} alert(s)${types.length > 0 ? ` (${types.join(', ')})` : ''} dropped: notification bindings never carry over; ` +

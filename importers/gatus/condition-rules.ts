@@ -20,10 +20,7 @@ export type Effect =
   | { kind: 'invert' };
 
 /** The outcome of mapping one condition: its effect (possibly with a note on an adjustment), or why it has none. */
-export type Applied =
-  | { kind: 'ok'; effect: Effect }
-  | { kind: 'adjusted'; effect: Effect; note: string }
-  | { kind: 'unsupported'; reason: string };
+export type Applied = { kind: 'ok'; effect: Effect } | { kind: 'adjusted'; effect: Effect; note: string } | { kind: 'unsupported'; reason: string };
 
 const KEYWORD_TYPES: ReadonlySet<CheckTypeName> = new Set(['http', 'tcp', 'udp', 'websocket', 'grpc']);
 const DAY_MS = 86_400_000;

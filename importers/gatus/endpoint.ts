@@ -133,11 +133,7 @@ export function convertEndpoint(raw: unknown, index: number, alerting: unknown, 
   }
 
   const responseBound = effects.maxResponseMs !== undefined && effects.maxResponseMs < (client.timeoutMs ?? Infinity);
-  const timeoutMs = scope.timeoutMs(
-    responseBound ? effects.maxResponseMs : client.timeoutMs,
-    intervalSeconds,
-    responseBound ? 'conditions' : 'client.timeout',
-  );
+  const timeoutMs = scope.timeoutMs(responseBound ? effects.maxResponseMs : client.timeoutMs, intervalSeconds, responseBound ? 'conditions' : 'client.timeout');
   const parts: EndpointParts = {
     kind,
     effects,

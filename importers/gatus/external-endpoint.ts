@@ -26,11 +26,7 @@ export function convertExternalEndpoint(raw: unknown, index: number, alerting: u
   }
   keepPlaceholders(scope, name, 'name');
   if (raw.token !== undefined && raw.token !== null && raw.token !== '') {
-    scope.warn(
-      'SECRET_DROPPED',
-      'the push token was dropped: secrets never carry over; the job must push to this check\'s own ping URL instead',
-      'token',
-    );
+    scope.warn('SECRET_DROPPED', "the push token was dropped: secrets never carry over; the job must push to this check's own ping URL instead", 'token');
   }
   const heartbeat = isRecord(raw.heartbeat) ? raw.heartbeat : {};
   let period = readDurationSeconds(heartbeat.interval, 'heartbeat.interval', scope, 'one day');

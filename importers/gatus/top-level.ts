@@ -20,12 +20,14 @@ export function skipSuites(suites: readonly unknown[], builder: ConversionBuilde
 export function reportTopLevel(top: Record<string, unknown>, builder: ConversionBuilder): void {
   const alerting = top.alerting;
   if (isRecord(alerting) && Object.keys(alerting).length > 0) {
-    builder.item('alerting').warn(
-      'NOTIFICATIONS_DROPPED',
-      `the alerting providers (${Object.keys(alerting).join(', ')}) and their credentials were not imported: ` +
-        'notification settings and secrets never carry over; set up notification channels in svc',
-      'alerting',
-    );
+    builder
+      .item('alerting')
+      .warn(
+        'NOTIFICATIONS_DROPPED',
+        `the alerting providers (${Object.keys(alerting).join(', ')}) and their credentials were not imported: ` +
+          'notification settings and secrets never carry over; set up notification channels in svc',
+        'alerting',
+      );
   }
   const maintenance = top.maintenance;
   if (isRecord(maintenance) && Object.keys(maintenance).length > 0) {

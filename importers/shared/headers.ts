@@ -5,7 +5,8 @@ import { describeValue, textValue } from './values.js';
 // reference to an organization secret (the catalog accepts an Authorization header only so).
 // Matching is on the name: a header whose name says it holds a key, token, secret, password or
 // cookie is one.
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|passw|api[-_]?key|apikey|auth[-_]?key|session|credential|signature/i;
+const SECRET_HEADER =
+  /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|passw|api[-_]?key|apikey|auth[-_]?key|session|credential|signature/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 const MAX_HEADERS = 50;
 const MAX_VALUE_LENGTH = 8192;
@@ -43,11 +44,7 @@ function credentialReference(name: string, value: string | undefined, scope: Ite
  * and at most 50 are kept. `field` is the source's
  * name of the header list; warnings name `<field>.<header>`.
  */
-export function importHeaders(
-  entries: Iterable<readonly [string, unknown]>,
-  scope: ItemScope,
-  field: string,
-): Record<string, string> {
+export function importHeaders(entries: Iterable<readonly [string, unknown]>, scope: ItemScope, field: string): Record<string, string> {
   const headers: Record<string, string> = {};
   let count = 0;
   for (const [rawName, rawValue] of entries) {

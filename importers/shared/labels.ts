@@ -27,11 +27,7 @@ export function labelValue(text: string): string {
  * managed label is reserved and one slot is kept for it; labels beyond the limit are dropped
  * with a warning. Later entries with the same key replace earlier ones.
  */
-export function importLabels(
-  entries: Iterable<readonly [string, string]>,
-  scope: ItemScope,
-  field: string,
-): Record<string, string> {
+export function importLabels(entries: Iterable<readonly [string, string]>, scope: ItemScope, field: string): Record<string, string> {
   const labels: Record<string, string> = {};
   let dropped = 0;
   for (const [rawKey, rawValue] of entries) {

@@ -15,7 +15,13 @@ function safeDecode(value: string): string {
  * check without sign-in) the password is only reported. Text that is not a URL, or a URL
  * without credentials, comes back unchanged.
  */
-export function withoutUrlCredentials(raw: string | undefined, scope: ItemScope, field: string, config: Record<string, unknown>, keepPassword = true): string | undefined {
+export function withoutUrlCredentials(
+  raw: string | undefined,
+  scope: ItemScope,
+  field: string,
+  config: Record<string, unknown>,
+  keepPassword = true,
+): string | undefined {
   if (raw === undefined) return undefined;
   let url: URL;
   try {

@@ -1,10 +1,4 @@
-import {
-  ConversionBuilder,
-  importLabels,
-  type ConversionResult,
-  type ConvertOptions,
-  type ItemScope,
-} from '../converter.js';
+import { ConversionBuilder, importLabels, type ConversionResult, type ConvertOptions, type ItemScope } from '../converter.js';
 import { dropExpiryReminders } from './map-http.js';
 import { isSkip, own, unsupported, wholeNumber } from './mapping.js';
 import { flag, num, text, type MonitorExport, type MonitorRecord } from './monitor-record.js';
@@ -82,10 +76,7 @@ function thresholdsOf(monitor: MonitorRecord, scope: ItemScope, intervalSeconds:
     );
   }
   const timeout = num(monitor, 'timeout');
-  const timeoutMs =
-    !push && timeout !== undefined && timeout > 0
-      ? scope.timeoutMs(timeout * 1000, intervalSeconds, monitor.field('timeout'))
-      : undefined;
+  const timeoutMs = !push && timeout !== undefined && timeout > 0 ? scope.timeoutMs(timeout * 1000, intervalSeconds, monitor.field('timeout')) : undefined;
   // The tool's default is no retries: down on the first failure.
   return { timeoutMs, failuresBeforeDown: (retries ?? 0) + 1 };
 }

@@ -52,10 +52,7 @@ export function inspectSelfhostedMonitorDb(input: Uint8Array | string): Selfhost
 }
 
 /** `prepareSelfhostedMonitorDb()` then `convertSelfhostedMonitorDb(input, options)`. */
-export async function convertSelfhostedMonitorDbAsync(
-  input: Uint8Array | string,
-  options?: ConvertOptions,
-): Promise<ConversionResult> {
+export async function convertSelfhostedMonitorDbAsync(input: Uint8Array | string, options?: ConvertOptions): Promise<ConversionResult> {
   await prepareSelfhostedMonitorDb();
   return convertSelfhostedMonitorDb(input, options);
 }

@@ -88,30 +88,17 @@ function commandOf(monitor: MonitorRecord, scope: ItemScope): Record<string, unk
   const parsed = json(monitor, 'database_query');
   if (parsed === undefined) return undefined;
   if (parsed.ok && isRecord(parsed.value)) return parsed.value;
-  scope.warn(
-    'UNSUPPORTED_SETTING',
-    'the command is not a JSON object and was left out; the check sends ping',
-    monitor.field('database_query'),
-  );
+  scope.warn('UNSUPPORTED_SETTING', 'the command is not a JSON object and was left out; the check sends ping', monitor.field('database_query'));
   return undefined;
 }
 
-function engineConfig(
-  engine: Engine,
-  parts: ConnectionParts,
-  monitor: MonitorRecord,
-  scope: ItemScope,
-): Record<string, unknown> {
+function engineConfig(engine: Engine, parts: ConnectionParts, monitor: MonitorRecord, scope: ItemScope): Record<string, unknown> {
   const config: Record<string, unknown> = { username: parts.user, ...engine.tls(parts) };
   if (engine.type === 'redis') {
     const database = parts.database === undefined ? undefined : Number(parts.database);
     if (database !== undefined && Number.isInteger(database) && database >= 0 && database <= 255) config.database = database;
     else if (parts.database !== undefined) {
-      scope.warn(
-        'UNSUPPORTED_SETTING',
-        'the database in the connection string is not a number from 0 to 255; 0 is used',
-        monitor.field(FIELD),
-      );
+      scope.warn('UNSUPPORTED_SETTING', 'the database in the connection string is not a number from 0 to 255; 0 is used', monitor.field(FIELD));
     }
     config.ignoreTlsErrors = flag(monitor, 'ignore_tls');
     return config;
@@ -121,11 +108,7 @@ function engineConfig(
     config.srv = parts.scheme === 'mongodb+srv';
     config.command = commandOf(monitor, scope);
     if (text(monitor, 'json_path') !== undefined) {
-      scope.warn(
-        'UNSUPPORTED_SETTING',
-        'a JSON query on the command result has no equivalent; the check fails only on errors',
-        monitor.field('json_path'),
-      );
+      scope.warn('UNSUPPORTED_SETTING', 'a JSON query on the command result has no equivalent; the check fails only on errors', monitor.field('json_path'));
     }
     return config;
   }
@@ -163,11 +146,7 @@ export function mapDatabase(monitor: MonitorRecord, scope: ItemScope): TypeMappi
     scope.warn('UNSUPPORTED_SETTING', `only the first of ${parts.hosts.length} servers is checked`, field);
   }
   if (parts.options.get('instance')) {
-    scope.warn(
-      'UNSUPPORTED_SETTING',
-      'named instances have no equivalent; give the instance port in the target instead',
-      field,
-    );
+    scope.warn('UNSUPPORTED_SETTING', 'named instances have no equivalent; give the instance port in the target instead', field);
   }
   // MySQL, SQL Server and Oracle monitors may test the query's single value against conditions
   // (server/monitor-types/mysql.js, mssql.js, oracledb.js); the check only runs the query.

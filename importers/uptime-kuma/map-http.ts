@@ -71,9 +71,7 @@ export function statusCodesOf(monitor: MonitorRecord, scope: ItemScope): (number
 
 function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string, unknown>): void {
   const user = text(monitor, 'basic_auth_user');
-  const method =
-    text(monitor, 'auth_method')?.toLowerCase() ??
-    (user !== undefined || text(monitor, 'basic_auth_pass') !== undefined ? 'basic' : undefined);
+  const method = text(monitor, 'auth_method')?.toLowerCase() ?? (user !== undefined || text(monitor, 'basic_auth_pass') !== undefined ? 'basic' : undefined);
   const field = monitor.field('auth_method');
   const unsupportedAuth = method === undefined ? undefined : own(UNSUPPORTED_AUTH, method);
   if (unsupportedAuth !== undefined) {
@@ -95,11 +93,7 @@ function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string
       const token = referSecret(monitor, scope, 'bearer_token', 'TOKEN', 'the bearer token');
       if (token !== undefined) config.headers = { ...(config.headers as Record<string, string> | undefined), Authorization: `Bearer ${token}` };
       else {
-        scope.warn(
-          'UNSUPPORTED_SETTING',
-          'bearer authentication is imported without its token: set it up again',
-          field,
-        );
+        scope.warn('UNSUPPORTED_SETTING', 'bearer authentication is imported without its token: set it up again', field);
       }
       return;
     }
@@ -161,17 +155,9 @@ function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<s
     const expression = text(monitor, 'json_path') ?? '$';
     const expected = text(monitor, 'expected_value');
     if (expression.length > MAX_TEXT) {
-      scope.warn(
-        'UNSUPPORTED_SETTING',
-        'the JSON query is too long and was left out; the check only tests the status code',
-        monitor.field('json_path'),
-      );
+      scope.warn('UNSUPPORTED_SETTING', 'the JSON query is too long and was left out; the check only tests the status code', monitor.field('json_path'));
     } else if (expected === undefined || expected.length > MAX_TEXT) {
-      scope.warn(
-        'UNSUPPORTED_SETTING',
-        'the JSON query has no usable expected value and was left out',
-        monitor.field('expected_value'),
-      );
+      scope.warn('UNSUPPORTED_SETTING', 'the JSON query has no usable expected value and was left out', monitor.field('expected_value'));
     } else {
       // The tool compares the result's text (== and != as text, "2.10" is not "2.1"), orders only
       // numbers, fails on arrays, objects and null, and evaluates a body that is not JSON as
@@ -211,11 +197,7 @@ export function dropExpiryReminders(monitor: MonitorRecord, scope: ItemScope, ce
 function mapHttpExtras(monitor: MonitorRecord, scope: ItemScope, target: string): void {
   dropExpiryReminders(monitor, scope, target.toLowerCase().startsWith('https:'));
   if (flag(monitor, 'cache_bust') === true) {
-    scope.warn(
-      'UNSUPPORTED_SETTING',
-      'cache busting (a random query parameter) has no equivalent',
-      monitor.field('cache_bust'),
-    );
+    scope.warn('UNSUPPORTED_SETTING', 'cache busting (a random query parameter) has no equivalent', monitor.field('cache_bust'));
   }
   if (flag(monitor, 'retry_only_on_status_code_failure') === true) {
     scope.warn(
@@ -248,11 +230,7 @@ export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMappin
   const target = withoutUrlCredentials(text(monitor, 'url')?.trim(), scope, monitor.field('url'), config, false);
   if (target === undefined) return missing(monitor, 'url', 'URL');
   if (config.basicAuthUser !== undefined) {
-    scope.warn(
-      'UNSUPPORTED_SETTING',
-      'browser checks have no sign-in; the user name in the URL was left out',
-      monitor.field('url'),
-    );
+    scope.warn('UNSUPPORTED_SETTING', 'browser checks have no sign-in; the user name in the URL was left out', monitor.field('url'));
     delete config.basicAuthUser;
   }
   // The tool accepts any status from 200 to 399 on a browser monitor, whatever its accepted

@@ -135,11 +135,7 @@ function metadataOf(monitor: MonitorRecord, scope: ItemScope): Record<string, st
   const parsed = json(monitor, 'grpc_metadata');
   if (parsed === undefined) return undefined;
   if (!parsed.ok || !isRecord(parsed.value)) {
-    scope.warn(
-      'UNSUPPORTED_SETTING',
-      'the metadata is not a JSON object and was left out',
-      monitor.field('grpc_metadata'),
-    );
+    scope.warn('UNSUPPORTED_SETTING', 'the metadata is not a JSON object and was left out', monitor.field('grpc_metadata'));
     return undefined;
   }
   const field = monitor.field('grpc_metadata');
@@ -149,7 +145,11 @@ function metadataOf(monitor: MonitorRecord, scope: ItemScope): Record<string, st
       if (METADATA_KEY.test(key)) return true;
       if (isSecretHeader(key)) {
         // No secret can stand in for it under a key the check cannot send.
-        scope.warn('SECRET_DROPPED', `the credential in the metadata ${JSON.stringify(key)} was not imported: the key is not usable (binary "-bin" keys included)`, `${field}.${key}`);
+        scope.warn(
+          'SECRET_DROPPED',
+          `the credential in the metadata ${JSON.stringify(key)} was not imported: the key is not usable (binary "-bin" keys included)`,
+          `${field}.${key}`,
+        );
         return false;
       }
       const message = `${JSON.stringify(key)} is not a usable metadata key (binary "-bin" keys included); it was left out`;

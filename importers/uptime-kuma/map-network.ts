@@ -14,7 +14,11 @@ export function mapPort(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   // expected TLS alert, and a certificate that must be valid when TLS and expiry reminders are on.
   const alert = text(monitor, 'expected_tls_alert')?.trim();
   if (alert !== undefined && alert !== 'none') {
-    scope.warn('UNSUPPORTED_SETTING', `the expected TLS alert ${JSON.stringify(alert)} is not checked; the check only connects`, monitor.field('expected_tls_alert'));
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      `the expected TLS alert ${JSON.stringify(alert)} is not checked; the check only connects`,
+      monitor.field('expected_tls_alert'),
+    );
   }
   const security = text(monitor, 'smtp_security')?.trim();
   if ((security === 'secure' || security === 'starttls') && flag(monitor, 'expiry_notification') === true) {
@@ -144,11 +148,7 @@ export function mapSmtp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   // The tool's SMTP monitor (server/monitor-types/smtp.js) verifies certificates whatever its
   // "ignore TLS errors" says, and without a security mode upgrades with STARTTLS when offered.
   if (flag(monitor, 'ignore_tls') === true) {
-    scope.warn(
-      'VALUE_ADJUSTED',
-      'the tool verified the certificate although TLS errors were to be ignored; so does the check',
-      monitor.field('ignore_tls'),
-    );
+    scope.warn('VALUE_ADJUSTED', 'the tool verified the certificate although TLS errors were to be ignored; so does the check', monitor.field('ignore_tls'));
   }
   if (given === undefined) {
     scope.warn(
@@ -176,11 +176,7 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   const community = version === '3' ? undefined : referSecret(monitor, scope, 'radius_password', 'COMMUNITY', 'the SNMP community string');
   const path = text(monitor, 'json_path')?.trim();
   if (path !== undefined && path !== '$') {
-    scope.warn(
-      'UNSUPPORTED_SETTING',
-      'a JSON query on the SNMP value has no equivalent; the value itself is compared',
-      monitor.field('json_path'),
-    );
+    scope.warn('UNSUPPORTED_SETTING', 'a JSON query on the SNMP value has no equivalent; the value itself is compared', monitor.field('json_path'));
   }
   const expected = text(monitor, 'expected_value');
   if (expected === undefined) {
@@ -201,10 +197,7 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
       community,
       // The tool compares the value as its JSON query does (server/monitor-types/snmp.js calls
       // evaluateJsonQuery of src/util.ts): == and != as text, order only numbers.
-      condition:
-        expected === undefined
-          ? undefined
-          : { operator: operator(monitor, scope, 'json_path_operator'), expected, compareAs: 'text' },
+      condition: expected === undefined ? undefined : { operator: operator(monitor, scope, 'json_path_operator'), expected, compareAs: 'text' },
     },
   };
 }

@@ -88,13 +88,7 @@ export function keyword(value: string | undefined, absent: boolean, caseSensitiv
  * A whole number within `min`-`max` from a numeric field; a value outside is moved to the
  * nearest bound with a `VALUE_ADJUSTED` warning that names `what`. Undefined when absent.
  */
-export function wholeNumber(
-  monitor: MonitorRecord,
-  scope: ItemScope,
-  column: string,
-  what: string,
-  [min, max]: readonly [number, number],
-): number | undefined {
+export function wholeNumber(monitor: MonitorRecord, scope: ItemScope, column: string, what: string, [min, max]: readonly [number, number]): number | undefined {
   const value = num(monitor, column);
   if (value === undefined) return undefined;
   const fitted = Math.min(max, Math.max(min, Math.round(value)));

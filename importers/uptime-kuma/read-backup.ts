@@ -60,12 +60,7 @@ function readEntry(entry: unknown, names: ReadonlyMap<string, string>): ColumnRe
     values.set(column, entry[key]);
     spelling.set(column, key);
   }
-  return new ColumnRecord(
-    values,
-    spelling,
-    readTags(entry.tags),
-    readNotifications(entry.notificationIDList, names),
-  );
+  return new ColumnRecord(values, spelling, readTags(entry.tags), readNotifications(entry.notificationIDList, names));
 }
 
 /**

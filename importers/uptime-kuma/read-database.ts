@@ -68,10 +68,7 @@ function readTags(db: Database, tables: Set<string>): Map<number, MonitorTag[]> 
   const monitorTagColumns = columnsOf(db, 'monitor_tag');
   if (!hasColumns(monitorTagColumns, 'monitor_id', 'tag_id')) return new Map();
   const hasValue = monitorTagColumns.has('value');
-  const result = rows(
-    db,
-    `SELECT mt.monitor_id, t.name, ${hasValue ? 'mt.value' : "''"} FROM monitor_tag mt JOIN tag t ON t.id = mt.tag_id ORDER BY mt.rowid`,
-  );
+  const result = rows(db, `SELECT mt.monitor_id, t.name, ${hasValue ? 'mt.value' : "''"} FROM monitor_tag mt JOIN tag t ON t.id = mt.tag_id ORDER BY mt.rowid`);
   return groupBy(
     result.values
       .filter((row) => typeof row[1] === 'string')
@@ -157,9 +154,7 @@ export function readDatabase(sqlJs: SqlJs, bytes: Uint8Array): MonitorExport {
   try {
     const tables = new Set(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'").values.map((row) => String(row[0])));
     if (!tables.has('monitor')) {
-      throw new ImportInputError(
-        `the file is a SQLite database, but not one of the self-hosted monitor: it has no monitor table. ${INPUT_HINT}`,
-      );
+      throw new ImportInputError(`the file is a SQLite database, but not one of the self-hosted monitor: it has no monitor table. ${INPUT_HINT}`);
     }
     return readMonitors(db, tables);
   } finally {

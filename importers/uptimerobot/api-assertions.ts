@@ -43,8 +43,8 @@ export function mapApiAssertions(raw: unknown, scope: ItemScope): AssertionEffec
   }
   raw.checks.forEach((check, index) => {
     const where = `${field}.checks[${index}]`;
-    const property = isRecord(check) ? textValue(check.property)?.trim() ?? '' : '';
-    const comparison = isRecord(check) ? textValue(check.comparison) ?? '' : '';
+    const property = isRecord(check) ? (textValue(check.property)?.trim() ?? '') : '';
+    const comparison = isRecord(check) ? (textValue(check.comparison) ?? '') : '';
     const operator = OPERATORS[comparison.toLowerCase().replace(/[-_ ]/g, '')];
     const target = isRecord(check) ? textValue(check.target) : undefined;
     if (!operator || target === undefined) {

@@ -37,9 +37,7 @@ const MAX_BODY = 65_536;
 function headerEntries(raw: unknown): [string, unknown][] {
   if (isRecord(raw)) return Object.entries(raw);
   if (Array.isArray(raw)) {
-    return raw.flatMap((entry): [string, unknown][] =>
-      isRecord(entry) && typeof entry.name === 'string' ? [[entry.name, entry.value]] : [],
-    );
+    return raw.flatMap((entry): [string, unknown][] => (isRecord(entry) && typeof entry.name === 'string' ? [[entry.name, entry.value]] : []));
   }
   return [];
 }
@@ -112,7 +110,11 @@ export function requestConfig(parts: RequestParts, scope: ItemScope): RequestCon
   if (parts.hasPassword && (parts.authKind === 'basic' || parts.authKind === 'none')) {
     basicAuthPassword = scope.secretFor('PASSWORD', 'the HTTP authentication password', fields.password);
   } else if (parts.hasPassword) {
-    scope.warn('SECRET_DROPPED', 'the HTTP authentication password was not imported (secrets never carry over, and this kind of authentication is not supported)', fields.password);
+    scope.warn(
+      'SECRET_DROPPED',
+      'the HTTP authentication password was not imported (secrets never carry over, and this kind of authentication is not supported)',
+      fields.password,
+    );
   }
   return {
     method,

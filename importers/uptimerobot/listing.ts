@@ -3,8 +3,7 @@ import { isRecord } from '../shared/input-text.js';
 import { integerValue, textValue } from '../shared/values.js';
 
 /** What the importer expects, as error messages say it. */
-export const EXPECTED =
-  'the JSON returned by the UptimeRobot API v2 getMonitors (an object with a `monitors` list) or by GET /v3/monitors';
+export const EXPECTED = 'the JSON returned by the UptimeRobot API v2 getMonitors (an object with a `monitors` list) or by GET /v3/monitors';
 
 /** One monitor of the input, with the API version whose field names it uses. */
 export interface ListedMonitor {
@@ -25,14 +24,12 @@ function failure(page: Record<string, unknown>): ImportInputError {
   const error = isRecord(page.error) ? page.error : {};
   const message = textValue(error.message) ?? textValue(page.message) ?? 'no message';
   const type = textValue(error.type);
-  return new ImportInputError(
-    `expected ${EXPECTED}, but the input is the API's error reply: ${message}${type ? ` (${type})` : ''}`,
-  );
+  return new ImportInputError(`expected ${EXPECTED}, but the input is the API's error reply: ${message}${type ? ` (${type})` : ''}`);
 }
 
 function versionOf(monitor: unknown): 2 | 3 {
   if (!isRecord(monitor)) return 2;
-  if ('friendlyName' in monitor || typeof monitor.type === 'string' && !/^\d+$/.test(monitor.type)) return 3;
+  if ('friendlyName' in monitor || (typeof monitor.type === 'string' && !/^\d+$/.test(monitor.type))) return 3;
   return 2;
 }
 
@@ -55,9 +52,7 @@ function readPage(page: Record<string, unknown>, label: string, listing: Listing
     page.data.forEach((raw, i) => listing.monitors.push({ raw, version: 3, position: `${label}data[${i}]` }));
     const next = textValue(page.nextLink);
     if (next) {
-      listing.missingPages.push(
-        `this page has a nextLink (more monitors follow); fetch every page and import them together as one JSON list`,
-      );
+      listing.missingPages.push(`this page has a nextLink (more monitors follow); fetch every page and import them together as one JSON list`);
     }
     return;
   }

@@ -19,11 +19,7 @@ function keyword(monitor: Record<string, unknown>, scope: ItemScope): Keyword | 
   }
   const type = integerValue(monitor.keyword_type);
   if (type !== 1 && type !== 2) {
-    scope.warn(
-      'VALUE_ADJUSTED',
-      `keyword_type is ${describeValue(monitor.keyword_type)}; read as 2 (alert when the keyword is missing)`,
-      'keyword_type',
-    );
+    scope.warn('VALUE_ADJUSTED', `keyword_type is ${describeValue(monitor.keyword_type)}; read as 2 (alert when the keyword is missing)`, 'keyword_type');
   }
   const caseType = integerValue(monitor.keyword_case_type);
   return {

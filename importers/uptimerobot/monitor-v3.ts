@@ -109,11 +109,7 @@ function certificateDays(config: Record<string, unknown>, scope: ItemScope): num
 export function readV3Monitor(monitor: Record<string, unknown>, name: string, scope: ItemScope): MonitorSpec | { unsupported: string } {
   const kind = V3_TYPES[(textValue(monitor.type) ?? '').trim().toUpperCase()];
   if (!kind) return { unsupported: `monitor type ${describeValue(monitor.type)} has no equivalent check type` };
-  warnDropped(
-    monitor,
-    { alertContacts: 'assignedAlertContacts', maintenanceWindows: 'maintenanceWindows' },
-    scope,
-  );
+  warnDropped(monitor, { alertContacts: 'assignedAlertContacts', maintenanceWindows: 'maintenanceWindows' }, scope);
   const config = isRecord(monitor.config) ? monitor.config : {};
   const http = kind === 'http' || kind === 'keyword' || kind === 'api';
   const assertions = kind === 'api' ? mapApiAssertions(config.apiAssertions, scope) : undefined;

@@ -38,7 +38,12 @@ function answerText(type: string, record: unknown): string {
 
 /** Values compare without case, quotes, trailing dots or repeated spaces. */
 const normalise = (value: string) =>
-  value.toLowerCase().replace(/"/g, '').replace(/\.(?=\s|$)/g, '').replace(/\s+/g, ' ').trim();
+  value
+    .toLowerCase()
+    .replace(/"/g, '')
+    .replace(/\.(?=\s|$)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** A resolver with the run's time budget, pointed at `server` when the check names one. */
 async function resolverFor(server: string | undefined, context: ProbeContext): Promise<Resolver> {
@@ -74,10 +79,7 @@ export const dnsProbe = defineProbe({
     let records: unknown[] = [];
     let rcode = 'NOERROR';
     try {
-      records =
-        config.recordType === 'PTR'
-          ? await resolver.reverse(check.target)
-          : ((await resolver.resolve(check.target, config.recordType)) as unknown[]);
+      records = config.recordType === 'PTR' ? await resolver.reverse(check.target) : ((await resolver.resolve(check.target, config.recordType)) as unknown[]);
       if (config.recordType === 'SOA' && !Array.isArray(records)) records = [records];
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? '';

@@ -58,13 +58,7 @@ export const grpcProbe = defineProbe({
 });
 
 /** Sends one Check request and resolves with the status name, or fails with the gRPC status. */
-function checkHealth(
-  session: ClientHttp2Session,
-  authority: string,
-  service: string,
-  metadata: Record<string, string>,
-  timeoutMs: number,
-): Promise<string> {
+function checkHealth(session: ClientHttp2Session, authority: string, service: string, metadata: Record<string, string>, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     session.once('error', reject);
     const stream = session.request({

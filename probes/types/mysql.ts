@@ -33,9 +33,7 @@ export const mysqlProbe = defineSqlProbe({
     return {
       query: (sql) =>
         new Promise<number>((resolve, reject) =>
-          connection.query({ sql, timeout: context.timeoutMs }, (error, rows) =>
-            error ? reject(error) : resolve(Array.isArray(rows) ? rows.length : 0),
-          ),
+          connection.query({ sql, timeout: context.timeoutMs }, (error, rows) => (error ? reject(error) : resolve(Array.isArray(rows) ? rows.length : 0))),
         ),
       close: () => new Promise<void>((resolve) => connection.end(() => resolve())),
       destroy: () => connection.destroy(),

@@ -40,7 +40,11 @@ export const oracleProbe = defineSqlProbe({
         return result.rows?.length ?? result.rowsAffected ?? 0;
       },
       close: () => connection.close(),
-      destroy: () => void connection.break().finally(() => connection.close()).catch(() => {}),
+      destroy: () =>
+        void connection
+          .break()
+          .finally(() => connection.close())
+          .catch(() => {}),
     };
   },
   describe(error, check) {

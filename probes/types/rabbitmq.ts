@@ -18,9 +18,7 @@ export const rabbitmqProbe = defineProbe({
     const agent = new Agent({
       connect: { lookup: context.egress.lookup, rejectUnauthorized: !config.ignoreTlsErrors, timeout: context.timeoutMs },
     });
-    const authorization = config.username
-      ? `Basic ${Buffer.from(`${config.username}:${passwordOf(config) ?? ''}`).toString('base64')}`
-      : undefined;
+    const authorization = config.username ? `Basic ${Buffer.from(`${config.username}:${passwordOf(config) ?? ''}`).toString('base64')}` : undefined;
     const problems: string[] = [];
     try {
       for (const node of [check.target, ...config.additionalNodes]) {

@@ -12,9 +12,7 @@ export const redisProbe = defineProbe({
   async run(check, context) {
     const { config } = check;
     const target = await resolveTarget(check.target, 6379, context);
-    const tls = config.useTls
-      ? { tls: true as const, servername: target.servername, rejectUnauthorized: !config.ignoreTlsErrors }
-      : { tls: false as const };
+    const tls = config.useTls ? { tls: true as const, servername: target.servername, rejectUnauthorized: !config.ignoreTlsErrors } : { tls: false as const };
     const client = createClient({
       socket: { host: target.address, port: target.port, ...tls, connectTimeout: context.timeoutMs, reconnectStrategy: false },
       username: config.username,

@@ -23,15 +23,17 @@ export const snmpProbe = defineProbe({
     let session: Session;
     if (config.version === '3') {
       if (!config.v3Username) throw new ProbeFailure('SNMPv3 needs v3Username');
-      const level = config.authKey
-        ? config.privKey ? snmp.SecurityLevel.authPriv : snmp.SecurityLevel.authNoPriv
-        : snmp.SecurityLevel.noAuthNoPriv;
-      session = snmp.createV3Session(address, {
-        name: config.v3Username,
-        level,
-        ...(config.authKey ? { authProtocol: snmp.AuthProtocols.sha, authKey: config.authKey } : {}),
-        ...(config.privKey ? { privProtocol: snmp.PrivProtocols.aes, privKey: config.privKey } : {}),
-      }, options);
+      const level = config.authKey ? (config.privKey ? snmp.SecurityLevel.authPriv : snmp.SecurityLevel.authNoPriv) : snmp.SecurityLevel.noAuthNoPriv;
+      session = snmp.createV3Session(
+        address,
+        {
+          name: config.v3Username,
+          level,
+          ...(config.authKey ? { authProtocol: snmp.AuthProtocols.sha, authKey: config.authKey } : {}),
+          ...(config.privKey ? { privProtocol: snmp.PrivProtocols.aes, privKey: config.privKey } : {}),
+        },
+        options,
+      );
     } else {
       const version = config.version === '1' ? snmp.Version1 : snmp.Version2c;
       session = snmp.createSession(address, config.community || 'public', { ...options, version });

@@ -41,7 +41,8 @@ export const websocketProbe = defineProbe({
     /** Why the connection closed, as precisely as the handshake observation allows. */
     const closeFailure = (code: number, reason: string): ProbeFailure => {
       // undici ends the connection itself (no close frame comes back) when a message is over the limit.
-      if (opened && code === 1006) return new ProbeFailure('the connection ended without a close frame (1006): the server dropped it, or sent a message over 1 MiB');
+      if (opened && code === 1006)
+        return new ProbeFailure('the connection ended without a close frame (1006): the server dropped it, or sent a message over 1 MiB');
       if (opened) return new ProbeFailure(`the server closed the connection (${code}${reason ? ` ${reason}` : ''})`);
       if (observed.error) return new ProbeFailure(failureMessage(observed.error));
       if (observed.status !== undefined && observed.status !== 101) return new ProbeFailure(`expected status 101, got ${observed.status}`);

@@ -20,7 +20,11 @@ interface Violation {
 
 /** Runs dependency-cruiser with the project's rules in `cwd` and returns the violations it found. */
 function cruise(cwd: string, paths: string[]): Violation[] {
-  const run = spawnSync(process.execPath, [CRUISER, '--config', CONFIG, '--output-type', 'json', ...paths], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [CRUISER, '--config', CONFIG, '--output-type', 'json', ...paths], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (!run.stdout) throw new Error(`dependency-cruiser gave no answer: ${run.stderr}`);
   return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
@@ -57,7 +61,8 @@ describe('architecture rules', () => {
       'checks/field.ts': "import type { Kind } from './kind.js';\nexport interface Field { kind: Kind }\nexport const FIELD = 1;\n",
       'checks/kind.ts': "import { FIELD } from './field.js';\nexport type Kind = 'text';\nexport const KIND = FIELD;\n",
       // Inside the daemon: the database layer stands on nothing else, types included.
-      'daemon/db/connect.ts': "import { notFound } from '../errors.js';\nimport type { Deps } from '../deps.js';\nexport const open = (deps: Deps) => [deps, notFound];\n",
+      'daemon/db/connect.ts':
+        "import { notFound } from '../errors.js';\nimport type { Deps } from '../deps.js';\nexport const open = (deps: Deps) => [deps, notFound];\n",
       'daemon/deps.ts': 'export interface Deps { name: string }\n',
       // Route tables are imported by route files, the MCP tools and app.ts, which mounts them.
       'daemon/routes/health.ts': "import { open } from '../db/connect.js';\nexport const HEALTH = [open];\n",

@@ -28,7 +28,11 @@ const ALLOWED: Record<string, string> = {
   'daemon/orgs/pattern-matcher.ts: nextId': 'the e-mail pattern worker',
 };
 
-const MODULE_STATE = [/^(?:export )?let (\w+)/, /^(?:export )?const (\w+)(?::[^=]*)? = new (?:Map|WeakMap|WeakSet)\b/, /^(?:export )?const (\w+)(?::[^=]*)? = (?:new Set\(\)|\[\]);/];
+const MODULE_STATE = [
+  /^(?:export )?let (\w+)/,
+  /^(?:export )?const (\w+)(?::[^=]*)? = new (?:Map|WeakMap|WeakSet)\b/,
+  /^(?:export )?const (\w+)(?::[^=]*)? = (?:new Set\(\)|\[\]);/,
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -51,7 +55,9 @@ export function moduleState(file: string, text: string): string[] {
 
 describe('module state', () => {
   it('is kept by no module of the daemon or the probes, apart from the listed ones', () => {
-    const found = ['daemon', 'probes'].flatMap((dir) => sources(join(ROOT, dir)).flatMap((path) => moduleState(relative(ROOT, path), readFileSync(path, 'utf8'))));
+    const found = ['daemon', 'probes'].flatMap((dir) =>
+      sources(join(ROOT, dir)).flatMap((path) => moduleState(relative(ROOT, path), readFileSync(path, 'utf8'))),
+    );
     expect(found.filter((entry) => !(entry in ALLOWED))).toEqual([]);
   });
 

@@ -12,7 +12,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const SCANNED = ['daemon', 'probes', 'importers', 'checks', 'contract'];
 
 /** The egress module itself: the policy, and the HTTP dispatcher, fetch and SOCKS proxy built on it. */
-const EGRESS_MODULE = ['probes/egress.ts', 'probes/http-dispatcher.ts', 'probes/egress-fetch.ts', 'probes/egress-socks-proxy.ts', 'probes/browser-egress-proxy.ts'];
+const EGRESS_MODULE = [
+  'probes/egress.ts',
+  'probes/http-dispatcher.ts',
+  'probes/egress-fetch.ts',
+  'probes/egress-socks-proxy.ts',
+  'probes/browser-egress-proxy.ts',
+];
 
 const RESOLVED = 'connects only to the address resolveTarget (the egress policy) allowed';
 const DISPATCHER = "requests through runDispatcher (the egress policy's connector)";
@@ -50,7 +56,8 @@ const ALLOWED: Record<string, string> = {
 };
 
 /** Packages that open connections. */
-const NETWORK_PACKAGES = /^(undici|pg|mysql2|mongodb|tedious|oracledb|kafkajs|mqtt|redis|ioredis|ssh2|net-snmp|nodemailer|ldapts|playwright-core|playwright|ws|axios|node-fetch|got|amqplib|socks)(\/|$)/;
+const NETWORK_PACKAGES =
+  /^(undici|pg|mysql2|mongodb|tedious|oracledb|kafkajs|mqtt|redis|ioredis|ssh2|net-snmp|nodemailer|ldapts|playwright-core|playwright|ws|axios|node-fetch|got|amqplib|socks)(\/|$)/;
 /** Names of Node's modules that open connections, per module. */
 const NODE_CLIENTS: Record<string, RegExp> = {
   net: /\b(connect|createConnection|Socket)\b/,
@@ -66,7 +73,8 @@ const NODE_CLIENTS: Record<string, RegExp> = {
 export function outboundUses(text: string): string[] {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
   const found = new Set<string>();
-  if (/(?<![\w.$'"`])fetch\s*\(/.test(code) || /\bglobalThis\.fetch\b/.test(code) || /(\?\?|\|\||=|\(|,)\s*fetch\s*[,)};]/.test(code)) found.add('global fetch');
+  if (/(?<![\w.$'"`])fetch\s*\(/.test(code) || /\bglobalThis\.fetch\b/.test(code) || /(\?\?|\|\||=|\(|,)\s*fetch\s*[,)};]/.test(code))
+    found.add('global fetch');
   for (const match of code.matchAll(/import\s+(type\s+)?([^'";]*?)\s*from\s*'([^']+)'/g)) {
     const [, typeOnly, names, from] = match;
     if (typeOnly) continue;
@@ -135,7 +143,8 @@ describe('outbound calls', () => {
       'probes/types/raw-socket.ts': "import { connect } from 'node:net';\nexport const c = connect;\n",
       'probes/types/lazy-driver.ts': "export const load = () => import('mongodb');\n",
       'importers/sneaky.ts': "import http from 'node:http';\nexport const h = http;\n",
-      'daemon/fine.ts': "import { isIP, BlockList } from 'node:net';\nimport type { Dispatcher } from 'undici';\n// fetch(url) in a comment\nconst deps = { fetch: (n: number) => n };\nexport const ok = [isIP, BlockList, 'fetch(', deps.fetch(1)];\n",
+      'daemon/fine.ts':
+        "import { isIP, BlockList } from 'node:net';\nimport type { Dispatcher } from 'undici';\n// fetch(url) in a comment\nconst deps = { fetch: (n: number) => n };\nexport const ok = [isIP, BlockList, 'fetch(', deps.fetch(1)];\n",
       'probes/egress-fetch.ts': "import { fetch as undiciFetch } from 'undici';\nexport const f = undiciFetch;\n",
     };
     for (const [path, text] of Object.entries(files)) {

@@ -1,10 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  checkDefinitionJsonSchema,
-  checkTypeNames,
-  sampleCheck,
-  validateCheck,
-} from '../../checks/index.js';
+import { checkDefinitionJsonSchema, checkTypeNames, sampleCheck, validateCheck } from '../../checks/index.js';
 import { schemaErrors } from './json-schema-subset.js';
 
 describe('checkDefinitionJsonSchema', () => {

@@ -11,14 +11,12 @@ function targetProblem(type: CheckTypeName, target: string): string | undefined 
 }
 
 describe('host parsing', () => {
-  test.each(['example.com', 'localhost', 'db-1.internal', '_sip._tcp.example.com', 'example.com.', 'xn--bcher-kva.example'])(
-    '%s is a host name',
-    (value) => expect(isHostName(value)).toBe(true),
+  test.each(['example.com', 'localhost', 'db-1.internal', '_sip._tcp.example.com', 'example.com.', 'xn--bcher-kva.example'])('%s is a host name', (value) =>
+    expect(isHostName(value)).toBe(true),
   );
 
-  test.each(['', '-lead.example.com', 'trail-.example.com', 'a..b', 'spa ce.com', '999.1.1.1', `${'a'.repeat(64)}.com`])(
-    '%j is not a host name',
-    (value) => expect(isHostName(value)).toBe(false),
+  test.each(['', '-lead.example.com', 'trail-.example.com', 'a..b', 'spa ce.com', '999.1.1.1', `${'a'.repeat(64)}.com`])('%j is not a host name', (value) =>
+    expect(isHostName(value)).toBe(false),
   );
 
   test('recognises IP addresses', () => {

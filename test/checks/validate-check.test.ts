@@ -157,9 +157,7 @@ describe('validateCheck: problems', () => {
   });
 
   test('flags unknown fields that look like secrets, and literal credentials in credential fields', () => {
-    const issues = issuesOf(
-      validateCheck({ ...minimal, config: { basicAuthUser: 'ops', basicAuthPassword: 'x', apiToken: 'y' } }),
-    );
+    const issues = issuesOf(validateCheck({ ...minimal, config: { basicAuthUser: 'ops', basicAuthPassword: 'x', apiToken: 'y' } }));
     expect(issues).toEqual([
       { path: 'config.basicAuthPassword', message: expect.stringContaining('must be a secret reference such as {{secrets.DB_PASSWORD}}') },
       { path: 'config.apiToken', message: 'unknown field: secrets are never stored in a check' },
@@ -169,7 +167,11 @@ describe('validateCheck: problems', () => {
   test('accepts secret references where credentials go', () => {
     const check = validateCheck({
       ...minimal,
-      config: { basicAuthUser: 'ops', basicAuthPassword: '{{secrets.OPS_PASSWORD}}', headers: { Authorization: 'Bearer {{secrets.API_TOKEN}}', 'X-Api-Key': '{{ secrets.API_KEY }}' } },
+      config: {
+        basicAuthUser: 'ops',
+        basicAuthPassword: '{{secrets.OPS_PASSWORD}}',
+        headers: { Authorization: 'Bearer {{secrets.API_TOKEN}}', 'X-Api-Key': '{{ secrets.API_KEY }}' },
+      },
     });
     expect(check.ok).toBe(true);
     expect(issuesOf(validateCheck({ ...minimal, config: { basicAuthPassword: '{{secrets.lower}}' } }))).toEqual([
@@ -200,9 +202,7 @@ describe('validateCheck: labels', () => {
   test('accepts up to 64 labels and rejects more', () => {
     const labels = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
     expect(validateCheck({ ...minimal, labels: labels(64) }).ok).toBe(true);
-    expect(issuesOf(validateCheck({ ...minimal, labels: labels(65) }))).toEqual([
-      { path: 'labels', message: 'at most 64 labels' },
-    ]);
+    expect(issuesOf(validateCheck({ ...minimal, labels: labels(65) }))).toEqual([{ path: 'labels', message: 'at most 64 labels' }]);
   });
 
   test.each([
@@ -222,8 +222,6 @@ describe('validateCheck: labels', () => {
   });
 
   test('rejects a label value that is not a string', () => {
-    expect(issuesOf(validateCheck({ ...minimal, labels: { team: 7 } }))).toEqual([
-      { path: 'labels.team', message: 'expected a string, got a number' },
-    ]);
+    expect(issuesOf(validateCheck({ ...minimal, labels: { team: 7 } }))).toEqual([{ path: 'labels.team', message: 'expected a string, got a number' }]);
   });
 });

@@ -5,9 +5,11 @@ const existing = sampleCheck('http') as CheckDefinition<'http'>;
 
 describe('mergePatch', () => {
   test('merges objects, replaces lists and values, and removes keys set to null', () => {
-    expect(
-      mergePatch({ a: 1, b: { c: 2, d: 3 }, e: [1, 2], f: 'x' }, { a: 5, b: { d: null, g: 4 }, e: [3], f: null }),
-    ).toEqual({ a: 5, b: { c: 2, g: 4 }, e: [3] });
+    expect(mergePatch({ a: 1, b: { c: 2, d: 3 }, e: [1, 2], f: 'x' }, { a: 5, b: { d: null, g: 4 }, e: [3], f: null })).toEqual({
+      a: 5,
+      b: { c: 2, g: 4 },
+      e: [3],
+    });
   });
 });
 

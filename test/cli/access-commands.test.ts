@@ -21,7 +21,13 @@ describe('svc CLI: tokens and e-mail changes', () => {
   afterAll(() => daemon.stop());
 
   it('has help with an example for each command', async () => {
-    for (const args of [['token', 'create'], ['token', 'list'], ['token', 'revoke'], ['account', 'set-email'], ['admin', 'user', 'set-email']]) {
+    for (const args of [
+      ['token', 'create'],
+      ['token', 'list'],
+      ['token', 'revoke'],
+      ['account', 'set-email'],
+      ['admin', 'user', 'set-email'],
+    ]) {
       const help = await runSvc([...args, '--help']);
       expect(help.code, args.join(' ')).toBe(0);
       expect(help.stdout).toContain('Example:');
@@ -92,7 +98,9 @@ describe('svc CLI: tokens and e-mail changes', () => {
     const missing = await runSvc(['admin', 'user', 'set-email', '--user', 'nobody@example.com', '--email', 'x@example.com'], { env: adminEnv });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no account has the e-mail address');
-    const notAdmin = await runSvc(['admin', 'user', 'set-email', '--user', 'ann3@example.com', '--email', 'x@example.com'], { env: { ...env, SVC_TOKEN: await daemon.login('ann3@example.com', 'anns password') } });
+    const notAdmin = await runSvc(['admin', 'user', 'set-email', '--user', 'ann3@example.com', '--email', 'x@example.com'], {
+      env: { ...env, SVC_TOKEN: await daemon.login('ann3@example.com', 'anns password') },
+    });
     expect(notAdmin.code).toBe(1);
     expect(notAdmin.stderr).toMatch(/super admin/i);
     const taken = await runSvc(['admin', 'user', 'set-email', '--user', 'ann3@example.com', '--email', 'admin@svc.local'], { env: adminEnv });

@@ -29,7 +29,21 @@ describe('svc CLI: notification channels', () => {
   });
 
   it('creates, lists and tests a channel, then shows its deliveries', async () => {
-    const created = await runSvc(['channels', 'create', '--name', 'ops hook', '--type', 'webhook', '--config', JSON.stringify({ url: `${receiver.url}/hook/cli-secret-path` }), '--default', '--json'], { env });
+    const created = await runSvc(
+      [
+        'channels',
+        'create',
+        '--name',
+        'ops hook',
+        '--type',
+        'webhook',
+        '--config',
+        JSON.stringify({ url: `${receiver.url}/hook/cli-secret-path` }),
+        '--default',
+        '--json',
+      ],
+      { env },
+    );
     expect(created.code, created.stderr).toBe(0);
     const channel = JSON.parse(created.stdout);
     expect(channel).toMatchObject({ name: 'ops hook', type: 'webhook', default: true });
@@ -58,7 +72,10 @@ describe('svc CLI: notification channels', () => {
     const bad = await runSvc(['channels', 'create', '--name', 'x', '--type', 'webhook', '--config', 'not json'], { env });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('must be a JSON object');
-    const refused = await runSvc(['channels', 'create', '--name', 'meta', '--type', 'webhook', '--config', JSON.stringify({ url: 'http://169.254.169.254/latest' }), '--json'], { env });
+    const refused = await runSvc(
+      ['channels', 'create', '--name', 'meta', '--type', 'webhook', '--config', JSON.stringify({ url: 'http://169.254.169.254/latest' }), '--json'],
+      { env },
+    );
     const uid = JSON.parse(refused.stdout).uid;
     const tested = await runSvc(['channels', 'test', uid], { env });
     expect(tested.code).toBe(1);

@@ -12,7 +12,8 @@ describe.each(DATABASE_KINDS)('svc checks apply within the check limit [%s]', (k
   let daemon: TestDaemon;
   let env: Record<string, string>;
   let dir: string;
-  const slugs = async () => ((await daemon.request('GET', '/orgs/default/checks?limit=500', { token: env.SVC_TOKEN })).body.items as { slug: string }[]).map((c) => c.slug).sort();
+  const slugs = async () =>
+    ((await daemon.request('GET', '/orgs/default/checks?limit=500', { token: env.SVC_TOKEN })).body.items as { slug: string }[]).map((c) => c.slug).sort();
   const file = (name: string, text: string) => {
     const path = join(dir, name);
     writeFileSync(path, text);

@@ -42,7 +42,10 @@ describe.each(DATABASE_KINDS)('svc checks apply and export [%s]', (kind) => {
     dir = mkdtempSync(join(tmpdir(), 'svc-apply-'));
     env = { SVC_CONFIG_DIR: dir, SVC_URL: daemon.url, SVC_TOKEN: await daemon.adminToken() };
     // A check made by hand: apply leaves it alone, even with --prune.
-    const manual = await daemon.request('POST', '/orgs/default/checks', { token: env.SVC_TOKEN, body: { name: 'Manual', type: 'tcp', target: 'manual.example.com:22' } });
+    const manual = await daemon.request('POST', '/orgs/default/checks', {
+      token: env.SVC_TOKEN,
+      body: { name: 'Manual', type: 'tcp', target: 'manual.example.com:22' },
+    });
     expect(manual.status).toBe(201);
   });
   afterAll(() => daemon?.stop());
@@ -62,7 +65,13 @@ describe.each(DATABASE_KINDS)('svc checks apply and export [%s]', (kind) => {
     const file = write('v1.yaml', FILE_V1);
     const first = await runSvc(['checks', 'apply', '-f', file, '--json'], { env });
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ org: 'default', dryRun: false, created: ['api-health', 'checkout', 'database'], updated: [], deleted: [] });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      org: 'default',
+      dryRun: false,
+      created: ['api-health', 'checkout', 'database'],
+      updated: [],
+      deleted: [],
+    });
     expect(await slugs()).toEqual(['api-health', 'checkout', 'database', 'manual']);
     const stored = await daemon.request('GET', '/orgs/default/checks/checkout', { token: env.SVC_TOKEN });
     expect(stored.body.labels).toEqual({ team: 'payments', 'svc-managed': 'apply' });
@@ -150,7 +159,10 @@ describe.each(DATABASE_KINDS)('svc checks apply and export [%s]', (kind) => {
     expect(noList.stderr).toContain('must hold a "checks" list');
     const missing = await runSvc(['checks', 'apply'], { env });
     expect(missing.code).toBe(2);
-    const duplicate = await runSvc(['checks', 'apply', '-f', write('dup.yaml', 'checks:\n  - {name: A, type: tcp, target: "a:1"}\n  - {name: A, type: tcp, target: "b:1"}\n')], { env });
+    const duplicate = await runSvc(
+      ['checks', 'apply', '-f', write('dup.yaml', 'checks:\n  - {name: A, type: tcp, target: "a:1"}\n  - {name: A, type: tcp, target: "b:1"}\n')],
+      { env },
+    );
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toContain('the slug "a" is given to more than one check');
     expect(await slugs()).toEqual(before);

@@ -27,7 +27,7 @@ function bash(script: string, env: Record<string, string> = {}): Promise<{ code:
 const svcLine = (args: string) => `${quote(process.execPath)} ${quote(SVC_BIN)} ${args}`;
 
 describe('svc conventions without a daemon', () => {
-  it('shows the global flags in every subcommand\'s help', async () => {
+  it("shows the global flags in every subcommand's help", async () => {
     for (const args of [['checks', 'apply'], ['incidents', 'ack'], ['members', 'invite'], ['token', 'create'], ['login'], ['completion']]) {
       const help = await runSvc([...args, '--help']);
       expect(help.code).toBe(0);
@@ -48,7 +48,13 @@ describe('svc conventions without a daemon', () => {
   });
 
   it('exits 2 on usage errors that svc catches', async () => {
-    for (const args of [['nope'], ['checks', 'list', '--bogus'], ['completion', 'tcsh'], ['checks', 'list', '--limit', '0'], ['login', '--profile', 'bad name']]) {
+    for (const args of [
+      ['nope'],
+      ['checks', 'list', '--bogus'],
+      ['completion', 'tcsh'],
+      ['checks', 'list', '--limit', '0'],
+      ['login', '--profile', 'bad name'],
+    ]) {
       const res = await runSvc(args, { env: { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: 'x' } });
       expect(res.code, args.join(' ')).toBe(2);
     }
@@ -64,7 +70,9 @@ describe('svc conventions without a daemon', () => {
       writeFileSync(scripts[shell], res.stdout);
     }
     const complete = (words: string[]) =>
-      bash(`source ${quote(scripts.bash)}; COMP_WORDS=(${words.map(quote).join(' ')}); COMP_CWORD=${words.length - 1}; _svc; printf '%s\\n' "\${COMPREPLY[@]}"`);
+      bash(
+        `source ${quote(scripts.bash)}; COMP_WORDS=(${words.map(quote).join(' ')}); COMP_CWORD=${words.length - 1}; _svc; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      );
     expect((await complete(['svc', 'chec'])).stdout.split('\n')).toContain('checks');
     expect((await complete(['svc', 'checks', ''])).stdout.split('\n')).toEqual(expect.arrayContaining(['apply', 'export', 'list', 'get', 'delete']));
     expect((await complete(['svc', '--org', 'acme', 'checks', 'apply', '--p'])).stdout.split('\n')).toEqual(expect.arrayContaining(['--prune', '--profile']));
@@ -89,7 +97,12 @@ describe('svc conventions without a daemon', () => {
     expect(fish.stdout).toMatch(/^--prune\t/m);
     expect(fish.stdout).toMatch(/^--profile\t/m);
     const fishValues = await bash(`fish -c ${quote(`source ${quote(scripts.fish)}; complete -C 'svc checks list --state '`)}`);
-    expect(fishValues.stdout.trim().split('\n').map((line) => line.split('\t')[0])).toEqual([...CHECK_STATES].sort());
+    expect(
+      fishValues.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+    ).toEqual([...CHECK_STATES].sort());
   });
 });
 
@@ -111,7 +124,10 @@ describe.each(DATABASE_KINDS)('svc conventions against a daemon [%s]', (kind) =>
     // `(exit 0)` reads nothing and is gone before svc writes: the write meets a closed pipe.
     const errors = join(env.SVC_CONFIG_DIR, 'stderr.txt');
     for (const reader of ['head -1', '(exit 0)']) {
-      const res = await bash(`${svcLine('checks list')} 2>${quote(errors)} | ${reader} >/dev/null; code=\${PIPESTATUS[0]}; cat ${quote(errors)} >&2; exit $code`, env);
+      const res = await bash(
+        `${svcLine('checks list')} 2>${quote(errors)} | ${reader} >/dev/null; code=\${PIPESTATUS[0]}; cat ${quote(errors)} >&2; exit $code`,
+        env,
+      );
       expect(res.code, `| ${reader}: ${res.stderr}`).toBe(0);
       expect(res.stderr).toBe('');
     }

@@ -80,7 +80,11 @@ describe.skipIf(!hasTool(SCRIPT, 'bsdutils', 'driving the CLI on a terminal'))('
     const count = await checkCount(daemon);
     const makeByHand = () =>
       daemon.request('POST', '/orgs/default/checks', { token: env.SVC_TOKEN, body: { name: 'Late', type: 'http', target: 'https://hand.example.com' } });
-    const res = await runOnTerminal(['import', '--source', 'gatus', '--file', file], env, { prompt: 'Import into default: create 1, update 0?', answer: 'y', before: makeByHand });
+    const res = await runOnTerminal(['import', '--source', 'gatus', '--file', file], env, {
+      prompt: 'Import into default: create 1, update 0?',
+      answer: 'y',
+      before: makeByHand,
+    });
     expect(res.code, res.output).toBe(1);
     expect(res.output).toContain('changed after the preview');
     expect(res.output).toContain('nothing was imported');

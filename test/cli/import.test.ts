@@ -28,7 +28,10 @@ async function startRecorder(target: string): Promise<{ url: string; seen: strin
     seen.push(`${req.method} ${req.url}`);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([key]) => !['host', 'content-length', 'connection'].includes(key))) as Record<string, string>;
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([key]) => !['host', 'content-length', 'connection'].includes(key))) as Record<
+      string,
+      string
+    >;
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
     const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body });
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
@@ -48,7 +51,13 @@ describe('svc import', () => {
     const token = await daemon.adminToken();
     dir = mkdtempSync(join(tmpdir(), 'svc-cli-import-'));
     env = { SVC_CONFIG_DIR: join(dir, 'config'), SVC_URL: daemon.url, SVC_TOKEN: token };
-    files = { gatus: join(dir, 'gatus.yaml'), clean: join(dir, 'clean.yaml'), kuma: join(dir, 'kuma.db'), broken: join(dir, 'broken.db'), robot: join(dir, 'robot.json') };
+    files = {
+      gatus: join(dir, 'gatus.yaml'),
+      clean: join(dir, 'clean.yaml'),
+      kuma: join(dir, 'kuma.db'),
+      broken: join(dir, 'broken.db'),
+      robot: join(dir, 'robot.json'),
+    };
     writeFileSync(files.gatus, gatusConfig());
     writeFileSync(files.clean, 'endpoints:\n  - name: Clean\n    url: https://clean.example.com\n    conditions: ["[STATUS] == 200"]\n');
     writeFileSync(files.kuma, await buildFixtureDatabase('2.5', 'kuma-2.5.sql'));
@@ -138,8 +147,16 @@ describe('svc import', () => {
 
   it('--strict exits 3 when a setting was left out, so that a check may reach another verdict than the source', async () => {
     const offline = { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: '' };
-    const dns = (operator: string) => ({ id: 1, name: 'TXT', type: 'dns', hostname: 'x.test', interval: 60, dns_resolve_type: 'TXT', dns_resolve_server: '127.0.0.1',
-      conditions: JSON.stringify([{ type: 'expression', variable: 'record', operator, value: 'spf1' }]) });
+    const dns = (operator: string) => ({
+      id: 1,
+      name: 'TXT',
+      type: 'dns',
+      hostname: 'x.test',
+      interval: 60,
+      dns_resolve_type: 'TXT',
+      dns_resolve_server: '127.0.0.1',
+      conditions: JSON.stringify([{ type: 'expression', variable: 'record', operator, value: 'spf1' }]),
+    });
     const backup = (operator: string) => JSON.stringify({ version: '2.0.0', notificationList: [], monitorList: [dns(operator)] });
     const dir = mkdtempSync(join(tmpdir(), 'svc-strict-'));
     writeFileSync(join(dir, 'unsupported.json'), backup('matches_regex'));
@@ -232,7 +249,7 @@ describe('svc import', () => {
     expect((await daemon.request('GET', '/orgs/default/checks/mine', { token: admin })).body.target).toBe('https://mine.example.com/imported');
   });
 
-  it('a re-run keeps what was changed here, previews each field it changes and each conflict, and --overwrite takes the source\'s', async () => {
+  it("a re-run keeps what was changed here, previews each field it changes and each conflict, and --overwrite takes the source's", async () => {
     const admin = await daemon.adminToken();
     await daemon.request('POST', '/orgs', { token: admin, body: { slug: 'rerun', name: 'Rerun' } });
     const file = join(dir, 'rerun.db');
@@ -251,15 +268,21 @@ describe('svc import', () => {
     writeFileSync(file, await kumaWithIntervals({ timeServer: 300, intranet: 300 }));
     const preview = await run('--dry-run');
     expect(preview.stdout).toContain('would update 1');
-    expect(preview.stdout).toContain('1 check with changes here kept over the source\'s (--overwrite takes the source\'s)');
+    expect(preview.stdout).toContain("1 check with changes here kept over the source's (--overwrite takes the source's)");
     expect(preview.stdout).toMatch(/~ time-server\n {4}intervalSeconds: 60 → 300\n/);
-    expect(preview.stdout).toMatch(/~ intranet-ntlm\n {2}! intervalSeconds: changed here and in the source: here 120, source 300 \(kept here; --overwrite takes the source's\)/);
+    expect(preview.stdout).toMatch(
+      /~ intranet-ntlm\n {2}! intervalSeconds: changed here and in the source: here 120, source 300 \(kept here; --overwrite takes the source's\)/,
+    );
     expect(preview.stdout).not.toContain('core-switch-v3');
 
     const taken = await run('--yes', '--overwrite');
     expect(taken.code, taken.stderr).toBe(0);
     expect(taken.stdout).toContain('update 2');
-    const checks = (await daemon.request('GET', '/orgs/rerun/checks', { token: admin })).body.items as { slug: string; intervalSeconds: number; enabled: boolean }[];
+    const checks = (await daemon.request('GET', '/orgs/rerun/checks', { token: admin })).body.items as {
+      slug: string;
+      intervalSeconds: number;
+      enabled: boolean;
+    }[];
     const bySlug = new Map(checks.map((check) => [check.slug, check]));
     expect(bySlug.get('intranet-ntlm')).toMatchObject({ intervalSeconds: 300 });
     expect(bySlug.get('time-server')).toMatchObject({ intervalSeconds: 300 });
@@ -270,7 +293,15 @@ describe('svc import', () => {
     const file = join(dir, 'hosted.json');
     writeFileSync(
       file,
-      JSON.stringify({ data: [{ id: '5', type: 'monitor', attributes: { monitor_type: 'status', url: 'https://saved.example.com', pronounceable_name: 'Saved', check_frequency: 60 } }] }),
+      JSON.stringify({
+        data: [
+          {
+            id: '5',
+            type: 'monitor',
+            attributes: { monitor_type: 'status', url: 'https://saved.example.com', pronounceable_name: 'Saved', check_frequency: 60 },
+          },
+        ],
+      }),
     );
     const preview = await svc(['--source', 'betterstack', '--file', file, '--dry-run', '--json', '--org', 'default']);
     expect(preview.code, preview.stderr).toBe(0);

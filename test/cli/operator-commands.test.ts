@@ -54,9 +54,16 @@ describe.each(DATABASE_KINDS)('svc incidents, status-pages, orgs and members [%s
   });
 
   it('creates, lists, shows and deletes status pages', async () => {
-    const created = await runSvc(['status-pages', 'create', '--title', 'Acme status', '--check', 'api-health', '--check', 'database', '--public', '--json'], { env });
+    const created = await runSvc(['status-pages', 'create', '--title', 'Acme status', '--check', 'api-health', '--check', 'database', '--public', '--json'], {
+      env,
+    });
     expect(created.code, created.stderr).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'acme-status', public: true, checks: ['api-health', 'database'], url: `${daemon.url}/status/default/acme-status` });
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      slug: 'acme-status',
+      public: true,
+      checks: ['api-health', 'database'],
+      url: `${daemon.url}/status/default/acme-status`,
+    });
     // The address printed is where the page is read.
     expect((await fetch(JSON.parse(created.stdout).url)).status).toBe(200);
 

@@ -24,7 +24,12 @@ describe.each(DATABASE_KINDS)('svc secrets [%s]', (kind) => {
   afterAll(() => daemon?.stop());
 
   it('has help with an example for each command, and never takes a value as an argument', async () => {
-    for (const args of [['secrets', 'set'], ['secrets', 'list'], ['secrets', 'delete'], ['admin', 'secrets', 'rotate']]) {
+    for (const args of [
+      ['secrets', 'set'],
+      ['secrets', 'list'],
+      ['secrets', 'delete'],
+      ['admin', 'secrets', 'rotate'],
+    ]) {
       const help = await runSvc([...args, '--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('Example:');
@@ -49,7 +54,9 @@ describe.each(DATABASE_KINDS)('svc secrets [%s]', (kind) => {
     const set = await runSvc(['secrets', 'set', 'ANALYTICS_DB_PASSWORD', '--stdin'], { env, stdin: `${VALUE}\n` });
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout + set.stderr).toContain('set secret ANALYTICS_DB_PASSWORD');
-    const fromEnv = await runSvc(['secrets', 'set', 'FINANCE_SQL_PASSWORD', '--from-env', 'FINANCE_PW', '--json'], { env: { ...env, FINANCE_PW: 'finance-pw-1' } });
+    const fromEnv = await runSvc(['secrets', 'set', 'FINANCE_SQL_PASSWORD', '--from-env', 'FINANCE_PW', '--json'], {
+      env: { ...env, FINANCE_PW: 'finance-pw-1' },
+    });
     expect(JSON.parse(fromEnv.stdout)).toMatchObject({ name: 'FINANCE_SQL_PASSWORD', created: true });
 
     const listed = JSON.parse((await runSvc(['secrets', 'list', '--json'], { env })).stdout);

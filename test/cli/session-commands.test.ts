@@ -49,7 +49,10 @@ describe('svc CLI: help, sign-in, whoami, hashing, logout', () => {
     const wrong = await runSvc(['login', '--email', 'admin@svc.local', '--password-stdin'], { env, stdin: 'nope\n' });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('wrong');
-    const res = await runSvc(['login', '--email', 'admin@svc.local', '--password-stdin', '--new-password-stdin'], { env, stdin: 'svc-admin\nnew-admin-password\n' });
+    const res = await runSvc(['login', '--email', 'admin@svc.local', '--password-stdin', '--new-password-stdin'], {
+      env,
+      stdin: 'svc-admin\nnew-admin-password\n',
+    });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('signed in');
@@ -82,7 +85,8 @@ describe('svc CLI: help, sign-in, whoami, hashing, logout', () => {
   });
 
   it('signs out server-side and forgets the token', async () => {
-    const saved = (JSON.parse(readFileSync(join(env.SVC_CONFIG_DIR, 'credentials.json'), 'utf8')) as { profiles: Record<string, { token: string }> }).profiles.default;
+    const saved = (JSON.parse(readFileSync(join(env.SVC_CONFIG_DIR, 'credentials.json'), 'utf8')) as { profiles: Record<string, { token: string }> }).profiles
+      .default;
     expect((await daemon.request('GET', '/auth/me', { token: saved.token })).status).toBe(200);
     const res = await runSvc(['logout'], { env });
     expect(res.code).toBe(0);
@@ -93,7 +97,9 @@ describe('svc CLI: help, sign-in, whoami, hashing, logout', () => {
 
 describe('svc daemon', () => {
   it('refuses to start on a bad setting, naming it, with a non-zero exit', async () => {
-    const res = await runSvc(['daemon'], { env: { SVC_AUTH_PASSWORD_ARGON2_MEMORY: '4096', SVC_DB_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'svc-d-')), 'x.db')}` } });
+    const res = await runSvc(['daemon'], {
+      env: { SVC_AUTH_PASSWORD_ARGON2_MEMORY: '4096', SVC_DB_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'svc-d-')), 'x.db')}` },
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('SVC_AUTH_PASSWORD_ARGON2_MEMORY');
     expect(res.stderr.trim().split('\n')).toHaveLength(1);

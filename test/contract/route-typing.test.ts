@@ -17,7 +17,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function compile(files: string[]): ts.Diagnostic[] {
   const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
   const program = ts.createProgram(files, { ...config.options, noEmit: true, rootDir: undefined, typeRoots: [join(root, 'node_modules/@types')] });
-  return files.flatMap((file) => [...program.getSyntacticDiagnostics(program.getSourceFile(file)), ...program.getSemanticDiagnostics(program.getSourceFile(file))]);
+  return files.flatMap((file) => [
+    ...program.getSyntacticDiagnostics(program.getSourceFile(file)),
+    ...program.getSemanticDiagnostics(program.getSourceFile(file)),
+  ]);
 }
 
 describe('a route declaration', () => {
@@ -34,11 +37,15 @@ describe('a route declaration', () => {
         .replace("'../../daemon/http/route.js'", JSON.stringify(join(root, 'daemon/http/route.js'))),
     );
     const diagnostics = compile([fixture, stripped]);
-    const where = (d: ts.Diagnostic) => `${d.file?.fileName}:${d.file ? d.file.getLineAndCharacterOfPosition(d.start!).line + 1 : 0} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+    const where = (d: ts.Diagnostic) =>
+      `${d.file?.fileName}:${d.file ? d.file.getLineAndCharacterOfPosition(d.start!).line + 1 : 0} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
     expect(diagnostics.filter((d) => d.file?.fileName === fixture).map(where)).toEqual([]);
     const failing = diagnostics.filter((d) => d.file?.fileName === stripped);
     // The line after each removed directive is where the error is.
-    expect([...new Set(failing.map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line))].sort((a, b) => a - b), failing.map(where).join('\n')).toEqual(expected);
+    expect(
+      [...new Set(failing.map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line))].sort((a, b) => a - b),
+      failing.map(where).join('\n'),
+    ).toEqual(expected);
     expect(expected).toHaveLength(4);
     const messages = failing.map(where).join('\n');
     expect(messages).toContain("Property 'total' is missing");

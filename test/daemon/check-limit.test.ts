@@ -14,7 +14,8 @@ describe.each(DATABASE_KINDS)('checks per organization (SVC_CHECKS_PER_ORG_LIMIT
   });
   afterAll(() => daemon?.stop());
 
-  const create = (slug: string, org = 'default') => daemon.request('POST', `/orgs/${org}/checks`, { token: admin, body: { slug, name: slug, type: 'tcp', target: `${slug}.example.com:22` } });
+  const create = (slug: string, org = 'default') =>
+    daemon.request('POST', `/orgs/${org}/checks`, { token: admin, body: { slug, name: slug, type: 'tcp', target: `${slug}.example.com:22` } });
   const importGatus = (query: string) => daemon.request('POST', convertPath(`source=gatus${query}`), { token: admin, raw: gatusConfig() });
 
   it('refuses a create beyond the limit with 409 CHECK_LIMIT_REACHED, per organization, and shows the limit', async () => {

@@ -9,7 +9,13 @@ const NOW = new Date('2026-04-01T12:00:00Z');
 
 function fleet(count: number, labels: (i: number) => Record<string, string> = () => ({})): CheckDefinition[] {
   const base = sampleCheck('tcp')!;
-  return Array.from({ length: count }, (_, i) => ({ ...base, slug: `host-${String(i).padStart(5, '0')}`, name: `Host ${i}`, target: `h${i}.example.com:22`, labels: labels(i) }));
+  return Array.from({ length: count }, (_, i) => ({
+    ...base,
+    slug: `host-${String(i).padStart(5, '0')}`,
+    name: `Host ${i}`,
+    target: `h${i}.example.com:22`,
+    labels: labels(i),
+  }));
 }
 
 describe.each(DATABASE_KINDS)('check store [%s]', (kind) => {
@@ -48,10 +54,26 @@ describe.each(DATABASE_KINDS)('check store [%s]', (kind) => {
     expect(outcome.filter((o) => o.action === 'unchanged')).toHaveLength(600);
     expect(outcome.at(-1)).toMatchObject({ slug: 'host-01200', action: 'create' });
     const updated = await getCheck(db.kysely, orgUid, 'host-00000');
-    expect(updated).toMatchObject({ uid: created[0].uid, intervalSeconds: 120, labels: { rack: 'moved' }, createdAt: NOW.toISOString(), updatedAt: later.toISOString() });
+    expect(updated).toMatchObject({
+      uid: created[0].uid,
+      intervalSeconds: 120,
+      labels: { rack: 'moved' },
+      createdAt: NOW.toISOString(),
+      updatedAt: later.toISOString(),
+    });
     expect((await listChecks(db.kysely, orgUid, { labels: [{ key: 'rack', value: 'moved' }], limit: 500 })).items).toHaveLength(500);
     expect((await listChecks(db.kysely, orgUid, { labels: [{ key: 'rack', value: 'r1' }], limit: 500 })).items).toHaveLength(200);
-    expect((await listChecks(db.kysely, orgUid, { labels: [{ key: 'rack', value: 'r1' }, { key: 'svc-managed', value: 'configfile-monitor' }], limit: 500 })).items).toHaveLength(200);
+    expect(
+      (
+        await listChecks(db.kysely, orgUid, {
+          labels: [
+            { key: 'rack', value: 'r1' },
+            { key: 'svc-managed', value: 'configfile-monitor' },
+          ],
+          limit: 500,
+        })
+      ).items,
+    ).toHaveLength(200);
 
     const found = await findChecksBySlugs(db.kysely, orgUid, ['host-00001', 'host-00002', 'nope']);
     expect([...found.keys()].sort()).toEqual(['host-00001', 'host-00002']);
@@ -65,7 +87,13 @@ describe.each(DATABASE_KINDS)('check store [%s]', (kind) => {
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
-    expect(await findChecksBySlugs(db.kysely, orgUid, batch.map((c) => c.slug))).toEqual(new Map());
+    expect(
+      await findChecksBySlugs(
+        db.kysely,
+        orgUid,
+        batch.map((c) => c.slug),
+      ),
+    ).toEqual(new Map());
     await expect(upsertChecks(db.kysely, orgUid, [batch[0], batch[0]], { now: NOW })).rejects.toThrow(/twice/);
   });
 

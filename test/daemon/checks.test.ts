@@ -161,11 +161,19 @@ describe.each(DATABASE_KINDS)('checks API [%s]', (kind) => {
   it('lists what needs attention first with ?order=attention, by slug with ?order=name, and pages both with a cursor', async () => {
     // name -> state the runner last judged (paused: the check is disabled; pending: never judged).
     const plan: Record<string, 'up' | 'down' | 'degraded' | 'pending' | 'paused'> = {
-      'Order A': 'up', 'Order B': 'down', 'Order C': 'paused', 'Order D': 'degraded',
-      'Order E': 'pending', 'Order F': 'down', 'Order G': 'up',
+      'Order A': 'up',
+      'Order B': 'down',
+      'Order C': 'paused',
+      'Order D': 'degraded',
+      'Order E': 'pending',
+      'Order F': 'down',
+      'Order G': 'up',
     };
     for (const [name, state] of Object.entries(plan)) {
-      const res = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: httpCheck(name, { labels: { ordered: 'yes' }, enabled: state !== 'paused' }) });
+      const res = await daemon.request('POST', '/orgs/default/checks', {
+        token: admin,
+        body: httpCheck(name, { labels: { ordered: 'yes' }, enabled: state !== 'paused' }),
+      });
       expect(res.status).toBe(201);
       if (state !== 'paused' && state !== 'pending') {
         // Reading the check gives it its state row, which the runner would then update.
@@ -194,7 +202,9 @@ describe.each(DATABASE_KINDS)('checks API [%s]', (kind) => {
     expect(await walk('/orgs/default/checks?label=ordered=yes&order=attention')).toEqual(attention);
     const all = await walk('/orgs/default/checks?order=attention');
     expect(all.filter((s) => s.startsWith('order-'))).toEqual(attention);
-    expect(await walk('/orgs/default/checks?label=ordered=yes&order=name')).toEqual(Object.keys(plan).map((n) => `${n.toLowerCase().replace(' ', '-')}:${plan[n]}`));
+    expect(await walk('/orgs/default/checks?label=ordered=yes&order=name')).toEqual(
+      Object.keys(plan).map((n) => `${n.toLowerCase().replace(' ', '-')}:${plan[n]}`),
+    );
     expect(await walk('/orgs/default/checks?label=ordered=yes&order=attention&state=down')).toEqual(['order-b:down', 'order-f:down']);
 
     const bad = await daemon.request('GET', '/orgs/default/checks?order=loudest&cursor=x', { token: admin });

@@ -167,7 +167,12 @@ describe.each(DATABASE_KINDS)('sign-in hand-off [%s]', (kind) => {
     const verified = await daemon.request('POST', '/auth/2fa/verify', { body: { mfaToken: second.body.mfaToken, code } });
     expect(verified.status).toBe(200);
     expect(verified.body.user).toMatchObject({ uid: first.body.user.uid, twoFactorEnabled: true });
-    const session = await daemon.deps.db.kysely.selectFrom('sessions').select('method').where('user_uid', '=', first.body.user.uid).orderBy('created_at', 'desc').execute();
+    const session = await daemon.deps.db.kysely
+      .selectFrom('sessions')
+      .select('method')
+      .where('user_uid', '=', first.body.user.uid)
+      .orderBy('created_at', 'desc')
+      .execute();
     expect(session.map((s) => s.method)).toContain('oauth:code_host_a+totp');
   });
 
@@ -191,7 +196,11 @@ describe.each(DATABASE_KINDS)('sign-in hand-off [%s]', (kind) => {
     await daemon.register(email, 'victim password 1');
     provider.next.user = { profile: { id: 6000 + people, login: 'mallory', email }, emails: [{ email, primary: true, verified: false }] };
     expect((await browserSignIn(daemon, 'code_host_a')).error).toBe('email_not_verified');
-    const linked = await daemon.deps.db.kysely.selectFrom('linked_identities').select('user_uid').where('subject', '=', String(6000 + people)).execute();
+    const linked = await daemon.deps.db.kysely
+      .selectFrom('linked_identities')
+      .select('user_uid')
+      .where('subject', '=', String(6000 + people))
+      .execute();
     expect(linked).toEqual([]);
   });
 
@@ -212,7 +221,9 @@ describe.each(DATABASE_KINDS)('registration pattern on external sign-in [%s]', (
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const provider = await startFakeProvider('game_chat', { clientId: 'dc', clientSecret: 'dc-secret' });
-    const daemon = await startTestDaemon(kind, { env: { SVC_LISTEN: `127.0.0.1:${port}`, SVC_BASE_URL: base, SVC_AUTH_REGISTRATION_EMAIL_PATTERN: '@corp\\.example$', ...provider.env() } });
+    const daemon = await startTestDaemon(kind, {
+      env: { SVC_LISTEN: `127.0.0.1:${port}`, SVC_BASE_URL: base, SVC_AUTH_REGISTRATION_EMAIL_PATTERN: '@corp\\.example$', ...provider.env() },
+    });
     try {
       provider.next.user = { profile: { id: '1', username: 'out', email: 'out@other.example', verified: true } };
       expect((await browserSignIn(daemon, 'discord')).error).toBe('registration_closed');

@@ -111,7 +111,12 @@ describe.each(DATABASE_KINDS)('password hashing policy in the daemon [%s]', (kin
   });
 
   it('ignores a malformed stored override at boot and keeps the prior policy (rule 5, "Errors")', async () => {
-    for (const bad of ['not json at all', '{"nope": 1}', JSON.stringify({ value: { bcrypt: { cost: 99 } } }), JSON.stringify({ value: { algorithm: 'off' } })]) {
+    for (const bad of [
+      'not json at all',
+      '{"nope": 1}',
+      JSON.stringify({ value: { bcrypt: { cost: 99 } } }),
+      JSON.stringify({ value: { algorithm: 'off' } }),
+    ]) {
       await withRestarts(kind, [
         {
           env: ARGON_FAST,
@@ -183,7 +188,14 @@ describe.each(DATABASE_KINDS)('first start [%s]', (kind) => {
 function startDaemonProcess(dbUrl: string): Promise<string> {
   const bin = fileURLToPath(new URL('../../bin/svc', import.meta.url));
   const child = spawn(process.execPath, [bin, 'daemon'], {
-    env: { PATH: process.env.PATH, SVC_DB_URL: dbUrl, SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'error', ...(dbUrl.startsWith('sqlite:') ? {} : { SVC_SECRET_KEY: TEST_SECRET_KEY }), ...ARGON_FAST },
+    env: {
+      PATH: process.env.PATH,
+      SVC_DB_URL: dbUrl,
+      SVC_LISTEN: '127.0.0.1:0',
+      SVC_LOG_LEVEL: 'error',
+      ...(dbUrl.startsWith('sqlite:') ? {} : { SVC_SECRET_KEY: TEST_SECRET_KEY }),
+      ...ARGON_FAST,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

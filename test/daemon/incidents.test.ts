@@ -15,7 +15,10 @@ describe.each(DATABASE_KINDS)('incidents [%s]', (kind) => {
     admin = await daemon.adminToken();
     user = await addMember(daemon, 'incident-user@example.com', 'user');
     viewer = await addMember(daemon, 'incident-viewer@example.com', 'viewer');
-    const check = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Mail relay', type: 'smtp', target: 'mail.example.com:25' } });
+    const check = await daemon.request('POST', '/orgs/default/checks', {
+      token: admin,
+      body: { name: 'Mail relay', type: 'smtp', target: 'mail.example.com:25' },
+    });
     expect(check.status).toBe(201);
   });
   afterAll(() => daemon.stop());
@@ -81,7 +84,10 @@ describe.each(DATABASE_KINDS)('incidents [%s]', (kind) => {
     const noTitle = await daemon.request('POST', '/orgs/default/incidents', { token: user.token, body: { title: ' ', checkSlug: 'x', extra: 1 } });
     expect(noTitle.status).toBe(400);
     expect(noTitle.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['', 'title']);
-    const noCheck = await daemon.request('POST', '/orgs/default/incidents', { token: user.token, body: { title: 'About nothing', checkSlug: 'no-such-check' } });
+    const noCheck = await daemon.request('POST', '/orgs/default/incidents', {
+      token: user.token,
+      body: { title: 'About nothing', checkSlug: 'no-such-check' },
+    });
     expect(noCheck.status).toBe(400);
     expect(noCheck.body.error.details.issues).toEqual([{ path: 'checkSlug', message: expect.stringContaining('no-such-check') }]);
     expect((await daemon.request('GET', '/orgs/default/incidents/00000000000000000000000000', { token: viewer.token })).status).toBe(404);

@@ -49,14 +49,18 @@ describe.skipIf(!available.ok)('LDAP sign-in against a private slapd', () => {
       });
       adminToken = await daemon.adminToken();
       expect((await daemon.request('POST', '/orgs', { token: adminToken, body: { slug: 'platform', name: 'Platform' } })).status).toBe(201);
-      const mapDefault = await daemon.request('PUT', '/orgs/default/group-roles', { token: adminToken, body: { groupRoles: { ops: 'admin', developers: 'user' } } });
+      const mapDefault = await daemon.request('PUT', '/orgs/default/group-roles', {
+        token: adminToken,
+        body: { groupRoles: { ops: 'admin', developers: 'user' } },
+      });
       expect(mapDefault.status).toBe(200);
       expect(mapDefault.body).toEqual({ groupRoles: { developers: 'user', ops: 'admin' } });
       expect((await daemon.request('PUT', '/orgs/platform/group-roles', { token: adminToken, body: { groupRoles: { readers: 'viewer' } } })).status).toBe(200);
     });
     afterAll(() => daemon?.stop());
 
-    const roles = async (token: string) => (await daemon.request('GET', '/auth/me', { token })).body.organizations.map((o: { slug: string; role: string }) => `${o.slug}:${o.role}`).sort();
+    const roles = async (token: string) =>
+      (await daemon.request('GET', '/auth/me', { token })).body.organizations.map((o: { slug: string; role: string }) => `${o.slug}:${o.role}`).sort();
 
     it('binds as the user: creates a verified account without a password, maps groups to roles and audits the sign-in', async () => {
       const login = await daemon.request('POST', '/auth/login', { body: { email: 'Alice@Example.com', password: 'alice-directory-pw' } });
@@ -69,7 +73,9 @@ describe.skipIf(!available.ok)('LDAP sign-in against a private slapd', () => {
       const session = await daemon.deps.db.kysely.selectFrom('sessions').select('method').where('user_uid', '=', me.body.uid).executeTakeFirstOrThrow();
       expect(session.method).toBe('ldap');
       const audit = await daemon.request('GET', '/orgs/default/audit-log?kind=auth.signed_in', { token: adminToken });
-      expect(audit.body.items.some((e: { data: { method: string }; target: { uid: string } }) => e.data.method === 'ldap' && e.target.uid === me.body.uid)).toBe(true);
+      expect(
+        audit.body.items.some((e: { data: { method: string }; target: { uid: string } }) => e.data.method === 'ldap' && e.target.uid === me.body.uid),
+      ).toBe(true);
       const joined = await daemon.request('GET', '/orgs/default/audit-log?kind=member.joined', { token: adminToken });
       expect(joined.body.items.find((e: { target: { uid: string } }) => e.target.uid === me.body.uid).data).toMatchObject({ via: 'ldap', role: 'admin' });
 
@@ -99,7 +105,11 @@ describe.skipIf(!available.ok)('LDAP sign-in against a private slapd', () => {
       const unknown = await daemon.request('POST', '/auth/login', { body: { email: 'nobody@example.com', password: 'whatever-123' } });
       expect(unknown.status).toBe(401);
       expect(unknown.body.error.message).toBe(wrong.body.error.message);
-      const created = await daemon.deps.db.kysely.selectFrom('users').select('uid').where('email', 'in', ['starry@example.com', 'nobody@example.com']).execute();
+      const created = await daemon.deps.db.kysely
+        .selectFrom('users')
+        .select('uid')
+        .where('email', 'in', ['starry@example.com', 'nobody@example.com'])
+        .execute();
       expect(created).toEqual([]);
       const logs = daemon.logs.join('\n');
       for (const secret of [SERVICE_PASSWORD, 'not-the-password', 'alice-directory-pw', 'bob-directory-pw']) expect(logs).not.toContain(secret);

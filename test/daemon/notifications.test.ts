@@ -25,17 +25,33 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
       body: { name: 'Ops webhook', type: 'webhook', config: { url: WEBHOOK_URL, bearerToken: BEARER } },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Ops webhook', type: 'webhook', config: { url: 'https://alerts.example.com/****', method: 'POST', bearerToken: '****8555' } });
-    const slack = await daemon.request('POST', '/orgs/default/notification-channels', { token: user, body: { name: 'Slack', type: 'slack', config: { webhookUrl: SLACK_URL } } });
+    expect(created.body).toMatchObject({
+      name: 'Ops webhook',
+      type: 'webhook',
+      config: { url: 'https://alerts.example.com/****', method: 'POST', bearerToken: '****8555' },
+    });
+    const slack = await daemon.request('POST', '/orgs/default/notification-channels', {
+      token: user,
+      body: { name: 'Slack', type: 'slack', config: { webhookUrl: SLACK_URL } },
+    });
     expect(slack.body.config).toEqual({ webhookUrl: 'https://hooks.slack.com/****' });
-    const email = await daemon.request('POST', '/orgs/default/notification-channels', { token: user, body: { name: 'On call', type: 'email', config: { addresses: ['oncall@example.com'] } } });
+    const email = await daemon.request('POST', '/orgs/default/notification-channels', {
+      token: user,
+      body: { name: 'On call', type: 'email', config: { addresses: ['oncall@example.com'] } },
+    });
     expect(email.body.config).toEqual({ addresses: ['oncall@example.com'] });
 
     const list = await daemon.request('GET', '/orgs/default/notification-channels', { token: viewer });
     expect(list.status).toBe(200);
     expect(list.body.items.map((c: { name: string }) => c.name)).toEqual(['Ops webhook', 'Slack', 'On call']);
-    const everything = JSON.stringify([created.body, slack.body, list.body, (await daemon.request('GET', `/orgs/default/notification-channels/${created.body.uid}`, { token: viewer })).body]);
-    for (const secret of [SLACK_URL, WEBHOOK_URL, BEARER, 'abcdefghijklmnopqrstuvwx', '8f14e45fceea167a5a36dedd4bea2543']) expect(everything).not.toContain(secret);
+    const everything = JSON.stringify([
+      created.body,
+      slack.body,
+      list.body,
+      (await daemon.request('GET', `/orgs/default/notification-channels/${created.body.uid}`, { token: viewer })).body,
+    ]);
+    for (const secret of [SLACK_URL, WEBHOOK_URL, BEARER, 'abcdefghijklmnopqrstuvwx', '8f14e45fceea167a5a36dedd4bea2543'])
+      expect(everything).not.toContain(secret);
 
     // Kept in the database for delivery, encrypted with the keyring.
     const row = await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', created.body.uid).executeTakeFirstOrThrow();
@@ -49,14 +65,24 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
       token: user,
       body: { name: 'Hook', type: 'webhook', config: { url: WEBHOOK_URL, bearerToken: BEARER } },
     });
-    const roundTrip = await daemon.request('PATCH', `/orgs/default/notification-channels/${body.uid}`, { token: user, body: { name: 'Hook 2', config: { ...body.config, method: 'PUT' } } });
+    const roundTrip = await daemon.request('PATCH', `/orgs/default/notification-channels/${body.uid}`, {
+      token: user,
+      body: { name: 'Hook 2', config: { ...body.config, method: 'PUT' } },
+    });
     expect(roundTrip.status).toBe(200);
     expect(roundTrip.body).toMatchObject({ name: 'Hook 2', config: { method: 'PUT', url: 'https://alerts.example.com/****' } });
     const stored = async () =>
-      JSON.parse(daemon.deps.keyring.decrypt((await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', body.uid).executeTakeFirstOrThrow()).config));
+      JSON.parse(
+        daemon.deps.keyring.decrypt(
+          (await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', body.uid).executeTakeFirstOrThrow()).config,
+        ),
+      );
     expect(await stored()).toEqual({ url: WEBHOOK_URL, method: 'PUT', bearerToken: BEARER });
 
-    await daemon.request('PATCH', `/orgs/default/notification-channels/${body.uid}`, { token: user, body: { config: { url: 'https://other.example.net/x', bearerToken: null } } });
+    await daemon.request('PATCH', `/orgs/default/notification-channels/${body.uid}`, {
+      token: user,
+      body: { config: { url: 'https://other.example.net/x', bearerToken: null } },
+    });
     expect(await stored()).toEqual({ url: 'https://other.example.net/x', method: 'PUT' });
 
     const retype = await daemon.request('PATCH', `/orgs/default/notification-channels/${body.uid}`, { token: user, body: { type: 'discord' } });
@@ -77,9 +103,16 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
       body: { name: 'Token hook', type: 'webhook', config: { url: WEBHOOK_URL, bearerToken: BEARER } },
     });
     const stored = async () =>
-      JSON.parse(daemon.deps.keyring.decrypt((await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', body.uid).executeTakeFirstOrThrow()).config));
+      JSON.parse(
+        daemon.deps.keyring.decrypt(
+          (await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', body.uid).executeTakeFirstOrThrow()).config,
+        ),
+      );
     const path = `/orgs/default/notification-channels/${body.uid}`;
-    for (const config of [{ url: 'https://attacker.example.net/collect' }, { url: 'https://attacker.example.net/collect', bearerToken: body.config.bearerToken }]) {
+    for (const config of [
+      { url: 'https://attacker.example.net/collect' },
+      { url: 'https://attacker.example.net/collect', bearerToken: body.config.bearerToken },
+    ]) {
       const moved = await daemon.request('PATCH', path, { token: user, body: { config } });
       expect(moved.status, JSON.stringify(moved.body)).toBe(400);
       expect(moved.body.error.code).toBe('VALIDATION_FAILED');
@@ -92,7 +125,10 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
     expect((await daemon.request('PATCH', path, { token: user, body: { config: { url: WEBHOOK_URL, method: 'PUT' } } })).status).toBe(200);
     expect((await daemon.request('PATCH', path, { token: user, body: { config: { url: body.config.url, method: 'POST' } } })).status).toBe(200);
     // A new URL with a new token is accepted.
-    const renewed = await daemon.request('PATCH', path, { token: user, body: { config: { url: 'https://alerts2.example.com/h', bearerToken: 'tok_new_token_value_1234' } } });
+    const renewed = await daemon.request('PATCH', path, {
+      token: user,
+      body: { config: { url: 'https://alerts2.example.com/h', bearerToken: 'tok_new_token_value_1234' } },
+    });
     expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
     expect(await stored()).toEqual({ url: 'https://alerts2.example.com/h', method: 'POST', bearerToken: 'tok_new_token_value_1234' });
   });
@@ -106,7 +142,13 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
         missing: ['config.topic', 'config.accessToken'],
         again: { serverUrl: 'https://ntfy2.example.com', topic: 'ops-alerts-new', accessToken: null },
       },
-      { type: 'ntfy', config: { topic: 'ops-alerts-7f3e9a1c', accessToken: 'tk_ntfy_access_token_0042' }, move: { serverUrl: 'https://attacker.example.net' }, missing: ['config.topic', 'config.accessToken'], again: { serverUrl: 'https://attacker.example.net', topic: 'their-own', accessToken: null } },
+      {
+        type: 'ntfy',
+        config: { topic: 'ops-alerts-7f3e9a1c', accessToken: 'tk_ntfy_access_token_0042' },
+        move: { serverUrl: 'https://attacker.example.net' },
+        missing: ['config.topic', 'config.accessToken'],
+        again: { serverUrl: 'https://attacker.example.net', topic: 'their-own', accessToken: null },
+      },
       {
         type: 'webhook',
         config: { url: WEBHOOK_URL, bearerToken: BEARER, signingSecret: 'whsec_0123456789abcdef0123' },
@@ -114,14 +156,28 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
         missing: ['config.signingSecret'],
         again: { url: 'https://attacker.example.net/collect', bearerToken: 'tok_attacker_chosen_1234', signingSecret: 'whsec_attackers_own_secret_1' },
       },
-      { type: 'telegram', config: { botToken: '123456:telegram-bot-token-abcdef', chatId: '-1001234567' }, move: { chatId: '@attackers' }, missing: ['config.botToken'], again: { chatId: '@attackers', botToken: '654321:another-bot-token-xyz' } },
+      {
+        type: 'telegram',
+        config: { botToken: '123456:telegram-bot-token-abcdef', chatId: '-1001234567' },
+        move: { chatId: '@attackers' },
+        missing: ['config.botToken'],
+        again: { chatId: '@attackers', botToken: '654321:another-bot-token-xyz' },
+      },
     ];
     for (const c of cases) {
-      const created = await daemon.request('POST', '/orgs/default/notification-channels', { token: user, body: { name: `Moving ${c.type}`, type: c.type, config: c.config } });
+      const created = await daemon.request('POST', '/orgs/default/notification-channels', {
+        token: user,
+        body: { name: `Moving ${c.type}`, type: c.type, config: c.config },
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const path = `/orgs/default/notification-channels/${created.body.uid}`;
       const stored = async () =>
-        JSON.parse(daemon.deps.keyring.decrypt((await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', created.body.uid).executeTakeFirstOrThrow()).config));
+        JSON.parse(
+          daemon.deps.keyring.decrypt(
+            (await daemon.deps.db.kysely.selectFrom('notification_channels').select('config').where('uid', '=', created.body.uid).executeTakeFirstOrThrow())
+              .config,
+          ),
+        );
       const before = await stored();
       // Left out, or sent back masked as the API answered them: the stored secrets stay behind.
       const masked = Object.fromEntries(c.missing.map((field) => [field.slice('config.'.length), created.body.config[field.slice('config.'.length)]]));
@@ -159,7 +215,10 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
   });
 
   it('lets a viewer read channels but not change them', async () => {
-    const { body } = await daemon.request('POST', '/orgs/default/notification-channels', { token: user, body: { name: 'Mail', type: 'email', config: { addresses: ['a@example.com'] } } });
+    const { body } = await daemon.request('POST', '/orgs/default/notification-channels', {
+      token: user,
+      body: { name: 'Mail', type: 'email', config: { addresses: ['a@example.com'] } },
+    });
     for (const [method, path, payload] of [
       ['POST', '/orgs/default/notification-channels', { name: 'V', type: 'email', config: { addresses: ['v@example.com'] } }],
       ['PATCH', `/orgs/default/notification-channels/${body.uid}`, { name: 'V' }],
@@ -186,7 +245,12 @@ describe.each(DATABASE_KINDS)('notification channels and own settings [%s]', (ki
       body: { email: false, events: ['incident.opened'], quietHours: { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin' } },
     });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ org: 'default', email: false, events: ['incident.opened'], quietHours: { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin' } });
+    expect(saved.body).toMatchObject({
+      org: 'default',
+      email: false,
+      events: ['incident.opened'],
+      quietHours: { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin' },
+    });
     expect((await daemon.request('GET', '/auth/me/notification-settings?org=default', { token: viewer })).body).toEqual(saved.body);
     // Each member has their own.
     expect((await daemon.request('GET', '/auth/me/notification-settings?org=default', { token: user })).body.updatedAt).toBeNull();

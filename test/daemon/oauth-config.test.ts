@@ -15,7 +15,10 @@ const dir = () => mkdtempSync(join(tmpdir(), 'svc-oauth-config-'));
 describe('external sign-in configuration', () => {
   it('reads endpoint overrides under the key and the platform name, from env and file', () => {
     const cwd = dir();
-    writeFileSync(join(cwd, 'svc.yaml'), 'auth:\n  gitlab:\n    base_url: https://git.example.org/\n  code_host_a:\n    emails_url: https://ghe.example/api/v3/user/emails\n');
+    writeFileSync(
+      join(cwd, 'svc.yaml'),
+      'auth:\n  gitlab:\n    base_url: https://git.example.org/\n  code_host_a:\n    emails_url: https://ghe.example/api/v3/user/emails\n',
+    );
     const config = loadConfig({ SVC_GITHUB_TOKEN_URL: 'https://ghe.example/login/oauth/access_token', SVC_SEARCH_PORTAL_ISSUER: 'https://idp.example' }, cwd);
     expect(config.auth.providerEndpoints).toEqual({
       code_host_a: { token_url: 'https://ghe.example/login/oauth/access_token', emails_url: 'https://ghe.example/api/v3/user/emails' },
@@ -39,8 +42,12 @@ describe('external sign-in configuration', () => {
 
   it('puts the tenant in the enterprise directory URLs (common when unset or empty)', () => {
     const config = loadConfig({}, dir());
-    expect(resolveEndpoints('enterprise_cloud', config, 'contoso.example').authorizeUrl).toBe('https://login.microsoftonline.com/contoso.example/oauth2/v2.0/authorize');
-    expect(resolveEndpoints('enterprise_cloud', config, 'contoso.example').tokenUrl).toBe('https://login.microsoftonline.com/contoso.example/oauth2/v2.0/token');
+    expect(resolveEndpoints('enterprise_cloud', config, 'contoso.example').authorizeUrl).toBe(
+      'https://login.microsoftonline.com/contoso.example/oauth2/v2.0/authorize',
+    );
+    expect(resolveEndpoints('enterprise_cloud', config, 'contoso.example').tokenUrl).toBe(
+      'https://login.microsoftonline.com/contoso.example/oauth2/v2.0/token',
+    );
     expect(loadConfig({ SVC_ENTERPRISE_CLOUD_TENANT_ID: '' }, dir()).auth.enterpriseCloudTenantId).toBe('common');
     expect(() => loadConfig({ SVC_ENTERPRISE_CLOUD_TENANT_ID: 'not a tenant' }, dir())).toThrow(/SVC_ENTERPRISE_CLOUD_TENANT_ID/);
   });

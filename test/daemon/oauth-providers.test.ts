@@ -36,7 +36,15 @@ describe.each(DATABASE_KINDS)('external sign-in providers [%s]', (kind) => {
   it('lists the enabled providers, the generic one last', async () => {
     const res = await daemon.request('GET', '/auth/providers');
     expect(res.status).toBe(200);
-    expect(res.body.map((p: { key: string }) => p.key)).toEqual(['search_portal', 'code_host_a', 'code_host_b', 'enterprise_cloud', 'team_chat', 'game_chat', 'oidc']);
+    expect(res.body.map((p: { key: string }) => p.key)).toEqual([
+      'search_portal',
+      'code_host_a',
+      'code_host_b',
+      'enterprise_cloud',
+      'team_chat',
+      'game_chat',
+      'oidc',
+    ]);
     expect(res.body.at(-1)).toEqual({ key: 'oidc', kind: 'OpenID Connect provider', displayName: 'Company SSO' });
   });
 
@@ -100,7 +108,7 @@ describe.each(DATABASE_KINDS)('external sign-in providers [%s]', (kind) => {
     }
   });
 
-  it("team_chat: OpenID sign-in carries the workspace claim", async () => {
+  it('team_chat: OpenID sign-in carries the workspace claim', async () => {
     providers.teamChat.next.account = { sub: 'U123', 'https://slack.com/team_id': 'T999', email: 'tess@example.com', email_verified: true, name: 'Tess' };
     const me = await roundTrip('team_chat');
     expect(me).toMatchObject({ email: 'tess@example.com' });
@@ -109,7 +117,9 @@ describe.each(DATABASE_KINDS)('external sign-in providers [%s]', (kind) => {
   });
 
   it('game_chat: a verified account e-mail', async () => {
-    providers.gameChat.next.user = { profile: { id: '80351110224678912', username: 'nelly', global_name: 'Nelly', email: 'nelly@example.com', verified: true } };
+    providers.gameChat.next.user = {
+      profile: { id: '80351110224678912', username: 'nelly', global_name: 'Nelly', email: 'nelly@example.com', verified: true },
+    };
     const me = await roundTrip('game_chat');
     expect(me).toMatchObject({ email: 'nelly@example.com', name: 'Nelly' });
   });

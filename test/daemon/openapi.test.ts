@@ -47,7 +47,9 @@ describe.each(DATABASE_KINDS)('the OpenAPI document (%s)', (kind) => {
     expect(check.description).toContain('`checks:write` (user and above)');
     expect(check.responses.default.description).toContain('403 FORBIDDEN');
     expect(document.components.schemas.Error.properties.error.properties.code.enum).toContain('RATE_LIMITED');
-    const importRoute = Object.values(document.paths).flatMap((p: any) => Object.values(p)).find((o: any) => o.requestBody?.content['application/octet-stream']);
+    const importRoute = Object.values(document.paths)
+      .flatMap((p: any) => Object.values(p))
+      .find((o: any) => o.requestBody?.content['application/octet-stream']);
     expect(importRoute).toBeDefined();
   });
 
@@ -70,10 +72,12 @@ describe.each(DATABASE_KINDS)('the OpenAPI document (%s)', (kind) => {
     expect(Object.keys(document.paths['/orgs/{org}/checks/{slug}'].delete.responses)).toEqual(['204', 'default']);
     expect(document.paths['/orgs/{org}/checks/{slug}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Check' });
     expect(document.components.schemas.CheckState.enum).toEqual(['pending', 'up', 'degraded', 'down', 'paused']);
-    expect(document.paths['/public/status/{org}/{page}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PublicStatus' });
+    expect(document.paths['/public/status/{org}/{page}'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PublicStatus',
+    });
   });
 
-  it('generates a typed client with openapi-typescript: a check\'s state is its states, not unknown', async () => {
+  it("generates a typed client with openapi-typescript: a check's state is its states, not unknown", async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'svc-openapi-ts-'));
     try {
       writeFileSync(join(scratch, 'api.ts'), astToString(await openapiTS(document)));
@@ -86,13 +90,20 @@ describe.each(DATABASE_KINDS)('the OpenAPI document (%s)', (kind) => {
           "type ListData = paths['/orgs/{org}/checks']['get']['responses']['200']['content']['application/json'];",
           "export const state: NonNullable<Data['state']> = 'degraded';",
           "export const listed: ListData['items'][number]['state'] = 'paused';",
-          "// @ts-expect-error not a state of a check",
+          '// @ts-expect-error not a state of a check',
           "export const wrong: NonNullable<Data['state']> = 'sideways';",
-          "// @ts-expect-error a listed check always has its state",
+          '// @ts-expect-error a listed check always has its state',
           "export const missing: ListData['items'][number]['state'] = undefined;",
         ].join('\n'),
       );
-      const program = ts.createProgram([join(scratch, 'use.ts')], { strict: true, noEmit: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, types: [] });
+      const program = ts.createProgram([join(scratch, 'use.ts')], {
+        strict: true,
+        noEmit: true,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        target: ts.ScriptTarget.ES2022,
+        types: [],
+      });
       const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
       expect(problems).toEqual([]);
     } finally {

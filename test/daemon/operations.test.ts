@@ -33,7 +33,10 @@ describe.each(DATABASE_KINDS)('operating the daemon (%s)', (kind) => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.body.error.code).toBe('METHOD_NOT_ALLOWED');
     expect(wrongMethod.headers.get('allow')).toContain('GET');
-    const wrongType = await daemon.request('POST', '/auth/login', { raw: 'email=a&password=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await daemon.request('POST', '/auth/login', {
+      raw: 'email=a&password=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(wrongType.status).toBe(415);
     expect(wrongType.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -74,7 +77,10 @@ describe.each(DATABASE_KINDS)('operating the daemon (%s)', (kind) => {
     const db = openDatabase(database.url);
     try {
       await migrate(db);
-      await db.kysely.insertInto('kysely_migration' as never).values({ name: '999-from-the-future', timestamp: new Date().toISOString() } as never).execute();
+      await db.kysely
+        .insertInto('kysely_migration' as never)
+        .values({ name: '999-from-the-future', timestamp: new Date().toISOString() } as never)
+        .execute();
       await expect(migrate(db)).rejects.toThrow(/written by a newer version of svc \(it has migration 999-from-the-future/);
     } finally {
       await db.close();
@@ -84,7 +90,11 @@ describe.each(DATABASE_KINDS)('operating the daemon (%s)', (kind) => {
 });
 
 /** A daemon as a process, as an operator runs it. */
-function spawnDaemon(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; output: () => { stdout: string; stderr: string }; exited: Promise<number> } {
+function spawnDaemon(env: Record<string, string>): {
+  child: ChildProcessWithoutNullStreams;
+  output: () => { stdout: string; stderr: string };
+  exited: Promise<number>;
+} {
   const child = spawn(process.execPath, [SVC_BIN, 'daemon'], {
     env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), SVC_AUTH_JWT_SECRET: 'operations-test-secret-operations!', ...FAST_HASHING, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -108,7 +118,10 @@ async function freePort(): Promise<number> {
 async function waitForReady(url: string, timeoutMs = 20_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    const status = await fetch(`${url}/api/v1/ready`).then((r) => r.status, () => 0);
+    const status = await fetch(`${url}/api/v1/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -130,7 +143,11 @@ describe('the daemon as a process', () => {
     });
     await waitForReady(url);
     const attempts = Array.from({ length: 6 }, () =>
-      fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: 'wrong-password-1' }) }).then(
+      fetch(`${url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: ADMIN_EMAIL, password: 'wrong-password-1' }),
+      }).then(
         (r) => r.status,
         (error: Error) => `failed: ${error.message}`,
       ),

@@ -101,7 +101,11 @@ describe.each(DATABASE_KINDS)('password reset [%s]', (kind) => {
     // A hash left by an older policy (bcrypt): the reset must replace it with one under the current one.
     const oldPolicy = createPasswordHasher({ ...daemon.deps.hasher.policy, algorithm: 'bcrypt', bcrypt: { cost: 10 } }, { concurrency: 1 });
     try {
-      await daemon.deps.db.kysely.updateTable('users').set({ password_hash: await oldPolicy.hash('bobs old password') }).where('uid', '=', uid).execute();
+      await daemon.deps.db.kysely
+        .updateTable('users')
+        .set({ password_hash: await oldPolicy.hash('bobs old password') })
+        .where('uid', '=', uid)
+        .execute();
     } finally {
       await oldPolicy.close();
     }

@@ -30,7 +30,7 @@ describe.each(DATABASE_KINDS)('prepared reads [%s]', (kind) => {
   });
   afterAll(() => daemon.stop());
 
-  it('bind each argument where the query uses it and keep the query\'s own values', async () => {
+  it("bind each argument where the query uses it and keep the query's own values", async () => {
     expect(await db.readOne(MEMBER_WITH_ROLE, 'default', 'admin@svc.local')).toEqual({ email: 'admin@svc.local', role: 'owner' });
     expect(await db.readOne(MEMBER_WITH_ROLE, 'admin@svc.local', 'default')).toBeUndefined();
     expect(await db.readOne(MEMBER_WITH_ROLE, 'nowhere', 'admin@svc.local')).toBeUndefined();
@@ -55,7 +55,12 @@ describe('compiling a prepared read', () => {
   it('refuses a build that changes an argument or writes it into the SQL text', () => {
     const changed = preparedRead((db, slug: string) => db.selectFrom('organizations').selectAll().where('slug', '=', slug.toUpperCase()));
     expect(() => compileRead(daemon.deps.db.kysely, changed)).toThrow(/must pass argument 0 to the query as a value/);
-    const inlined = preparedRead((db, slug: string) => db.selectFrom('organizations').selectAll().where(sql.raw(`slug = '${slug}'`) as never));
+    const inlined = preparedRead((db, slug: string) =>
+      db
+        .selectFrom('organizations')
+        .selectAll()
+        .where(sql.raw(`slug = '${slug}'`) as never),
+    );
     expect(() => compileRead(daemon.deps.db.kysely, inlined)).toThrow(/must pass argument/);
   });
 });

@@ -17,8 +17,47 @@ const STATES = ['up', 'degraded', 'down', 'paused', 'pending'] as const;
 const COLOURS: Record<(typeof STATES)[number], string> = { up: '#1a7f37', degraded: '#9a6700', down: '#cf222e', paused: '#6e7781', pending: '#6e7781' };
 
 // What the page itself writes: any other element or attribute was injected.
-const PAGE_ELEMENTS = new Set(['html', 'head', 'meta', 'link', 'title', 'style', 'body', 'main', 'header', 'h1', 'h2', 'p', 'section', 'ul', 'ol', 'li', 'div', 'span', 'strong', 'br', 'time', 'footer', 'a']);
-const PAGE_ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'rel', 'href', 'type', 'title', 'class', 'role', 'id', 'aria-labelledby', 'aria-hidden', 'datetime']);
+const PAGE_ELEMENTS = new Set([
+  'html',
+  'head',
+  'meta',
+  'link',
+  'title',
+  'style',
+  'body',
+  'main',
+  'header',
+  'h1',
+  'h2',
+  'p',
+  'section',
+  'ul',
+  'ol',
+  'li',
+  'div',
+  'span',
+  'strong',
+  'br',
+  'time',
+  'footer',
+  'a',
+]);
+const PAGE_ATTRIBUTES = new Set([
+  'lang',
+  'charset',
+  'name',
+  'content',
+  'rel',
+  'href',
+  'type',
+  'title',
+  'class',
+  'role',
+  'id',
+  'aria-labelledby',
+  'aria-hidden',
+  'datetime',
+]);
 
 interface XmlNode {
   nodeType: number;
@@ -80,7 +119,10 @@ describe.each(DATABASE_KINDS)('member-controlled text on the public page, feed a
     const admin = await daemon.adminToken();
     for (const state of STATES) {
       const thresholds = { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 10_000, ...(state === 'degraded' ? { degradedResponseMs: 1 } : {}) };
-      const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: hostile(state), slug: state, type: 'http', target: `${base}/${state}`, thresholds } });
+      const created = await daemon.request('POST', '/orgs/default/checks', {
+        token: admin,
+        body: { name: hostile(state), slug: state, type: 'http', target: `${base}/${state}`, thresholds },
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       if (state === 'up' || state === 'degraded' || state === 'down') {
         expect((await daemon.request('POST', `/orgs/default/checks/${state}/run`, { token: admin })).status).toBe(200);
@@ -101,14 +143,22 @@ describe.each(DATABASE_KINDS)('member-controlled text on the public page, feed a
     const html = parseHtml(await get('/status/default/status'));
     const all = elements(html);
     expect(all.map((element) => element.nodeName.toLowerCase()).filter((name) => !PAGE_ELEMENTS.has(name))).toEqual([]);
-    expect(all.flatMap((element) => Array.from(element.attributes ?? []).map((attribute) => attribute.name.toLowerCase())).filter((name) => !PAGE_ATTRIBUTES.has(name))).toEqual([]);
+    expect(
+      all
+        .flatMap((element) => Array.from(element.attributes ?? []).map((attribute) => attribute.name.toLowerCase()))
+        .filter((name) => !PAGE_ATTRIBUTES.has(name)),
+    ).toEqual([]);
     expect(nodesOfType(html, 8)).toEqual([]);
 
     expect(named(html, 'title')[0].textContent).toBe(`${hostile('page title')}: Partial outage`);
     expect(named(html, 'h1')[0].textContent).toBe(hostile('page title'));
     expect(withClass(html, 'description')[0].textContent).toBe(hostile('page description'));
     expect(withClass(html, 'name').map((element) => element.textContent)).toEqual(STATES.map(hostile));
-    expect(named(html, 'strong').map((element) => element.textContent).sort()).toEqual([hostile('incident'), `${hostile('down')} is down`].sort());
+    expect(
+      named(html, 'strong')
+        .map((element) => element.textContent)
+        .sort(),
+    ).toEqual([hostile('incident'), `${hostile('down')} is down`].sort());
   });
 
   it('writes an Atom feed that parses and gives every title back', async () => {

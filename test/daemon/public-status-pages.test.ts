@@ -42,7 +42,12 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
     admin = await daemon.adminToken();
     viewer = (await addMember(daemon, 'status-viewer@example.com', 'viewer')).token;
     const thresholds = { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 3000, degradedResponseMs: 100 };
-    for (const [name, path] of [['Website', 'ok'], ['Search', 'slow'], ['Payments', 'broken'], ['Internal Billing', 'ok']]) {
+    for (const [name, path] of [
+      ['Website', 'ok'],
+      ['Search', 'slow'],
+      ['Payments', 'broken'],
+      ['Internal Billing', 'ok'],
+    ]) {
       const created = await daemon.request('POST', '/orgs/default/checks', {
         token: admin,
         body: { name, type: 'http', target: `${base}/${path}`, thresholds, labels: { 'hidden-team': 'hidden-label' }, description: 'hidden-description' },
@@ -52,11 +57,22 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
       expect(run.status).toBe(200);
     }
     // Some history before today, written as the result writer would aggregate it.
-    const series = await daemon.deps.db.kysely.selectFrom('check_states as s').innerJoin('checks as c', 'c.uid', 's.check_uid').select(['c.slug', 's.series']).execute();
+    const series = await daemon.deps.db.kysely
+      .selectFrom('check_states as s')
+      .innerJoin('checks as c', 'c.uid', 's.check_uid')
+      .select(['c.slug', 's.series'])
+      .execute();
     const today = Math.floor(NOW.getTime() / DAY_MS);
     const histogram = Object.fromEntries(BUCKET_COLUMNS.map((column) => [column, 0])) as Record<(typeof BUCKET_COLUMNS)[number], number>;
     const rows = series.flatMap(({ slug, series }) =>
-      Array.from({ length: 30 }, (_, i) => ({ series: Number(series), day: today - 30 + i, runs: 1440, down_runs: slug === 'search' && i === 20 ? 144 : 0, degraded_runs: 0, ...histogram })),
+      Array.from({ length: 30 }, (_, i) => ({
+        series: Number(series),
+        day: today - 30 + i,
+        runs: 1440,
+        down_runs: slug === 'search' && i === 20 ? 144 : 0,
+        degraded_runs: 0,
+        ...histogram,
+      })),
     );
     await daemon.deps.db.kysely.insertInto('check_daily').values(rows).execute();
 
@@ -93,7 +109,9 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
       expect(check.days[0]).toEqual({ date: '2025-12-21', uptimePercent: null });
     }
     expect(body.checks[1].days.find((d: { date: string }) => d.date === '2026-03-10')).toEqual({ date: '2026-03-10', uptimePercent: 90 });
-    expect(body.incidents).toEqual([{ uid: expect.stringMatching(/^[0-9a-z]{26}$/), title: 'Payments is down', status: 'open', openedAt: NOW.toISOString(), resolvedAt: null }]);
+    expect(body.incidents).toEqual([
+      { uid: expect.stringMatching(/^[0-9a-z]{26}$/), title: 'Payments is down', status: 'open', openedAt: NOW.toISOString(), resolvedAt: null },
+    ]);
   });
 
   it('renders the page as HTML with states in words, no script, and its own CSP; nothing private', async () => {
@@ -107,7 +125,16 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
     const html = await res.text();
     expectNothingPrivate(html);
     expect(html).not.toMatch(/<script/i);
-    for (const text of ['<h1>Example status</h1>', 'Partial outage', '>Website<', '>Operational<', '>Degraded performance<', '>Down<', 'Payments is down', 'title="2026-03-10: 90.00 % uptime"']) {
+    for (const text of [
+      '<h1>Example status</h1>',
+      'Partial outage',
+      '>Website<',
+      '>Operational<',
+      '>Degraded performance<',
+      '>Down<',
+      'Payments is down',
+      'title="2026-03-10: 90.00 % uptime"',
+    ]) {
       expect(html).toContain(text);
     }
     // Uptime with two decimals and dates in the dashboard's format, with the zone named.
@@ -145,17 +172,27 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
     const doc = new DOMParser().parseFromString(xml, 'application/xml');
     const ATOM = 'http://www.w3.org/2005/Atom';
     const feed = doc.documentElement!;
-    const author = Array.from({ length: feed.childNodes.length }, (_, i) => feed.childNodes.item(i)).find((node) => node.nodeType === 1 && (node as Element).localName === 'author') as Element | undefined;
+    const author = Array.from({ length: feed.childNodes.length }, (_, i) => feed.childNodes.item(i)).find(
+      (node) => node.nodeType === 1 && (node as Element).localName === 'author',
+    ) as Element | undefined;
     expect(author?.getElementsByTagNameNS(ATOM, 'name')[0]?.textContent).toBe('Example status');
     const incidents = (await daemon.request('GET', '/orgs/default/incidents', { token: admin })).body.items as Array<{ uid: string; title: string }>;
     const entryList = doc.getElementsByTagNameNS(ATOM, 'entry');
     const ids = Array.from({ length: entryList.length }, (_, i) => entryList.item(i)!).map((entry) => entry.getElementsByTagNameNS(ATOM, 'id')[0]?.textContent);
-    expect(ids).toEqual([expect.stringMatching(new RegExp(`^tag:[^,]+,\\d{4}-\\d{2}-\\d{2}:incident/${incidents.find((i) => i.title === 'Payments is down')!.uid}$`))]);
+    expect(ids).toEqual([
+      expect.stringMatching(new RegExp(`^tag:[^,]+,\\d{4}-\\d{2}-\\d{2}:incident/${incidents.find((i) => i.title === 'Payments is down')!.uid}$`)),
+    ]);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('answers 304 to a matching If-None-Match on the page, JSON, feed and badges', async () => {
-    for (const path of ['/status/default/status', '/status/default/status/feed.atom', '/api/v1/public/status/default/status', '/api/v1/public/badges/default/payments/status.svg', '/api/v1/public/badges/default/website/uptime.svg?window=7d']) {
+    for (const path of [
+      '/status/default/status',
+      '/status/default/status/feed.atom',
+      '/api/v1/public/status/default/status',
+      '/api/v1/public/badges/default/payments/status.svg',
+      '/api/v1/public/badges/default/website/uptime.svg?window=7d',
+    ]) {
       const first = await get(path);
       expect(first.status, path).toBe(200);
       const etag = first.headers.get('etag')!;
@@ -196,7 +233,11 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
       expect(await res.text(), path).toBe(jsonMissing);
     }
     const badgeMissing = await (await get('/api/v1/public/badges/default/no-such-check/status.svg')).text();
-    for (const path of ['/api/v1/public/badges/default/internal-billing/status.svg', '/api/v1/public/badges/default/internal-billing/uptime.svg', '/api/v1/public/badges/nowhere/website/status.svg']) {
+    for (const path of [
+      '/api/v1/public/badges/default/internal-billing/status.svg',
+      '/api/v1/public/badges/default/internal-billing/uptime.svg',
+      '/api/v1/public/badges/nowhere/website/status.svg',
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       expect(await res.text(), path).toBe(badgeMissing);
@@ -238,7 +279,12 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
         await page.goto(`${daemon.url}/status/default/status`);
         expect(await page.locator('h1').textContent()).toBe('Example status');
         // The style sheet is applied (allowed by its hash): the bars are flex rows of cells.
-        expect(await page.locator('ol.bar').first().evaluate((el) => getComputedStyle(el).display)).toBe('flex');
+        expect(
+          await page
+            .locator('ol.bar')
+            .first()
+            .evaluate((el) => getComputedStyle(el).display),
+        ).toBe('flex');
         expect(await fitsWidth(page)).toBe(true);
         expect(await page.getByText('Degraded performance').isVisible()).toBe(true);
         if (kind === 'sqlite') await page.screenshot({ path: join(docScreenshotsDir(), `status-page-${width}.png`), fullPage: true });

@@ -61,10 +61,16 @@ describe.each(DATABASE_KINDS)('SAML sign-in against an xml-crypto identity provi
     const early = await fetch(`${daemon.url}/api/v1/auth/saml/acme/metadata`);
     expect(early.status).toBe(200);
     expect(await early.text()).toContain('WantAssertionsSigned="true"');
-    const broken = await daemon.request('PUT', '/orgs/acme/saml', { token: adminToken, body: { metadataXml: '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x"/>' } });
+    const broken = await daemon.request('PUT', '/orgs/acme/saml', {
+      token: adminToken,
+      body: { metadataXml: '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x"/>' },
+    });
     expect(broken.status).toBe(400);
     expect(broken.body.error.code).toBe('VALIDATION_FAILED');
-    const both = await daemon.request('PUT', '/orgs/acme/saml', { token: adminToken, body: { metadataXml: idp.metadata(), metadataUrl: 'https://idp.example/metadata' } });
+    const both = await daemon.request('PUT', '/orgs/acme/saml', {
+      token: adminToken,
+      body: { metadataXml: idp.metadata(), metadataUrl: 'https://idp.example/metadata' },
+    });
     expect(both.status).toBe(400);
 
     const stored = await daemon.request('PUT', '/orgs/acme/saml', { token: adminToken, body: { metadataXml: idp.metadata() } });
@@ -165,9 +171,7 @@ describe.each(DATABASE_KINDS)('SAML sign-in against an xml-crypto identity provi
     const genuine = idp.sign(idp.assertionXml({ nameId: 'alice-123', email: 'alice@acme.test' }, id), id);
     const signature = /<(?:ds:)?Signature[\s\S]*<\/(?:ds:)?Signature>/.exec(genuine)![0];
     const evil = idp.assertionXml({ nameId: 'mallory', email: 'mallory@acme.test', groups: ['sre'] }, id).replace(/(<\/saml:Issuer>)/, `$1${signature}`);
-    const wrapped = idp
-      .responseXml(evil)
-      .replace('<samlp:Status>', `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`);
+    const wrapped = idp.responseXml(evil).replace('<samlp:Status>', `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`);
     expect(await refused(Buffer.from(wrapped).toString('base64'))).toBe('saml_refused');
     // 2. The evil assertion beside the genuine one.
     await startLogin();
@@ -177,7 +181,11 @@ describe.each(DATABASE_KINDS)('SAML sign-in against an xml-crypto identity provi
     // 3. The evil assertion with the genuine one nested inside it.
     await startLogin();
     const genuine3 = idp.sign(idp.assertionXml({ nameId: 'alice-123', email: 'alice@acme.test' }, '_genuine3'), '_genuine3');
-    const nested = idp.responseXml(idp.assertionXml({ nameId: 'mallory', email: 'mallory@acme.test' }, '_evil3').replace('</saml:Assertion>', `<saml:Advice>${genuine3}</saml:Advice></saml:Assertion>`));
+    const nested = idp.responseXml(
+      idp
+        .assertionXml({ nameId: 'mallory', email: 'mallory@acme.test' }, '_evil3')
+        .replace('</saml:Assertion>', `<saml:Advice>${genuine3}</saml:Advice></saml:Assertion>`),
+    );
     expect(await refused(Buffer.from(nested).toString('base64'))).toBe('saml_refused');
     expect(await created()).toBe(0);
   });
@@ -191,9 +199,16 @@ describe.each(DATABASE_KINDS)('SAML sign-in against an xml-crypto identity provi
     const member = await daemon.register('erin@acme.test', 'erin-local-pw');
     await daemon.deps.db.kysely
       .insertInto('members')
-      .values({ organization_uid: (await daemon.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'acme').executeTakeFirstOrThrow()).uid, user_uid: member.uid, role: 'user', created_at: new Date().toISOString() })
+      .values({
+        organization_uid: (await daemon.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'acme').executeTakeFirstOrThrow()).uid,
+        user_uid: member.uid,
+        role: 'user',
+        created_at: new Date().toISOString(),
+      })
       .execute();
-    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: adminToken, body: { metadataXml: idp.metadata(), required: true } })).body.required).toBe(true);
+    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: adminToken, body: { metadataXml: idp.metadata(), required: true } })).body.required).toBe(
+      true,
+    );
     const refusedLogin = await daemon.request('POST', '/auth/login', { body: { email: 'erin@acme.test', password: 'erin-local-pw' } });
     expect(refusedLogin.status).toBe(403);
     expect(refusedLogin.body.error.message).toContain('/api/v1/auth/saml/acme/login');
@@ -212,7 +227,10 @@ describe.each(DATABASE_KINDS)('SAML sign-in against an xml-crypto identity provi
   it('lets only admins configure SAML and the group mapping', async () => {
     const viewer = await daemon.register('vic@acme.test');
     const org = await daemon.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'acme').executeTakeFirstOrThrow();
-    await daemon.deps.db.kysely.insertInto('members').values({ organization_uid: org.uid, user_uid: viewer.uid, role: 'user', created_at: new Date().toISOString() }).execute();
+    await daemon.deps.db.kysely
+      .insertInto('members')
+      .values({ organization_uid: org.uid, user_uid: viewer.uid, role: 'user', created_at: new Date().toISOString() })
+      .execute();
     expect((await daemon.request('PUT', '/orgs/acme/saml', { token: viewer.token, body: { metadataXml: idp.metadata() } })).status).toBe(403);
     expect((await daemon.request('PUT', '/orgs/acme/group-roles', { token: viewer.token, body: { groupRoles: { x: 'admin' } } })).status).toBe(403);
   });
@@ -240,7 +258,9 @@ describe.each(DATABASE_KINDS)('SAML sign-in against an xml-crypto identity provi
     expect((await daemon.request('GET', '/orgs/acme/saml', { token: admin.token })).body.required).toBe(false);
     expect((await owner.login()).status).toBe(200);
 
-    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: owner.token, body: { metadataXml: idp.metadata(), required: true } })).body.required).toBe(true);
+    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: owner.token, body: { metadataXml: idp.metadata(), required: true } })).body.required).toBe(
+      true,
+    );
     // The admin may still replace the provider's metadata: "required" stays as the owner set it, and only the owner turns it off.
     expect((await daemon.request('PUT', '/orgs/acme/saml', { token: admin.token, body: { metadataXml: idp.metadata() } })).body.required).toBe(true);
     expect((await daemon.request('PUT', '/orgs/acme/saml', { token: admin.token, body: { metadataXml: idp.metadata(), required: false } })).status).toBe(403);
@@ -251,7 +271,9 @@ describe.each(DATABASE_KINDS)('SAML sign-in against an xml-crypto identity provi
     // An owner's SAML sign-in does not take over the owner's account: the owner keeps the password.
     expect(await refused({ nameId: 'owen-1', email: 'owen@acme.test' })).toBe('account_exists');
 
-    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: owner.token, body: { metadataXml: idp.metadata(), required: false } })).body.required).toBe(false);
+    expect((await daemon.request('PUT', '/orgs/acme/saml', { token: owner.token, body: { metadataXml: idp.metadata(), required: false } })).body.required).toBe(
+      false,
+    );
     expect((await admin.login()).status).toBe(200);
   });
 
@@ -266,7 +288,13 @@ describe.each(DATABASE_KINDS)('SAML sign-in against an xml-crypto identity provi
     expect(me.body.organizations).toEqual([{ slug: 'acme', name: 'Acme', role: 'user' }]);
     // Linked: the same subject finds the same account again.
     await startLogin();
-    expect((await daemon.request('GET', '/auth/me', { token: (await exchange(await post(idp.response({ nameId: 'frank-77', email: 'frank@acme.test' })))).accessToken })).body.uid).toBe(frank.uid);
+    expect(
+      (
+        await daemon.request('GET', '/auth/me', {
+          token: (await exchange(await post(idp.response({ nameId: 'frank-77', email: 'frank@acme.test' })))).accessToken,
+        })
+      ).body.uid,
+    ).toBe(frank.uid);
 
     // Never an account whose address is unverified, or that the organization's provider does not speak for alone.
     await acmeMember('gwen@acme.test', 'user');

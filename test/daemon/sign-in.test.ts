@@ -98,7 +98,10 @@ describe.each(DATABASE_KINDS)('sign-in [%s]', (kind) => {
   it('a password change signs out the other sessions but keeps the current one', async () => {
     const { token: first } = await daemon.register('dan@example.com', 'dans password');
     const second = await daemon.login('dan@example.com', 'dans password');
-    const wrong = await daemon.request('POST', '/auth/password', { token: first, body: { currentPassword: 'not it at all', newPassword: 'dans new password' } });
+    const wrong = await daemon.request('POST', '/auth/password', {
+      token: first,
+      body: { currentPassword: 'not it at all', newPassword: 'dans new password' },
+    });
     expect(wrong.status).toBe(401);
     const res = await daemon.request('POST', '/auth/password', { token: first, body: { currentPassword: 'dans password', newPassword: 'dans new password' } });
     expect(res.status).toBe(204);

@@ -13,7 +13,10 @@ describe.each(DATABASE_KINDS)('status pages [%s]', (kind) => {
     user = (await addMember(daemon, 'pages-user@example.com', 'user')).token;
     viewer = (await addMember(daemon, 'pages-viewer@example.com', 'viewer')).token;
     for (const name of ['Web', 'API', 'Queue']) {
-      const res = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name, type: 'tcp', target: `${name.toLowerCase()}.example.com:443` } });
+      const res = await daemon.request('POST', '/orgs/default/checks', {
+        token: admin,
+        body: { name, type: 'tcp', target: `${name.toLowerCase()}.example.com:443` },
+      });
       expect(res.status).toBe(201);
     }
   });
@@ -56,7 +59,10 @@ describe.each(DATABASE_KINDS)('status pages [%s]', (kind) => {
     const res = await daemon.request('POST', '/orgs/default/status-pages', { token: user, body: { title: 'Bad', checks: ['web', 'ghost', 'phantom'] } });
     expect(res.status).toBe(400);
     expect(res.body.error.details.issues.map((i: { path: string }) => i.path)).toEqual(['checks.1', 'checks.2']);
-    const shape = await daemon.request('POST', '/orgs/default/status-pages', { token: user, body: { slug: 'Not A Slug', public: 'yes', checks: ['web', 'web'] } });
+    const shape = await daemon.request('POST', '/orgs/default/status-pages', {
+      token: user,
+      body: { slug: 'Not A Slug', public: 'yes', checks: ['web', 'web'] },
+    });
     expect(shape.status).toBe(400);
     expect(shape.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['checks', 'public', 'slug', 'title']);
     const empty = await daemon.request('PATCH', '/orgs/default/status-pages/nothing', { token: user, body: {} });

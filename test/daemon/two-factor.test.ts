@@ -9,7 +9,8 @@ import { hasTool } from '../support/required-tool.js';
 const OATHTOOL = '/usr/bin/oathtool';
 
 /** A code from otpauth, an implementation independent of the daemon's. */
-const otpauthCode = (secret: string, at: Date) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: at.getTime() });
+const otpauthCode = (secret: string, at: Date) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: at.getTime() });
 
 const hasOathtool = hasTool(OATHTOOL, 'oathtool', 'the reference TOTP codes');
 
@@ -70,7 +71,10 @@ describe.each(DATABASE_KINDS)('two-factor sign-in (TOTP) [%s]', (kind) => {
     expect(parsed.generate({ timestamp: clock.now().getTime() })).toBe(otpauthCode(setup.body.secret, clock.now()));
     expect((await daemon.request('GET', '/auth/me', { token })).body.twoFactorEnabled).toBe(false);
 
-    const wrong = await daemon.request('POST', '/auth/2fa/confirm', { token, body: { code: '000000' === otpauthCode(setup.body.secret, clock.now()) ? '111111' : '000000' } });
+    const wrong = await daemon.request('POST', '/auth/2fa/confirm', {
+      token,
+      body: { code: '000000' === otpauthCode(setup.body.secret, clock.now()) ? '111111' : '000000' },
+    });
     expect(wrong.status).toBe(401);
     const confirm = await daemon.request('POST', '/auth/2fa/confirm', { token, body: { code: oathtoolCode(setup.body.secret, clock.now()) } });
     expect(confirm.status).toBe(200);
@@ -203,7 +207,12 @@ describe.each(DATABASE_KINDS)('two-factor sign-in (TOTP) [%s]', (kind) => {
     const byPassword = await enrolled();
     expect((await daemon.request('DELETE', '/auth/2fa', { token: byPassword.token, body: { currentPassword: byPassword.password } })).status).toBe(204);
     expect((await daemon.request('GET', '/auth/me', { token: byPassword.token })).body.twoFactorEnabled).toBe(false);
-    const codes = await daemon.deps.db.kysely.selectFrom('recovery_codes').innerJoin('users', 'users.uid', 'recovery_codes.user_uid').select('code_hash').where('users.email', '=', byPassword.email).execute();
+    const codes = await daemon.deps.db.kysely
+      .selectFrom('recovery_codes')
+      .innerJoin('users', 'users.uid', 'recovery_codes.user_uid')
+      .select('code_hash')
+      .where('users.email', '=', byPassword.email)
+      .execute();
     expect(codes).toEqual([]);
   });
 });

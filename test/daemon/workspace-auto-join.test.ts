@@ -22,7 +22,12 @@ describe.each(DATABASE_KINDS)('team-chat workspace auto-join [%s]', (kind) => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const client = { clientId: 'chat-app', clientSecret: 'chat-app-secret' };
-    chat = await startOidcServer({ ...client, redirectUris: [`${base}/api/v1/auth/team_chat/callback`], extraClaims: [TEAM_CLAIM, GUEST_CLAIM], claimsInIdToken: true });
+    chat = await startOidcServer({
+      ...client,
+      redirectUris: [`${base}/api/v1/auth/team_chat/callback`],
+      extraClaims: [TEAM_CLAIM, GUEST_CLAIM],
+      claimsInIdToken: true,
+    });
     install = await startFakeProvider('team_chat_install', client);
     daemon = await startTestDaemon(kind, { env: { SVC_LISTEN: `127.0.0.1:${port}`, SVC_BASE_URL: base, ...chat.env('team_chat'), ...install.env() } });
   });
@@ -38,8 +43,22 @@ describe.each(DATABASE_KINDS)('team-chat workspace auto-join [%s]', (kind) => {
   async function linkedOrg(slug: string, workspaceId: string, options: { withOwner?: boolean; memberLimit?: number } = {}) {
     const uid = newId();
     const now = new Date().toISOString();
-    await db().insertInto('organizations').values({ uid, slug, name: slug, member_limit: options.memberLimit ?? null, created_at: now }).execute();
-    await db().insertInto('workspace_links').values({ organization_uid: uid, provider: 'team_chat', workspace_id: workspaceId, workspace_name: slug, linked_by: null, created_at: now, removed_at: null }).execute();
+    await db()
+      .insertInto('organizations')
+      .values({ uid, slug, name: slug, member_limit: options.memberLimit ?? null, created_at: now })
+      .execute();
+    await db()
+      .insertInto('workspace_links')
+      .values({
+        organization_uid: uid,
+        provider: 'team_chat',
+        workspace_id: workspaceId,
+        workspace_name: slug,
+        linked_by: null,
+        created_at: now,
+        removed_at: null,
+      })
+      .execute();
     if (options.withOwner) {
       const owner = await daemon.register(`owner-${slug}@example.com`);
       await db().insertInto('members').values({ organization_uid: uid, user_uid: owner.uid, role: 'owner', created_at: now }).execute();
@@ -52,7 +71,14 @@ describe.each(DATABASE_KINDS)('team-chat workspace auto-join [%s]', (kind) => {
   async function chatSignIn(workspaceId: string, options: { guest?: boolean; email?: string; returnTo?: string } = {}) {
     people += 1;
     const email = options.email ?? `person${people}-${kind}@example.com`;
-    chat.next.account = { sub: `U${people}`, [TEAM_CLAIM]: workspaceId, [GUEST_CLAIM]: options.guest ?? false, email, email_verified: true, name: `Person ${people}` };
+    chat.next.account = {
+      sub: `U${people}`,
+      [TEAM_CLAIM]: workspaceId,
+      [GUEST_CLAIM]: options.guest ?? false,
+      email,
+      email_verified: true,
+      name: `Person ${people}`,
+    };
     const { exchange } = await signInAndExchange(daemon, 'team_chat', { returnTo: options.returnTo });
     expect(exchange.status).toBe(200);
     const me = await daemon.request('GET', '/auth/me', { token: exchange.body.accessToken });
@@ -129,7 +155,10 @@ describe.each(DATABASE_KINDS)('team-chat workspace auto-join [%s]', (kind) => {
     people += 1;
     const slug = `odd-${people}`;
     const org = await linkedOrg(slug, `TODD${people}`, { withOwner: true });
-    await db().insertInto('parameters').values({ uid: newId(), organization_uid: org.uid, key: 'registration.slack_workspace_auto_join', value: stored, updated_at: new Date().toISOString() }).execute();
+    await db()
+      .insertInto('parameters')
+      .values({ uid: newId(), organization_uid: org.uid, key: 'registration.slack_workspace_auto_join', value: stored, updated_at: new Date().toISOString() })
+      .execute();
     const { me } = await chatSignIn(`TODD${people}`);
     expect(roleIn(me, slug)).toBeUndefined();
     expect((await pendingRequests(org.uid)).length).toBe(1);

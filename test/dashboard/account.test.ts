@@ -74,12 +74,18 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard account and server users [
     await others.first().waitFor();
     const before = await others.count();
     await others.first().getByRole('button', { name: 'End' }).click();
-    await second.waitForFunction((n) => document.querySelectorAll('section[aria-labelledby="sessions-title"] tbody tr:not([data-current])').length === n - 1, before);
+    await second.waitForFunction(
+      (n) => document.querySelectorAll('section[aria-labelledby="sessions-title"] tbody tr:not([data-current])').length === n - 1,
+      before,
+    );
     // Ending sessions in bulk the simple way: end every other one, including the first tab's.
     while ((await others.count()) > 0) {
       const count = await others.count();
       await others.first().getByRole('button', { name: 'End' }).click();
-      await second.waitForFunction((n) => document.querySelectorAll('section[aria-labelledby="sessions-title"] tbody tr:not([data-current])').length === n - 1, count);
+      await second.waitForFunction(
+        (n) => document.querySelectorAll('section[aria-labelledby="sessions-title"] tbody tr:not([data-current])').length === n - 1,
+        count,
+      );
     }
     await first.getByRole('link', { name: 'Members' }).click();
     await first.waitForURL(/\/d\/sign-in\?.*expired=1/);

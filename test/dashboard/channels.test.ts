@@ -17,7 +17,9 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard notification channels [%s]
     receiver = await startFakeReceivers();
     [daemon, browser] = await Promise.all([startTestDaemon(kind), launchBrowser()]);
     token = await daemon.adminToken();
-    expect((await daemon.request('POST', '/orgs/default/checks', { token, body: { name: 'Shop', type: 'http', target: 'https://shop.example.com' } })).status).toBe(201);
+    expect(
+      (await daemon.request('POST', '/orgs/default/checks', { token, body: { name: 'Shop', type: 'http', target: 'https://shop.example.com' } })).status,
+    ).toBe(201);
   });
   afterAll(async () => {
     await browser?.close();

@@ -67,7 +67,10 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard checks [%s]', (kind) => {
 
   it('filters the list by type and label, in the address', async () => {
     const sample = await daemon.request('GET', '/check-types/tcp/sample', { token });
-    const created = await daemon.request('POST', '/orgs/default/checks', { token, body: { ...sample.body, slug: 'db-port', name: 'DB port', labels: { team: 'data' } } });
+    const created = await daemon.request('POST', '/orgs/default/checks', {
+      token,
+      body: { ...sample.body, slug: 'db-port', name: 'DB port', labels: { team: 'data' } },
+    });
     expect(created.status).toBe(201);
     const page = await browser.newPage({ width: 375 });
     await signInAsAdmin(page, daemon, '/orgs/default/checks');
@@ -131,12 +134,21 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard checks [%s]', (kind) => {
   });
 
   it('lists what needs attention first, keeps the order in the address, and fits long targets and labels at 1280 px', async () => {
-    const states: Record<string, 'up' | 'down' | 'degraded' | 'paused' | 'pending'> = { 'att-up': 'up', 'att-down': 'down', 'att-paused': 'paused', 'att-degraded': 'degraded', 'att-pending': 'pending' };
+    const states: Record<string, 'up' | 'down' | 'degraded' | 'paused' | 'pending'> = {
+      'att-up': 'up',
+      'att-down': 'down',
+      'att-paused': 'paused',
+      'att-degraded': 'degraded',
+      'att-pending': 'pending',
+    };
     const db = daemon.deps.db.kysely;
     for (const [slug, state] of Object.entries(states)) {
       const target = `https://status.internal.example.com/api/v2/health/components/${slug}/readiness?verbose=true&region=eu-central`;
       const labels = { team: 'platform-reliability', environment: 'production', attention: 'yes' };
-      const created = await daemon.request('POST', '/orgs/default/checks', { token, body: { name: slug, slug, type: 'http', target, labels, enabled: state !== 'paused' } });
+      const created = await daemon.request('POST', '/orgs/default/checks', {
+        token,
+        body: { name: slug, slug, type: 'http', target, labels, enabled: state !== 'paused' },
+      });
       expect(created.status).toBe(201);
       if (state === 'paused' || state === 'pending') continue;
       expect((await daemon.request('GET', `/orgs/default/checks/${slug}`, { token })).status).toBe(200);
@@ -159,7 +171,11 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard checks [%s]', (kind) => {
         const r = chip.getBoundingClientRect();
         return r.right > box.right + 0.5 || r.left < box.left - 0.5;
       }).length;
-      return { lines: Math.round((cell.getBoundingClientRect().height - padding) / lineHeight), clipped, scrolls: (document.querySelector('.table-wrap') as HTMLElement).scrollWidth > box.width + 1 };
+      return {
+        lines: Math.round((cell.getBoundingClientRect().height - padding) / lineHeight),
+        clipped,
+        scrolls: (document.querySelector('.table-wrap') as HTMLElement).scrollWidth > box.width + 1,
+      };
     });
     expect(layout.lines).toBeLessThanOrEqual(3);
     expect(layout).toMatchObject({ clipped: 0, scrolls: false });

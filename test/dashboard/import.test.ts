@@ -31,7 +31,11 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     await page.getByRole('link', { name: 'Import', exact: true }).first().click();
     await page.getByRole('heading', { name: 'Import checks' }).waitFor();
     await page.getByLabel('Gatus configuration file (configfile-monitor)').check();
-    for (const label of ['UptimeRobot monitors listing (uptime-api-monitor)', 'Uptime Kuma database file or backup (selfhosted-monitor-db)', 'Better Stack API token (hosted-monitor-api)']) {
+    for (const label of [
+      'UptimeRobot monitors listing (uptime-api-monitor)',
+      'Uptime Kuma database file or backup (selfhosted-monitor-db)',
+      'Better Stack API token (hosted-monitor-api)',
+    ]) {
       await page.getByLabel(label).waitFor();
     }
     await page.getByLabel('Or paste: Configuration file (YAML)').fill(readFileSync(fixture('gatus/basic.yaml'), 'utf8'));
@@ -41,8 +45,12 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     expect(await count(page, 'created')).toBe(4);
     expect(await count(page, 'updated')).toBe(0);
     expect(await page.locator('tr[data-action="create"]').count()).toBe(4);
-    expect(await page.locator('.warning-group[data-code="SECRET_DROPPED"] summary').textContent()).toMatch(/^Passwords, tokens and keys not carried over \(\d+\)$/);
-    expect(await page.locator('.warning-group[data-code="NOTIFICATIONS_DROPPED"] summary').textContent()).toMatch(/^Alerts and notifications not carried over \(\d+\)$/);
+    expect(await page.locator('.warning-group[data-code="SECRET_DROPPED"] summary').textContent()).toMatch(
+      /^Passwords, tokens and keys not carried over \(\d+\)$/,
+    );
+    expect(await page.locator('.warning-group[data-code="NOTIFICATIONS_DROPPED"] summary').textContent()).toMatch(
+      /^Alerts and notifications not carried over \(\d+\)$/,
+    );
     // Each warning names its item; a check that does not exist yet has no link.
     expect(await page.locator('.warning-group li strong').first().textContent()).not.toBe('');
     expect(await page.locator('tr[data-action="create"] a').count()).toBe(0);
@@ -77,8 +85,9 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     expect(await fitsWidth(page)).toBe(true);
   });
 
-  it('previews each field a re-run changes and a field changed on both sides, and takes the source\'s when asked', async () => {
-    const yaml = (interval: string) => `endpoints:\n  - name: Rerun target\n    url: https://rerun.example.com\n    interval: ${interval}\n    conditions: ["[STATUS] == 200"]\n`;
+  it("previews each field a re-run changes and a field changed on both sides, and takes the source's when asked", async () => {
+    const yaml = (interval: string) =>
+      `endpoints:\n  - name: Rerun target\n    url: https://rerun.example.com\n    interval: ${interval}\n    conditions: ["[STATUS] == 200"]\n`;
     const first = await daemon.request('POST', '/orgs/default/checks/import/convert?source=gatus', { token, raw: yaml('30s') });
     expect(first.body).toMatchObject({ created: 1 });
     expect((await daemon.request('PATCH', '/orgs/default/checks/rerun-target', { token, body: { intervalSeconds: 120 } })).status).toBe(200);
@@ -90,7 +99,9 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
     const row = page.locator('tr[data-slug="rerun-target"]');
     expect(await row.getAttribute('data-action')).toBe('unchanged');
-    expect(await row.locator('[data-conflict="intervalSeconds"]').textContent()).toBe('Changed here and in the source: intervalSeconds here 120, source 45 (kept as it is here)');
+    expect(await row.locator('[data-conflict="intervalSeconds"]').textContent()).toBe(
+      'Changed here and in the source: intervalSeconds here 120, source 45 (kept as it is here)',
+    );
 
     await page.getByLabel("Take the source's value where a field was changed here too").check();
     await page.getByRole('button', { name: 'Import preview' }).click();

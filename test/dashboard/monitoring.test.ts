@@ -21,7 +21,6 @@ async function startTarget(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-
 describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (kind) => {
   let daemon: TestDaemon;
   let browser: TestBrowser;
@@ -58,7 +57,11 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks');
     await page.locator('tr[data-slug="billing"]').waitFor();
-    for (const [slug, state] of [['web', 'up'], ['slow-api', 'degraded'], ['billing', 'down']]) {
+    for (const [slug, state] of [
+      ['web', 'up'],
+      ['slow-api', 'degraded'],
+      ['billing', 'down'],
+    ]) {
       const row = page.locator(`tr[data-slug="${slug}"]`);
       expect(await row.getAttribute('data-state')).toBe(state);
       expect(await row.locator('.state').textContent()).toContain(state);
@@ -92,7 +95,10 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     expect(await page.locator('.uptime-bar .day-good').count()).toBe(1);
     const before = await page.locator('table.results tbody tr').count();
     await page.getByRole('button', { name: 'Run now' }).click();
-    await page.locator('.run-result').getByText(/up, \d+ ms/).waitFor();
+    await page
+      .locator('.run-result')
+      .getByText(/up, \d+ ms/)
+      .waitFor();
     await expect.poll(() => page.locator('table.results tbody tr').count()).toBeGreaterThan(before);
     await docScreenshots(page, 'check-detail', kind);
 
@@ -155,7 +161,14 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
   // The first-paint target (under 1 s) is measured by `npm run bench -- dashboard`; here the
   // 10,000-check list must work, and its time is printed.
   it('pauses and resumes a check from its page; its incidents say why they opened and that the check was paused', async () => {
-    await create({ slug: 'pausable', name: 'Pausable', type: 'http', target: `${target.url}/broken`, intervalSeconds: 60, thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 5000 } });
+    await create({
+      slug: 'pausable',
+      name: 'Pausable',
+      type: 'http',
+      target: `${target.url}/broken`,
+      intervalSeconds: 60,
+      thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 5000 },
+    });
     await run('pausable', 1);
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks/pausable');
@@ -178,7 +191,14 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
   });
 
   it('charts no data yet without a successful run, and one success on an hour around it with the down run marked', async () => {
-    await create({ slug: 'once', name: 'Once', type: 'http', target: `${target.url}/ok`, intervalSeconds: 60, thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 5000 } });
+    await create({
+      slug: 'once',
+      name: 'Once',
+      type: 'http',
+      target: `${target.url}/ok`,
+      intervalSeconds: 60,
+      thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 5000 },
+    });
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks/billing');
     await page.locator('.chart-empty').getByText('No data yet').waitFor();
@@ -209,7 +229,10 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
 
   it('counts and lists 10,000 checks: the overview counts them all, the list paints its first page', async () => {
     expect((await daemon.request('POST', '/orgs', { token, body: { slug: 'big', name: 'Big' } })).status).toBe(201);
-    const endpoints = Array.from({ length: 10_000 }, (_, i) => `  - name: Service ${i}\n    url: ${target.url}/ok?n=${i}\n    interval: 5m\n    conditions: ["[STATUS] == 200"]\n`).join('');
+    const endpoints = Array.from(
+      { length: 10_000 },
+      (_, i) => `  - name: Service ${i}\n    url: ${target.url}/ok?n=${i}\n    interval: 5m\n    conditions: ["[STATUS] == 200"]\n`,
+    ).join('');
     const imported = await daemon.request('POST', '/orgs/big/checks/import/convert?source=configfile-monitor', { token, raw: `endpoints:\n${endpoints}` });
     expect(imported.status).toBe(200);
     expect(imported.body.created).toBe(10_000);

@@ -43,7 +43,10 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard secrets [%s]', (kind) => {
     await page.getByLabel('Name', { exact: true }).fill('1BAD');
     await page.getByLabel('Value', { exact: true }).fill('x');
     await page.getByRole('button', { name: 'Save secret' }).click();
-    await page.getByText(/upper-case letter/).first().waitFor();
+    await page
+      .getByText(/upper-case letter/)
+      .first()
+      .waitFor();
 
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete ORDERS_DB_PASSWORD' }).click();

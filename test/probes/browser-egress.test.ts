@@ -51,7 +51,9 @@ async function startRefusedServer(): Promise<RefusedServer> {
     authority: `0.0.0.0:${port}`,
     async connectionsBefore() {
       await new Promise<void>((resolve, reject) => {
-        request({ host: '127.0.0.1', port, path: '/sentinel', agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject).end();
+        request({ host: '127.0.0.1', port, path: '/sentinel', agent: false }, (res) => res.resume().on('end', resolve))
+          .on('error', reject)
+          .end();
       });
       const before = connections - 1;
       connections = 0;
@@ -205,7 +207,11 @@ describe.skipIf(skip)('browser checks behind the egress policy (real Chromium, l
       const result = await runProbe(probeCheck(browser(`${base}/to?http://127.0.0.2:${port}/secret`)), { egress: refusing('127.0.0.2') });
       expect(result).toMatchObject({ status: 'down', message: 'egress policy refuses 127.0.0.2 (test)' });
       // The test's own request, after the run: the only connection the server has seen.
-      await new Promise<void>((resolve, reject) => request(`http://127.0.0.2:${port}/`, (res) => res.resume().on('end', resolve)).on('error', reject).end());
+      await new Promise<void>((resolve, reject) =>
+        request(`http://127.0.0.2:${port}/`, (res) => res.resume().on('end', resolve))
+          .on('error', reject)
+          .end(),
+      );
       expect(connections).toBe(1);
     } finally {
       second.closeAllConnections();
@@ -250,7 +256,9 @@ describe.skipIf(skip)('browser checks behind the egress policy (real Chromium, l
   it('loads plain http pages through the proxy, WebSockets included, and closes their connections when the run ends', async () => {
     // Every host the browser asked the proxy for: the page's, and none of Chromium's own services (Google's hosts).
     const asked: string[] = [];
-    const recording: EgressPolicy = { ...loopbackEgress, resolve: (host) => {
+    const recording: EgressPolicy = {
+      ...loopbackEgress,
+      resolve: (host) => {
         asked.push(host);
         return loopbackEgress.resolve(host);
       },

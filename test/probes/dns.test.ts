@@ -65,7 +65,12 @@ describe('dns probe against a real DNS server (dnsmasq)', () => {
     // Each string of a TXT record on its own: "first-part", "second-part".
     expect(await verdict('multi.x.test', 'TXT', [{ operator: 'equals', value: 'second-part' }])).toBe('up');
     expect(await verdict('multi.x.test', 'TXT', [{ operator: 'contains', value: 'first-partsecond' }])).toBe('down');
-    expect(await verdict('multi.x.test', 'TXT', [{ operator: 'starts-with', value: 'first' }, { join: 'and', operator: 'ends-with', value: 'part' }])).toBe('up');
+    expect(
+      await verdict('multi.x.test', 'TXT', [
+        { operator: 'starts-with', value: 'first' },
+        { join: 'and', operator: 'ends-with', value: 'part' },
+      ]),
+    ).toBe('up');
     // contains is a substring test; equals is exact (case and trailing dot).
     expect(await verdict('x.test', 'TXT', [{ operator: 'contains', value: 'spf1' }])).toBe('up');
     expect(await verdict('www.x.test', 'A', [{ operator: 'contains', value: '127.0.0' }])).toBe('up');
@@ -73,7 +78,12 @@ describe('dns probe against a real DNS server (dnsmasq)', () => {
     expect(await verdict('x.test', 'MX', [{ operator: 'equals', value: 'mail.x.test' }])).toBe('up');
     expect(await verdict('x.test', 'MX', [{ operator: 'equals', value: 'mail.x.test.' }])).toBe('down');
     expect(await verdict('x.test', 'MX', [{ operator: 'equals', value: 'MAIL.x.test' }])).toBe('down');
-    expect(await verdict('x.test', 'MX', [{ operator: 'equals', value: 'nope' }, { join: 'or', operator: 'ends-with', value: '.test' }])).toBe('up');
+    expect(
+      await verdict('x.test', 'MX', [
+        { operator: 'equals', value: 'nope' },
+        { join: 'or', operator: 'ends-with', value: '.test' },
+      ]),
+    ).toBe('up');
     const failed = await probe(checkOf('dns', 'x.test', { recordType: 'MX', resolver, answerConditions: [{ operator: 'equals', value: '10 mail.x.test' }] }));
     expect(failed).toMatchObject({ status: 'down', message: 'no MX answer meets equals "10 mail.x.test"; got 10 mail.x.test' });
   });
@@ -88,7 +98,10 @@ describe('dns probe against a real DNS server (dnsmasq)', () => {
 
   it('compares the response code with expectedRcode', async () => {
     expect(await probe(checkOf('dns', 'nothing.x.test', { resolver }))).toMatchObject({ status: 'down', message: 'expected NOERROR, got NXDOMAIN' });
-    expect(await probe(checkOf('dns', 'nothing.x.test', { resolver, expectedRcode: 'NXDOMAIN' }))).toMatchObject({ status: 'up', message: 'NXDOMAIN, no answers' });
+    expect(await probe(checkOf('dns', 'nothing.x.test', { resolver, expectedRcode: 'NXDOMAIN' }))).toMatchObject({
+      status: 'up',
+      message: 'NXDOMAIN, no answers',
+    });
   });
 
   it('is degraded when the answer comes later than degradedResponseMs', async () => {
@@ -123,10 +136,16 @@ describe('dns probe against a real DNS server (dnsmasq)', () => {
     expect(outside.message).toMatch(/^egress policy refuses \S+ \(outside the allowed networks\), the system resolver: name a resolver in the check$/);
     // Under deny-private, refused exactly when the policy refuses one of the system's resolvers.
     const strict = testEgress({ denyPrivate: true });
-    const systemRefusal = new Resolver().getServers().map((server) => strict.refusal(server.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/:\d+$/, ''))).find(Boolean);
+    const systemRefusal = new Resolver()
+      .getServers()
+      .map((server) => strict.refusal(server.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/:\d+$/, '')))
+      .find(Boolean);
     // (Run only where it is refused: a query to an allowed system resolver would leave loopback.)
     if (systemRefusal) {
-      expect(await probe(checkOf('dns', 'www.x.test'), strict)).toMatchObject({ status: 'down', message: `${systemRefusal}, the system resolver: name a resolver in the check` });
+      expect(await probe(checkOf('dns', 'www.x.test'), strict)).toMatchObject({
+        status: 'down',
+        message: `${systemRefusal}, the system resolver: name a resolver in the check`,
+      });
     }
     // A resolver named in the check is judged by itself.
     expect(await probe(checkOf('dns', 'www.x.test', { resolver }), testEgress({ allow: ['127.0.0.1/32'] }))).toMatchObject({ status: 'up' });

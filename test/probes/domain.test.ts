@@ -64,7 +64,7 @@ describe('domain probe against a protocol-level fake RDAP server and bootstrap f
     expect(requests.filter((url) => url.startsWith('/bootstrap')).length).toBe(1);
   });
 
-  it('keeps each app\'s bootstrap file apart: another cache reads its own address', async () => {
+  it("keeps each app's bootstrap file apart: another cache reads its own address", async () => {
     const other = createProbeCaches({ rdapBootstrapUrl: `${base}/other-bootstrap/dns.json` });
     expect(await runCheck(probeCheck(domain('shop.com')), [], other)).toMatchObject({ status: 'down', message: 'no RDAP server is known for .com' });
     expect((await run(domain('shop.com'))).status).toBe('up');

@@ -13,12 +13,27 @@ const json = (response: ServerResponse, status: number, value: unknown) => {
 };
 
 const ROUTES: Record<string, Handler> = {
-  '/ok': (_q, r) => json(r, 200, { status: 'ok', version: '1.10', items: [{ id: 1, state: 'up' }, { id: 2, state: 'up' }] }),
+  '/ok': (_q, r) =>
+    json(r, 200, {
+      status: 'ok',
+      version: '1.10',
+      items: [
+        { id: 1, state: 'up' },
+        { id: 2, state: 'up' },
+      ],
+    }),
   '/slow': (_q, r) => setTimeout(() => json(r, 200, { status: 'ok' }), 150),
   '/fail': (_q, r) => json(r, 503, { status: 'down' }),
   '/text': (_q, r) => r.end('Hello World, all systems operational'),
   '/not-json': (_q, r) => r.end('<html>hi</html>'),
-  '/echo': (q, r, body) => json(r, 200, { method: q.method, authorization: q.headers.authorization ?? null, custom: q.headers['x-custom'] ?? null, agent: q.headers['user-agent'], body }),
+  '/echo': (q, r, body) =>
+    json(r, 200, {
+      method: q.method,
+      authorization: q.headers.authorization ?? null,
+      custom: q.headers['x-custom'] ?? null,
+      agent: q.headers['user-agent'],
+      body,
+    }),
   '/redirect': (_q, r) => r.writeHead(302, { location: '/ok' }).end(),
   '/loop': (_q, r) => r.writeHead(302, { location: '/loop' }).end(),
   '/to-metadata': (_q, r) => r.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
@@ -103,7 +118,12 @@ describe('http probe against a real local HTTP server', () => {
       ],
     });
     expect(await probe(check)).toMatchObject({ status: 'up' });
-    const plain = checkOf('http', `${base}/echo`, { jsonQueries: [{ expression: 'agent', expected: 'svc-monitor' }, { expression: 'authorization', expected: 'null' }] });
+    const plain = checkOf('http', `${base}/echo`, {
+      jsonQueries: [
+        { expression: 'agent', expected: 'svc-monitor' },
+        { expression: 'authorization', expected: 'null' },
+      ],
+    });
     expect(await probe(plain)).toMatchObject({ status: 'up' });
   });
 
@@ -161,7 +181,9 @@ describe('http probe against a real local HTTP server', () => {
       status: 'down',
       message: 'more than 3 redirects',
     });
-    const afterPost = await probe(checkOf('http', `${base}/post-redirect`, { method: 'POST', body: 'x', jsonQueries: [{ expression: 'method', expected: 'GET' }] }));
+    const afterPost = await probe(
+      checkOf('http', `${base}/post-redirect`, { method: 'POST', body: 'x', jsonQueries: [{ expression: 'method', expected: 'GET' }] }),
+    );
     expect(afterPost.status).toBe('up');
   });
 
@@ -210,8 +232,14 @@ describe('http probe against real local HTTPS servers', () => {
 
   it('is down on an expired or untrusted certificate unless ignoreTlsErrors', async () => {
     expect(await probe(checkOf('http', urls.expired), trusting())).toMatchObject({ status: 'down', message: 'CERT_HAS_EXPIRED: certificate has expired' });
-    expect(await probe(checkOf('http', urls.selfSigned), trusting())).toMatchObject({ status: 'down', message: 'DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate' });
-    expect(await probe(checkOf('http', urls.valid))).toMatchObject({ status: 'down', message: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate' });
+    expect(await probe(checkOf('http', urls.selfSigned), trusting())).toMatchObject({
+      status: 'down',
+      message: 'DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate',
+    });
+    expect(await probe(checkOf('http', urls.valid))).toMatchObject({
+      status: 'down',
+      message: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate',
+    });
     expect((await probe(checkOf('http', urls.expired, { ignoreTlsErrors: true }))).status).toBe('up');
     expect((await probe(checkOf('http', urls.selfSigned, { ignoreTlsErrors: true }))).status).toBe('up');
   });

@@ -38,8 +38,7 @@ describe('kafka probe against a protocol-level fake broker with SASL/PLAIN', () 
   it('is up with the password and down with a wrong one', async () => {
     const target = `127.0.0.1:${secured.port}`;
     // The password sits beside the user name in `sasl`, as the runner hands it over.
-    const withPassword = (password: string) =>
-      probeCheck(kafka(target, { topic: 'monitoring' }), { sasl: { mechanism: 'plain', username: USER, password } });
+    const withPassword = (password: string) => probeCheck(kafka(target, { topic: 'monitoring' }), { sasl: { mechanism: 'plain', username: USER, password } });
     expect(await runCheck(withPassword(PASSWORD))).toMatchObject({ status: 'up', message: 'produced to monitoring partition 0' });
     const wrong = await runCheck(withPassword(`${PASSWORD}-wrong`));
     expect(wrong).toMatchObject({ status: 'down', message: `authentication failed for user "${USER}"` });

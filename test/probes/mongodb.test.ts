@@ -28,7 +28,7 @@ describe('mongodb probe against a protocol-level fake (wire protocol, hello, SCR
     expect(fake.commands).toContain('saslContinue');
   });
 
-  it('is down with a wrong password, and with the server\'s words for an unknown command', async () => {
+  it("is down with a wrong password, and with the server's words for an unknown command", async () => {
     const target = `127.0.0.1:${fake.port}`;
     const wrong = await runCheck(probeCheck(mongo(target, { username: USER }), { password: `${PASSWORD}-wrong` }));
     expect(wrong).toMatchObject({ status: 'down', message: `authentication failed for user "${USER}"` });

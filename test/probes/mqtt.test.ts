@@ -46,7 +46,9 @@ describe.skipIf(!shared.ok)('mqtt probe against the local Mosquitto', () => {
     expect(keyword).toMatchObject({ status: 'down', message: `message on ${topic}: keyword "offline" not found in the message` });
     const json = await runCheck(probeCheck(mqttCheck('127.0.0.1:1883', { topic, jsonQueries: [{ expression: 'load', operator: '>', expected: 5 }] })));
     expect(json).toMatchObject({ status: 'down', message: `message on ${topic}: JSON load is 3, expected > "5"` });
-    const notJson = await runCheck(probeCheck(mqttCheck('127.0.0.1:1883', { topic: textTopic, jsonQueries: [{ expression: 'load', operator: '>', expected: 5 }] })));
+    const notJson = await runCheck(
+      probeCheck(mqttCheck('127.0.0.1:1883', { topic: textTopic, jsonQueries: [{ expression: 'load', operator: '>', expected: 5 }] })),
+    );
     expect(notJson).toMatchObject({ status: 'down', message: `message on ${textTopic} is not JSON` });
   });
 
@@ -80,7 +82,9 @@ describe.skipIf(!binary.ok)('mqtt probe against a private Mosquitto with a passw
   });
 
   it('connects over WebSocket at the path, and over TLS', async () => {
-    const websocket = await runCheck(probeCheck(mqttCheck(`127.0.0.1:${server.websocketPort}`, { topic, username: USER, websocketPath: '/mqtt' }), { password: PASSWORD }));
+    const websocket = await runCheck(
+      probeCheck(mqttCheck(`127.0.0.1:${server.websocketPort}`, { topic, username: USER, websocketPath: '/mqtt' }), { password: PASSWORD }),
+    );
     expect(websocket).toMatchObject({ status: 'up', message: `message on ${topic}` });
     const tls = { topic, username: USER, useTls: true };
     const accepted = await runCheck(probeCheck(mqttCheck(`127.0.0.1:${server.tlsPort}`, { ...tls, ignoreTlsErrors: true }), { password: PASSWORD }));
@@ -91,10 +95,15 @@ describe.skipIf(!binary.ok)('mqtt probe against a private Mosquitto with a passw
 
   it('connects with WebSocket over TLS, by name', async () => {
     const secure = { topic, username: USER, useTls: true, websocketPath: '/mqtt' };
-    const accepted = await runCheck(probeCheck(mqttCheck(`localhost:${server.secureWebsocketPort}`, { ...secure, ignoreTlsErrors: true }), { password: PASSWORD }));
+    const accepted = await runCheck(
+      probeCheck(mqttCheck(`localhost:${server.secureWebsocketPort}`, { ...secure, ignoreTlsErrors: true }), { password: PASSWORD }),
+    );
     expect(accepted).toMatchObject({ status: 'up', message: `message on ${topic}` });
     const checked = await runCheck(probeCheck(mqttCheck(`localhost:${server.secureWebsocketPort}`, secure), { password: PASSWORD }));
-    expect(checked).toMatchObject({ status: 'down', message: `TLS handshake with localhost:${server.secureWebsocketPort} failed: DEPTH_ZERO_SELF_SIGNED_CERT` });
+    expect(checked).toMatchObject({
+      status: 'down',
+      message: `TLS handshake with localhost:${server.secureWebsocketPort} failed: DEPTH_ZERO_SELF_SIGNED_CERT`,
+    });
   });
 });
 

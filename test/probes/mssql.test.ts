@@ -27,7 +27,7 @@ describe('mssql probe against a protocol-level fake (TDS prelogin, login7, SQL b
     expect(fake.batches).toContain('SELECT 1');
   });
 
-  it('is down with a wrong password, and with the server\'s words when the query fails', async () => {
+  it("is down with a wrong password, and with the server's words when the query fails", async () => {
     const target = `127.0.0.1:${fake.port}`;
     const wrong = await runCheck(probeCheck(mssql(target, { username: USER }), { password: `${PASSWORD}-wrong` }));
     expect(wrong).toMatchObject({ status: 'down', message: `authentication failed for user "${USER}"` });

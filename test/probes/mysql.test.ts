@@ -47,7 +47,7 @@ describe.skipIf(!server.ok)('mysql probe against the local MariaDB', () => {
     expect(result.message).not.toContain(wrong);
   });
 
-  it('is down with the server\'s words when the query fails', async () => {
+  it("is down with the server's words when the query fails", async () => {
     const result = await runCheck(
       probeCheck(mysqlCheck('127.0.0.1:3306', { username: USER, database: DATABASE, query: 'SELECT * FROM no_such_table' }), { password: PASSWORD }),
     );

@@ -20,7 +20,9 @@ describe('oracle probe against a protocol-level fake (TNS listener, TTC negotiat
     const result = await runCheck(probeCheck(oracle(`127.0.0.1:${fake.port}`, { database: 'BILLING', username: USER }), { password: PASSWORD }));
     expect(result).toMatchObject({ status: 'up', message: `signed in as ${USER}` });
     expect(fake.signIns).toBe(1);
-    const queried = await runCheck(probeCheck(oracle(`127.0.0.1:${fake.port}`, { database: 'BILLING', username: USER, query: 'SELECT 1 FROM DUAL' }), { password: PASSWORD }));
+    const queried = await runCheck(
+      probeCheck(oracle(`127.0.0.1:${fake.port}`, { database: 'BILLING', username: USER, query: 'SELECT 1 FROM DUAL' }), { password: PASSWORD }),
+    );
     expect(queried).toMatchObject({ status: 'up', message: 'query returned 1 row' });
   });
 

@@ -19,8 +19,10 @@ describe.skipIf(!shared.ok)('postgres probe against the shared PostgreSQL (trust
     expect(queried).toMatchObject({ status: 'up', message: 'query returned 3 rows' });
   });
 
-  it('is down with the server\'s words when the query fails or the database does not exist', async () => {
-    const badQuery = await runCheck(probeCheck(postgres('127.0.0.1:5432', { username: 'postgres', database: 'postgres', query: 'select * from no_such_table' })));
+  it("is down with the server's words when the query fails or the database does not exist", async () => {
+    const badQuery = await runCheck(
+      probeCheck(postgres('127.0.0.1:5432', { username: 'postgres', database: 'postgres', query: 'select * from no_such_table' })),
+    );
     expect(badQuery).toMatchObject({ status: 'down', message: 'query failed: relation "no_such_table" does not exist' });
     const noDatabase = await runCheck(probeCheck(postgres('127.0.0.1:5432', { username: 'postgres', database: 'no_such_db' })));
     expect(noDatabase).toMatchObject({ status: 'down', message: 'database "no_such_db" does not exist' });

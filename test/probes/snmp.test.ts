@@ -61,7 +61,8 @@ describe.skipIf(!snmpd.ok)('snmp probe against a private snmpd', () => {
 
 describe('snmp check credentials', () => {
   it('are secret references in the check, never literal values, and fit the version', () => {
-    const check = (config: Record<string, unknown>) => validateCheck({ name: 'switch', type: 'snmp', target: 'switch-1', config: { oid: SYS_UPTIME, ...config } });
+    const check = (config: Record<string, unknown>) =>
+      validateCheck({ name: 'switch', type: 'snmp', target: 'switch-1', config: { oid: SYS_UPTIME, ...config } });
     expect(check({ community: '{{secrets.SWITCH_COMMUNITY}}' }).ok).toBe(true);
     expect(check({ version: '3', v3Username: 'monitor', authKey: '{{secrets.SNMP_AUTH}}', privKey: '{{secrets.SNMP_PRIV}}' }).ok).toBe(true);
     expect(check({ community: 'public' }).ok).toBe(false);

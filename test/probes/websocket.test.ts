@@ -54,7 +54,9 @@ describe('websocket probe against a real WebSocket server (ws)', () => {
     // one unmasked text frame "pong" (RFC 6455 framing, written by hand: the point is the bad header).
     wrongAccept = createHttpServer();
     wrongAccept.on('upgrade', (_request, socket: Socket) => {
-      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: d3JvbmcgYWNjZXB0IHZhbHVlIQ==\r\n\r\n');
+      socket.write(
+        'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: d3JvbmcgYWNjZXB0IHZhbHVlIQ==\r\n\r\n',
+      );
       socket.write(Buffer.from([0x81, 4, ...Buffer.from('pong')]));
       socket.on('error', () => {});
       upgraded.add(socket);

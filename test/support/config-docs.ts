@@ -4,9 +4,14 @@ import { SETTINGS, type Setting } from '../../daemon/config/settings.js';
 export function renderSettingsTable(): string {
   const rows = ['| Variable | File key | Type | Default | Meaning |', '|---|---|---|---|---|'];
   for (const s of Object.values(SETTINGS) as Setting[]) {
-    const shownDefault = s.defaultDoc ?? (s.default === undefined ? 'unset' : `\`${typeof s.default === 'object' ? JSON.stringify(s.default) : String(s.default)}\``);
+    const shownDefault =
+      s.defaultDoc ?? (s.default === undefined ? 'unset' : `\`${typeof s.default === 'object' ? JSON.stringify(s.default) : String(s.default)}\``);
     const names = [s.env, ...(s.aliases ?? []).map((a) => a.env)].map((n) => `\`${n}\``).join('<br>');
-    const files = [s.file, ...(s.aliases ?? []).map((a) => a.file)].filter(Boolean).map((n) => `\`${n}\``).join('<br>') || '—';
+    const files =
+      [s.file, ...(s.aliases ?? []).map((a) => a.file)]
+        .filter(Boolean)
+        .map((n) => `\`${n}\``)
+        .join('<br>') || '—';
     rows.push(`| ${names} | ${files} | ${s.parser.describe} | ${shownDefault} | ${s.doc} |`);
   }
   return rows.join('\n');

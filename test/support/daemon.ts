@@ -32,7 +32,11 @@ export interface TestDaemon extends RunningDaemon {
   database: TestDatabase;
   /** Every log line the daemon wrote, for assertions that nothing secret is logged. */
   logs: string[];
-  request<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; raw?: Uint8Array | string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; raw?: Uint8Array | string; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
   /** Signs in and returns the access token (fails the test on anything but 200). */
   login(email: string, password: string): Promise<string>;
   /** The built-in admin, its password already changed: a super admin and owner of `default`. */
@@ -44,7 +48,10 @@ export interface TestDaemon extends RunningDaemon {
 }
 
 /** Starts a daemon on loopback (port 0) on a fresh database of the given kind. */
-export async function startTestDaemon(kind: DatabaseKind, options: { env?: Record<string, string>; clock?: Clock; database?: TestDatabase; egress?: EgressPolicy } = {}): Promise<TestDaemon> {
+export async function startTestDaemon(
+  kind: DatabaseKind,
+  options: { env?: Record<string, string>; clock?: Clock; database?: TestDatabase; egress?: EgressPolicy } = {},
+): Promise<TestDaemon> {
   const database = options.database ?? (await createTestDatabase(kind));
   const cwd = mkdtempSync(join(tmpdir(), 'svc-cwd-'));
   const config = loadConfig(

@@ -46,9 +46,7 @@ export async function startHealthServer(tls?: { key: Buffer; cert: Buffer }): Pr
       else callback(null, { status });
     },
   });
-  const credentials = tls
-    ? grpc.ServerCredentials.createSsl(null, [{ private_key: tls.key, cert_chain: tls.cert }])
-    : grpc.ServerCredentials.createInsecure();
+  const credentials = tls ? grpc.ServerCredentials.createSsl(null, [{ private_key: tls.key, cert_chain: tls.cert }]) : grpc.ServerCredentials.createInsecure();
   state.port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', credentials, (error, port) => (error ? reject(error) : resolve(port))),
   );

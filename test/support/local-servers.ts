@@ -97,10 +97,7 @@ export async function spawnServer(command: string, args: string[], port: number,
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    await Promise.race([
-      waitForPort(port, 30_000, command),
-      exited.then(() => Promise.reject(new Error(`${command} exited: ${stderr.trim()}`))),
-    ]);
+    await Promise.race([waitForPort(port, 30_000, command), exited.then(() => Promise.reject(new Error(`${command} exited: ${stderr.trim()}`)))]);
   } catch (error) {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
@@ -140,10 +137,27 @@ export function postgresBinaries(): string | undefined {
 export function selfSignedCertificate(dir: string, owner?: string): { cert: string; key: string } {
   const cert = join(dir, 'server.crt');
   const key = join(dir, 'server.key');
-  const made = spawnSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-  ], { encoding: 'utf8' });
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    ],
+    { encoding: 'utf8' },
+  );
   if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
   chmodSync(key, 0o600);
   if (owner) spawnSync('chown', [owner, cert, key]);
@@ -165,15 +179,35 @@ export async function startPrivatePostgres(password: string): Promise<PrivateSer
   spawnSync('sh', ['-c', `umask 077 && printf '%s' "$PW" > ${pwfile}`], { env: { ...process.env, PW: password } });
   if (owner) spawnSync('chown', [owner, pwfile]);
   const [initCommand, initArgs] = asUser(owner ?? '', join(bin, 'initdb'), [
-    '-D', data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '--no-sync',
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=scram-sha-256',
+    `--pwfile=${pwfile}`,
+    '--no-sync',
   ]);
   const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
   const { cert, key } = selfSignedCertificate(dir, owner);
   const [command, args] = asUser(owner ?? '', join(bin, 'postgres'), [
-    '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off',
-    '-c', 'ssl=on', '-c', `ssl_cert_file=${cert}`, '-c', `ssl_key_file=${key}`,
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'ssl=on',
+    '-c',
+    `ssl_cert_file=${cert}`,
+    '-c',
+    `ssl_key_file=${key}`,
   ]);
   return spawnServer(command, args, port, dir);
 }
@@ -191,8 +225,22 @@ export async function startPrivateRedis(password: string): Promise<PrivateRedis>
   const server = await spawnServer(
     'redis-server',
     [
-      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--requirepass', password,
-      '--tls-port', String(tlsPort), '--tls-cert-file', cert, '--tls-key-file', key, '--tls-auth-clients', 'no',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--requirepass',
+      password,
+      '--tls-port',
+      String(tlsPort),
+      '--tls-cert-file',
+      cert,
+      '--tls-key-file',
+      key,
+      '--tls-auth-clients',
+      'no',
     ],
     port,
     dir,

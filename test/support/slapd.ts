@@ -24,7 +24,11 @@ export const slapdAvailable = (): ServerAvailability => requireProgram('/usr/sbi
  * ou=groups, offering StartTLS with a self-signed certificate (`caFile`). The service account is
  * the directory's root DN with `adminPassword`.
  */
-export async function startPrivateSlapd(adminPassword: string, people: LdapPerson[], groups: Record<string, string[]>): Promise<PrivateServer & { url: string; caFile: string }> {
+export async function startPrivateSlapd(
+  adminPassword: string,
+  people: LdapPerson[],
+  groups: Record<string, string[]>,
+): Promise<PrivateServer & { url: string; caFile: string }> {
   const dir = tempDir('svc-slapd-');
   mkdirSync(join(dir, 'data'));
   // A self-signed certificate for StartTLS; it is its own CA.
@@ -57,8 +61,13 @@ export async function startPrivateSlapd(adminPassword: string, people: LdapPerso
     `dn: ${LDAP_SUFFIX}\nobjectClass: dcObject\nobjectClass: organization\ndc: example\no: Example`,
     `dn: ou=people,${LDAP_SUFFIX}\nobjectClass: organizationalUnit\nou: people`,
     `dn: ou=groups,${LDAP_SUFFIX}\nobjectClass: organizationalUnit\nou: groups`,
-    ...people.map((p) => `dn: ${dn(p.uid)}\nobjectClass: inetOrgPerson\nuid: ${p.uid}\ncn: ${p.name}\nsn: ${p.name}\ndisplayName: ${p.name}\nmail: ${p.mail}\nuserPassword: ${p.password}`),
-    ...Object.entries(groups).map(([cn, members]) => `dn: cn=${cn},ou=groups,${LDAP_SUFFIX}\nobjectClass: groupOfNames\ncn: ${cn}\n${members.map((m) => `member: ${dn(m)}`).join('\n')}`),
+    ...people.map(
+      (p) =>
+        `dn: ${dn(p.uid)}\nobjectClass: inetOrgPerson\nuid: ${p.uid}\ncn: ${p.name}\nsn: ${p.name}\ndisplayName: ${p.name}\nmail: ${p.mail}\nuserPassword: ${p.password}`,
+    ),
+    ...Object.entries(groups).map(
+      ([cn, members]) => `dn: cn=${cn},ou=groups,${LDAP_SUFFIX}\nobjectClass: groupOfNames\ncn: ${cn}\n${members.map((m) => `member: ${dn(m)}`).join('\n')}`,
+    ),
   ];
   const ldif = join(dir, 'data.ldif');
   writeFileSync(ldif, `${entries.join('\n\n')}\n`);

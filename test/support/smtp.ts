@@ -66,7 +66,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 }
 
 function decodeBody(raw: string): string {
-  const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n\n');
+  const body = raw
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join('\n\n');
   if (/Content-Transfer-Encoding: quoted-printable/i.test(raw)) {
     return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   }

@@ -122,12 +122,8 @@ export async function startPrivateSnmpd(): Promise<PrivateServer> {
       '',
     ].join('\n'),
   );
-  return spawnUdpServer(
-    '/usr/sbin/snmpd',
-    ['-f', '-Le', '-C', '-c', config, '-p', join(dir, 'snmpd.pid')],
-    port,
-    dir,
-    snmpGet(SNMP_SECRETS.community),
-    { SNMP_PERSISTENT_DIR: join(dir, 'persist'), MIBS: '' },
-  );
+  return spawnUdpServer('/usr/sbin/snmpd', ['-f', '-Le', '-C', '-c', config, '-p', join(dir, 'snmpd.pid')], port, dir, snmpGet(SNMP_SECRETS.community), {
+    SNMP_PERSISTENT_DIR: join(dir, 'persist'),
+    MIBS: '',
+  });
 }

@@ -24,7 +24,12 @@ export interface DirectoryIdentity {
  * was never verified is never taken over. Otherwise a new account without a password is
  * created, its address verified only when the directory is the server's own.
  */
-export async function resolveDirectoryAccount(deps: Deps, identity: DirectoryIdentity, addressVerified: boolean, speaksFor?: string): Promise<{ user: User; created: boolean }> {
+export async function resolveDirectoryAccount(
+  deps: Deps,
+  identity: DirectoryIdentity,
+  addressVerified: boolean,
+  speaksFor?: string,
+): Promise<{ user: User; created: boolean }> {
   const now = deps.clock.now().toISOString();
   const email = normalizeEmail(identity.email);
   const linked = await deps.db.kysely
@@ -45,9 +50,16 @@ export async function resolveDirectoryAccount(deps: Deps, identity: DirectoryIde
   }
   const existing = await findUserByEmail(deps, email);
   if (existing) {
-    if (!existing.email_verified) throw new SignInError(addressVerified ? 'account_unverified' : 'account_exists', `${identity.provider}: the account of this address never verified it; it is not taken over`);
+    if (!existing.email_verified)
+      throw new SignInError(
+        addressVerified ? 'account_unverified' : 'account_exists',
+        `${identity.provider}: the account of this address never verified it; it is not taken over`,
+      );
     if (!addressVerified && !(speaksFor !== undefined && (await organizationMayLink(deps, existing, speaksFor)))) {
-      throw new SignInError('account_exists', `${identity.provider}: an account already uses this address and is not only a member of the organization; it is not linked through the organization's identity provider`);
+      throw new SignInError(
+        'account_exists',
+        `${identity.provider}: an account already uses this address and is not only a member of the organization; it is not linked through the organization's identity provider`,
+      );
     }
     await link(deps, identity, existing.uid);
     deps.logger.info({ user: existing.uid, provider: identity.provider }, 'directory identity linked to an existing account by verified e-mail');
@@ -75,7 +87,14 @@ async function link(deps: Deps, identity: DirectoryIdentity, userUid: string): P
   const now = deps.clock.now().toISOString();
   const inserted = await deps.db.kysely
     .insertInto('linked_identities')
-    .values({ provider: identity.provider, subject: identity.subject, user_uid: userUid, email: normalizeEmail(identity.email), created_at: now, last_sign_in_at: now })
+    .values({
+      provider: identity.provider,
+      subject: identity.subject,
+      user_uid: userUid,
+      email: normalizeEmail(identity.email),
+      created_at: now,
+      last_sign_in_at: now,
+    })
     .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing())
     .returning('subject')
     .executeTakeFirst();

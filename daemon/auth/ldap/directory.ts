@@ -40,7 +40,12 @@ export async function authenticateInDirectory(config: LdapConfig, email: string,
   const connect = async () => {
     // ldapts speaks TLS from the start whenever tlsOptions are given: only for ldaps://.
     const secure = config.url.toLowerCase().startsWith('ldaps:');
-    const client = new Client({ url: config.url, timeout: config.timeoutSeconds * 1000, connectTimeout: config.timeoutSeconds * 1000, ...(secure ? { tlsOptions } : {}) });
+    const client = new Client({
+      url: config.url,
+      timeout: config.timeoutSeconds * 1000,
+      connectTimeout: config.timeoutSeconds * 1000,
+      ...(secure ? { tlsOptions } : {}),
+    });
     if (config.startTls) await client.startTLS({ ...tlsOptions });
     return client;
   };
@@ -88,5 +93,7 @@ export async function authenticateInDirectory(config: LdapConfig, email: string,
 /** Rethrows a directory failure without its details (they may hold DNs; never the password). */
 function unavailable(error: unknown): never {
   const code = (error as { code?: unknown })?.code;
-  throw new DirectoryUnavailable(`LDAP directory error${typeof code === 'number' || typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error)?.name ?? 'unknown'}`);
+  throw new DirectoryUnavailable(
+    `LDAP directory error${typeof code === 'number' || typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error)?.name ?? 'unknown'}`,
+  );
 }

@@ -36,7 +36,12 @@ export async function ldapSignIn(deps: AppDeps, email: string, password: string)
     return undefined;
   }
   await applyGroupRoles(deps, user, found.groups, { via: 'ldap' });
-  await recordAuditInUserOrganizations(deps.db.kysely, deps.clock, user.uid, { kind: 'auth.signed_in', actorUid: user.uid, targetUid: user.uid, data: { method: 'ldap' } });
+  await recordAuditInUserOrganizations(deps.db.kysely, deps.clock, user.uid, {
+    kind: 'auth.signed_in',
+    actorUid: user.uid,
+    targetUid: user.uid,
+    data: { method: 'ldap' },
+  });
   deps.logger.info({ user: user.uid, groups: found.groups.length }, 'LDAP sign-in');
   return user;
 }

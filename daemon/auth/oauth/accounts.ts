@@ -76,16 +76,27 @@ async function resolveOnce(deps: Deps, provider: string, profile: ExternalProfil
 async function claimAccount(deps: Deps, provider: string, profile: ExternalProfile, user: User): Promise<{ user: User; created: boolean }> {
   const claimed = await deps.db.kysely.transaction().execute(async (trx) => {
     // Only while the account still has this address and it is still unverified.
-    const still = await trx.selectFrom('users').select('uid').where('uid', '=', user.uid).where('email', '=', user.email).where('email_verified', '=', 0).executeTakeFirst();
+    const still = await trx
+      .selectFrom('users')
+      .select('uid')
+      .where('uid', '=', user.uid)
+      .where('email', '=', user.email)
+      .where('email_verified', '=', 0)
+      .executeTakeFirst();
     if (!still) throw new AppError('CONFLICT', 'account changed concurrently', { reason: 'ACCOUNT_CHANGED' });
     const claimed = await claimUnverifiedAccount(deps, trx, user, provider);
     await link(trx, deps, provider, profile, user.uid);
     return claimed;
   });
   const at = deps.clock.now().toISOString();
-  deps.logger.warn({ user: user.uid, provider, ...claimed }, 'account with an unverified address taken over by the verified owner of the address; the previous holder lost every credential');
+  deps.logger.warn(
+    { user: user.uid, provider, ...claimed },
+    'account with an unverified address taken over by the verified owner of the address; the previous holder lost every credential',
+  );
   if (deps.mailer.enabled) {
-    await deps.mailer.send(accountClaimedNotice({ to: user.email, provider, claimed, at })).catch((error: unknown) => deps.logger.warn({ err: (error as Error).message }, 'account claimed notice failed'));
+    await deps.mailer
+      .send(accountClaimedNotice({ to: user.email, provider, claimed, at }))
+      .catch((error: unknown) => deps.logger.warn({ err: (error as Error).message }, 'account claimed notice failed'));
   }
   return { user: { ...user, password_hash: null, email_verified: 1, must_change_password: 0 }, created: false };
 }
@@ -94,7 +105,14 @@ async function link(db: Kysely<Database>, deps: Pick<AppDeps, 'clock'>, provider
   const now = deps.clock.now().toISOString();
   const inserted = await db
     .insertInto('linked_identities')
-    .values({ provider, subject: profile.subject, user_uid: userUid, email: profile.email ? normalizeEmail(profile.email) : null, created_at: now, last_sign_in_at: now })
+    .values({
+      provider,
+      subject: profile.subject,
+      user_uid: userUid,
+      email: profile.email ? normalizeEmail(profile.email) : null,
+      created_at: now,
+      last_sign_in_at: now,
+    })
     .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing())
     .returning('subject')
     .executeTakeFirst();

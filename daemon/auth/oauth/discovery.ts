@@ -41,7 +41,9 @@ export async function discover(deps: Pick<AppDeps, 'fetch' | 'clock' | 'caches'>
   };
   const docIssuer = text('issuer');
   if (docIssuer.replace(/\/+$/, '') !== issuer.replace(/\/+$/, '')) throw new Error(`discovery document at ${url} names another issuer (${docIssuer})`);
-  const authMethods = Array.isArray(doc.token_endpoint_auth_methods_supported) ? (doc.token_endpoint_auth_methods_supported as string[]) : ['client_secret_basic'];
+  const authMethods = Array.isArray(doc.token_endpoint_auth_methods_supported)
+    ? (doc.token_endpoint_auth_methods_supported as string[])
+    : ['client_secret_basic'];
   const challengeMethods = Array.isArray(doc.code_challenge_methods_supported) ? (doc.code_challenge_methods_supported as string[]) : [];
   const value: DiscoveredProvider = {
     issuer: docIssuer,

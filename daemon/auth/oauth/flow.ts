@@ -89,7 +89,8 @@ export async function completeLogin(deps: AppDeps, ctx: Context, name: string, q
     });
     const profile = await readProfile(deps, provider, tokens, pending.nonce);
     const { user, created } = await resolveExternalAccount(deps, provider.key, profile);
-    if ((await samlRequiredOrganizations(deps, user)).length > 0) throw new SignInError('saml_required', `${provider.key} sign-in of a member of an organization that requires SAML`);
+    if ((await samlRequiredOrganizations(deps, user)).length > 0)
+      throw new SignInError('saml_required', `${provider.key} sign-in of a member of an organization that requires SAML`);
     // The provider verified the address, so organizations whose e-mail pattern matches admit at once.
     if (created) await joinByEmailPattern(deps, user);
     if (provider.key === 'team_chat' && profile.workspaceId) await joinLinkedWorkspaces(deps, user, profile.workspaceId);

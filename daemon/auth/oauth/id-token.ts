@@ -21,7 +21,12 @@ function keySet(deps: Pick<AppDeps, 'fetch' | 'caches'>, url: string) {
  * Verifies an ID token: signature against the provider's key set, audience (our client id),
  * issuer, expiry on the injected clock (one minute of skew), and the nonce of this sign-in.
  */
-export async function verifyIdToken(deps: Pick<AppDeps, 'fetch' | 'clock' | 'caches'>, provider: SignInProvider, idToken: string, nonce: string | null): Promise<JWTPayload> {
+export async function verifyIdToken(
+  deps: Pick<AppDeps, 'fetch' | 'clock' | 'caches'>,
+  provider: SignInProvider,
+  idToken: string,
+  nonce: string | null,
+): Promise<JWTPayload> {
   const { jwksUrl, issuer } = provider.endpoints;
   if (!jwksUrl || !issuer) throw new SignInError('provider_error', `${provider.key} has no key set or issuer configured`);
   let payload: JWTPayload;

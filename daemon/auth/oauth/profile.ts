@@ -72,5 +72,10 @@ async function readGameChatProfile(deps: Deps, provider: SignInProvider, tokens:
     tokens.accessToken,
   );
   if (!str(user.id)) throw new SignInError('provider_error', `${provider.key} user API returned no id`);
-  return { subject: user.id!, email: str(user.email), emailVerified: user.verified === true && Boolean(str(user.email)), name: str(user.global_name) ?? str(user.username) };
+  return {
+    subject: user.id!,
+    email: str(user.email),
+    emailVerified: user.verified === true && Boolean(str(user.email)),
+    name: str(user.global_name) ?? str(user.username),
+  };
 }

@@ -58,7 +58,11 @@ async function readStoredTenant(deps: Deps): Promise<string> {
 
 /** The enabled providers, in the order of SPEC.md, the generic one last. */
 export function listProviders(deps: Pick<AppDeps, 'config'>): ProviderListing[] {
-  const out: ProviderListing[] = PROVIDERS.filter((p) => deps.config.auth.providers[p.key]).map((p) => ({ key: p.key, kind: p.kind, displayName: p.displayName }));
+  const out: ProviderListing[] = PROVIDERS.filter((p) => deps.config.auth.providers[p.key]).map((p) => ({
+    key: p.key,
+    kind: p.kind,
+    displayName: p.displayName,
+  }));
   const oidc = deps.config.auth.oidc;
   if (oidc) out.push({ key: GENERIC_OIDC_KEY, kind: 'OpenID Connect provider', displayName: oidc.displayName });
   return out;

@@ -46,7 +46,12 @@ export async function createState(deps: Deps, pending: PendingAuthorization): Pr
  * Takes an authorization out of the store: the delete is the single use, so a replayed or
  * concurrent callback finds nothing. Undefined when unknown, expired or for another provider.
  */
-export async function consumeState(deps: Deps, state: string, provider: string, purpose: PendingAuthorization['purpose']): Promise<PendingAuthorization | undefined> {
+export async function consumeState(
+  deps: Deps,
+  state: string,
+  provider: string,
+  purpose: PendingAuthorization['purpose'],
+): Promise<PendingAuthorization | undefined> {
   const row = await deps.db.kysely.deleteFrom('oauth_states').where('state_hash', '=', sha256(state)).returningAll().executeTakeFirst();
   if (!row || row.expires_at <= deps.clock.now().toISOString() || row.provider !== provider || row.purpose !== purpose) return undefined;
   return {

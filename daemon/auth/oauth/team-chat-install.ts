@@ -28,14 +28,19 @@ const installEndpoints = (deps: Pick<AppDeps, 'config'>) => {
  */
 export async function installUrl(deps: AppDeps, ctx: Context, user: UserProfile, input: { organizationUid?: string; returnTo: string }): Promise<string> {
   const provider = await providerOf(deps, 'team_chat');
-  return authorizationUrl(deps, ctx, { ...provider, pkce: false }, {
-    purpose: 'install',
-    returnTo: input.returnTo,
-    authorizeUrl: installEndpoints(deps).authorizeUrl,
-    scopes: INSTALL_SCOPES,
-    userUid: user.uid,
-    organizationUid: input.organizationUid,
-  });
+  return authorizationUrl(
+    deps,
+    ctx,
+    { ...provider, pkce: false },
+    {
+      purpose: 'install',
+      returnTo: input.returnTo,
+      authorizeUrl: installEndpoints(deps).authorizeUrl,
+      scopes: INSTALL_SCOPES,
+      userUid: user.uid,
+      organizationUid: input.organizationUid,
+    },
+  );
 }
 
 /**
@@ -50,7 +55,10 @@ export async function completeInstall(deps: AppDeps, ctx: Context, query: URLSea
     const pending = await takeState(deps, ctx, provider, query, 'install');
     const user = pending.userUid ? await findUser(deps, pending.userUid) : undefined;
     if (!user) throw new SignInError('install_failed', 'the account that started the install no longer exists');
-    const tokens = await exchangeCode(deps, provider, installEndpoints(deps).tokenUrl, { code: query.get('code')!, redirectUri: redirectUri(deps, provider, 'install') });
+    const tokens = await exchangeCode(deps, provider, installEndpoints(deps).tokenUrl, {
+      code: query.get('code')!,
+      redirectUri: redirectUri(deps, provider, 'install'),
+    });
     const team = tokens.raw.team as { id?: unknown; name?: unknown } | undefined;
     const workspaceId = typeof team?.id === 'string' && team.id ? team.id : undefined;
     if (!workspaceId) throw new SignInError('install_failed', 'the install answer names no workspace');
@@ -69,12 +77,23 @@ export async function completeInstall(deps: AppDeps, ctx: Context, query: URLSea
     const code = await issueHandoffCode(deps, user, 'oauth:team_chat_install', pending.returnTo);
     return completePage(deps, { code });
   } catch (error) {
-    return failurePage(deps, 'team_chat', error instanceof SignInError && error.reason !== 'invalid_state' && error.reason !== 'access_denied' ? new SignInError('install_failed', error.message) : error);
+    return failurePage(
+      deps,
+      'team_chat',
+      error instanceof SignInError && error.reason !== 'invalid_state' && error.reason !== 'access_denied'
+        ? new SignInError('install_failed', error.message)
+        : error,
+    );
   }
 }
 
 /** Whether the user's current role in the organization allows linking a workspace to it. */
 async function mayLinkWorkspace(deps: Pick<AppDeps, 'db'>, organizationUid: string, userUid: string): Promise<boolean> {
-  const member = await deps.db.kysely.selectFrom('members').select('role').where('organization_uid', '=', organizationUid).where('user_uid', '=', userUid).executeTakeFirst();
+  const member = await deps.db.kysely
+    .selectFrom('members')
+    .select('role')
+    .where('organization_uid', '=', organizationUid)
+    .where('user_uid', '=', userUid)
+    .executeTakeFirst();
   return member !== undefined && can(member.role, 'organization:settings');
 }

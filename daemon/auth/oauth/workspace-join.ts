@@ -31,7 +31,10 @@ export async function autoJoinEnabled(deps: Deps, org: { uid: string; slug: stri
   if (!stored.set) return true;
   if (stored.malformed === undefined && typeof stored.value === 'boolean') return stored.value;
   const shown = stored.malformed ?? JSON.stringify(stored.value);
-  deps.logger.warn({ org: org.slug, parameter: AUTO_JOIN_PARAMETER, value: shown }, `organization "${org.slug}": ${AUTO_JOIN_PARAMETER} value ${shown} is not a boolean; workspace auto-join is disabled`);
+  deps.logger.warn(
+    { org: org.slug, parameter: AUTO_JOIN_PARAMETER, value: shown },
+    `organization "${org.slug}": ${AUTO_JOIN_PARAMETER} value ${shown} is not a boolean; workspace auto-join is disabled`,
+  );
   return false;
 }
 
@@ -48,7 +51,14 @@ export async function joinLinkedWorkspaces(deps: Deps, user: User, workspaceId: 
     const org = { uid: link.organization_uid, slug: link.slug };
     let reason: WorkspaceJoinOutcome['reason'] = 'auto-join-disabled';
     if (await autoJoinEnabled(deps, org)) {
-      const result = await joinOrganization(deps, { organizationUid: org.uid, userUid: user.uid, role: 'user', roleIfEmpty: 'admin', via: 'team_chat', data: { workspaceId } });
+      const result = await joinOrganization(deps, {
+        organizationUid: org.uid,
+        userUid: user.uid,
+        role: 'user',
+        roleIfEmpty: 'admin',
+        via: 'team_chat',
+        data: { workspaceId },
+      });
       if (result.status !== 'member-limit') {
         outcomes.push({ organizationUid: org.uid, slug: org.slug, outcome: result.status === 'joined' ? 'joined' : 'already-member', role: result.role });
         continue;
@@ -57,11 +67,17 @@ export async function joinLinkedWorkspaces(deps: Deps, user: User, workspaceId: 
     }
     outcomes.push({ organizationUid: org.uid, slug: org.slug, reason, ...(await membershipRequestFlow(deps, user, org, workspaceId)) });
   }
-  if (outcomes.length > 0) deps.logger.info({ user: user.uid, workspaceId, outcomes: outcomes.map((o) => `${o.slug}:${o.outcome}`) }, 'team-chat workspace membership applied');
+  if (outcomes.length > 0)
+    deps.logger.info({ user: user.uid, workspaceId, outcomes: outcomes.map((o) => `${o.slug}:${o.outcome}`) }, 'team-chat workspace membership applied');
   return outcomes;
 }
 
-async function membershipRequestFlow(deps: Deps, user: User, org: { uid: string; slug: string }, workspaceId: string): Promise<Pick<WorkspaceJoinOutcome, 'outcome' | 'role'>> {
+async function membershipRequestFlow(
+  deps: Deps,
+  user: User,
+  org: { uid: string; slug: string },
+  workspaceId: string,
+): Promise<Pick<WorkspaceJoinOutcome, 'outcome' | 'role'>> {
   const matches = await organizationsMatchingEmail(deps, user.email);
   if (matches.some((m) => m.uid === org.uid)) {
     const result = await joinOrganization(deps, { organizationUid: org.uid, userUid: user.uid, role: 'user', via: 'email_pattern', data: { workspaceId } });

@@ -40,17 +40,35 @@ export async function workspaceLinkOf(deps: Pick<AppDeps, 'db'>, organizationUid
 }
 
 /** Links (or re-links) an organization to a workspace; one workspace per organization. */
-export async function linkWorkspace(deps: Deps, input: { organizationUid: string; workspaceId: string; workspaceName: string | null; actorUid: string }): Promise<void> {
+export async function linkWorkspace(
+  deps: Deps,
+  input: { organizationUid: string; workspaceId: string; workspaceName: string | null; actorUid: string },
+): Promise<void> {
   const now = deps.clock.now().toISOString();
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx
       .insertInto('workspace_links')
-      .values({ organization_uid: input.organizationUid, provider: PROVIDER, workspace_id: input.workspaceId, workspace_name: input.workspaceName, linked_by: input.actorUid, created_at: now, removed_at: null })
+      .values({
+        organization_uid: input.organizationUid,
+        provider: PROVIDER,
+        workspace_id: input.workspaceId,
+        workspace_name: input.workspaceName,
+        linked_by: input.actorUid,
+        created_at: now,
+        removed_at: null,
+      })
       .onConflict((oc) =>
-        oc.column('organization_uid').doUpdateSet({ workspace_id: input.workspaceId, workspace_name: input.workspaceName, linked_by: input.actorUid, created_at: now, removed_at: null }),
+        oc
+          .column('organization_uid')
+          .doUpdateSet({ workspace_id: input.workspaceId, workspace_name: input.workspaceName, linked_by: input.actorUid, created_at: now, removed_at: null }),
       )
       .execute();
-    await recordAudit(trx, deps.clock, { organizationUid: input.organizationUid, kind: 'organization.updated', actorUid: input.actorUid, data: { teamChatWorkspace: input.workspaceId } });
+    await recordAudit(trx, deps.clock, {
+      organizationUid: input.organizationUid,
+      kind: 'organization.updated',
+      actorUid: input.actorUid,
+      data: { teamChatWorkspace: input.workspaceId },
+    });
   });
 }
 
@@ -65,7 +83,12 @@ export async function unlinkWorkspace(deps: Deps, input: { organizationUid: stri
       .returning('workspace_id')
       .executeTakeFirst();
     if (removed) {
-      await recordAudit(trx, deps.clock, { organizationUid: input.organizationUid, kind: 'organization.updated', actorUid: input.actorUid, data: { teamChatWorkspace: null } });
+      await recordAudit(trx, deps.clock, {
+        organizationUid: input.organizationUid,
+        kind: 'organization.updated',
+        actorUid: input.actorUid,
+        data: { teamChatWorkspace: null },
+      });
     }
     return Boolean(removed);
   });
@@ -75,8 +98,14 @@ export async function unlinkWorkspace(deps: Deps, input: { organizationUid: stri
  * Creates an empty organization for a workspace (its first member, the installer, joins next
  * and becomes admin); the slug comes from the workspace name, made unique with a suffix.
  */
-export async function createWorkspaceOrganization(deps: Deps, input: { workspaceId: string; workspaceName: string | null; actorUid: string }): Promise<{ uid: string; slug: string }> {
-  const name = withoutControlCharacters(input.workspaceName ?? '').trim().slice(0, 200) || `Workspace ${input.workspaceId}`;
+export async function createWorkspaceOrganization(
+  deps: Deps,
+  input: { workspaceId: string; workspaceName: string | null; actorUid: string },
+): Promise<{ uid: string; slug: string }> {
+  const name =
+    withoutControlCharacters(input.workspaceName ?? '')
+      .trim()
+      .slice(0, 200) || `Workspace ${input.workspaceId}`;
   const base = slugify(name) || slugify(input.workspaceId);
   const stem = base.length >= 2 ? base : `workspace-${base || 'x'}`.replace(/-+$/, '');
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -93,9 +122,22 @@ export async function createWorkspaceOrganization(deps: Deps, input: { workspace
       if (!inserted) return false;
       await trx
         .insertInto('workspace_links')
-        .values({ organization_uid: uid, provider: PROVIDER, workspace_id: input.workspaceId, workspace_name: input.workspaceName, linked_by: input.actorUid, created_at: now, removed_at: null })
+        .values({
+          organization_uid: uid,
+          provider: PROVIDER,
+          workspace_id: input.workspaceId,
+          workspace_name: input.workspaceName,
+          linked_by: input.actorUid,
+          created_at: now,
+          removed_at: null,
+        })
         .execute();
-      await recordAudit(trx, deps.clock, { organizationUid: uid, kind: 'organization.created', actorUid: input.actorUid, data: { slug, name, teamChatWorkspace: input.workspaceId } });
+      await recordAudit(trx, deps.clock, {
+        organizationUid: uid,
+        kind: 'organization.created',
+        actorUid: input.actorUid,
+        data: { slug, name, teamChatWorkspace: input.workspaceId },
+      });
       return true;
     });
     if (created) return { uid, slug };

@@ -18,10 +18,7 @@ export function makeDummyHash(policy: PasswordPolicy): string {
     return `$2b$${cost}$${body}`;
   }
   const { memory, time, threads, saltLength, keyLength } = policy.argon2;
-  return (
-    `$argon2id$v=19$m=${memory},t=${time},p=${threads}` +
-    `$${unpaddedBase64(randomBytes(saltLength))}$${unpaddedBase64(randomBytes(keyLength))}`
-  );
+  return `$argon2id$v=19$m=${memory},t=${time},p=${threads}` + `$${unpaddedBase64(randomBytes(saltLength))}$${unpaddedBase64(randomBytes(keyLength))}`;
 }
 
 function unpaddedBase64(bytes: Buffer): string {

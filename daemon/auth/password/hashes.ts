@@ -27,8 +27,7 @@ export type BcryptHashInfo = {
 /** What a stored hash says about how it was made. */
 export type HashInfo = Argon2HashInfo | BcryptHashInfo;
 
-const ARGON2_PATTERN =
-  /^\$(argon2id|argon2i|argon2d)(?:\$v=(\d+))?\$([a-z]=\d+(?:,[a-z]=\d+)*)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
+const ARGON2_PATTERN = /^\$(argon2id|argon2i|argon2d)(?:\$v=(\d+))?\$([a-z]=\d+(?:,[a-z]=\d+)*)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 // 22 characters of salt and 31 of hash, in bcrypt's own base64 alphabet.
 const BCRYPT_PATTERN = /^\$(2a|2b|2y)\$(\d\d)\$[./A-Za-z0-9]{53}$/;
 const MAX_UINT32 = 2 ** 32 - 1;

@@ -60,10 +60,7 @@ export const DEFAULT_POLICY: PasswordPolicy = deepFreeze({
  * fields inherit. The result is a fresh object (the inputs are never mutated)
  * and is not validated: pass it to `validatePolicy`.
  */
-export function mergePolicy(
-  base: PasswordPolicy,
-  ...layers: Array<PolicyOverrides | null | undefined>
-): PasswordPolicy {
+export function mergePolicy(base: PasswordPolicy, ...layers: Array<PolicyOverrides | null | undefined>): PasswordPolicy {
   const result: PasswordPolicy = {
     algorithm: base.algorithm,
     argon2: { ...base.argon2 },
@@ -85,10 +82,7 @@ export function freezePolicy(policy: PasswordPolicy): Readonly<PasswordPolicy> {
   return deepFreeze(mergePolicy(policy));
 }
 
-function assignPresent<T extends object>(
-  target: T,
-  source: { [K in keyof T]?: T[K] | null } | null | undefined,
-): void {
+function assignPresent<T extends object>(target: T, source: { [K in keyof T]?: T[K] | null } | null | undefined): void {
   if (source == null) return;
   for (const key of Object.keys(target) as Array<keyof T>) {
     const value = source[key];

@@ -62,14 +62,9 @@ export function formatIssue(issue: PolicyIssue): string {
 type Rule = (value: unknown) => string | null;
 
 const RULES: Record<string, Rule> = {
-  algorithm: (value) =>
-    isPasswordAlgorithm(value)
-      ? null
-      : `unknown algorithm ${describeValue(value)}; expected one of ${PASSWORD_ALGORITHMS.join(', ')}`,
+  algorithm: (value) => (isPasswordAlgorithm(value) ? null : `unknown algorithm ${describeValue(value)}; expected one of ${PASSWORD_ALGORITHMS.join(', ')}`),
   rehashOnLogin: (value) => (typeof value === 'boolean' ? null : 'must be true or false'),
-  ...Object.fromEntries(
-    Object.entries(POLICY_LIMITS).map(([path, range]) => [path, (value: unknown) => checkInteger(value, range)]),
-  ),
+  ...Object.fromEntries(Object.entries(POLICY_LIMITS).map(([path, range]) => [path, (value: unknown) => checkInteger(value, range)])),
 };
 
 const SECTIONS = { argon2: ['memory', 'time', 'threads', 'keyLength', 'saltLength'], bcrypt: ['cost'] } as const;
@@ -148,8 +143,7 @@ function floorWarnings(policy: PasswordPolicy): PolicyIssue[] {
     warnings.push({
       field: 'argon2.memory',
       message:
-        `memory × time is ${memory} KiB × ${time}, below the recommended ` +
-        `${RECOMMENDED_FLOORS.argon2MemoryTime} (such as 9216 KiB × 4 or 19456 KiB × 2)`,
+        `memory × time is ${memory} KiB × ${time}, below the recommended ` + `${RECOMMENDED_FLOORS.argon2MemoryTime} (such as 9216 KiB × 4 or 19456 KiB × 2)`,
     });
   }
   if (saltLength < RECOMMENDED_FLOORS.saltLength) {

@@ -37,7 +37,10 @@ export async function parseIdpMetadata(xml: string): Promise<IdpMetadata> {
   if (!entityId) throw invalid('the EntityDescriptor has no entityID');
   const idp = select('md:IDPSSODescriptor', root[0]);
   if (idp.length !== 1) throw invalid('expected one md:IDPSSODescriptor');
-  const sso = select('md:SingleSignOnService', idp[0]).find((e) => e.getAttribute('Binding') === REDIRECT_BINDING)?.getAttribute('Location')?.trim();
+  const sso = select('md:SingleSignOnService', idp[0])
+    .find((e) => e.getAttribute('Binding') === REDIRECT_BINDING)
+    ?.getAttribute('Location')
+    ?.trim();
   if (!sso || !/^https?:\/\//i.test(sso)) throw invalid('no SingleSignOnService with the HTTP-Redirect binding and an http(s) Location');
   const certificates = select('md:KeyDescriptor[not(@use) or @use="signing"]/ds:KeyInfo/ds:X509Data/ds:X509Certificate', idp[0])
     .map((e) => (e.textContent ?? '').replace(/\s+/g, ''))
@@ -58,7 +61,11 @@ export async function fetchIdpMetadata(egress: EgressPolicy, url: string): Promi
     response = await egressFetch(egress)(url, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
   } catch (error) {
     const refused = egressRefusal(error);
-    if (refused) throw validationFailed([{ path: 'metadataUrl', message: `not fetched: ${refused}` }], 'The identity provider metadata address is refused by the egress policy.');
+    if (refused)
+      throw validationFailed(
+        [{ path: 'metadataUrl', message: `not fetched: ${refused}` }],
+        'The identity provider metadata address is refused by the egress policy.',
+      );
     throw new AppError('UPSTREAM_FAILED', 'The identity provider metadata could not be fetched.');
   }
   if (!response.ok) {

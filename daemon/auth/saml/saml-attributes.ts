@@ -2,7 +2,14 @@ import type { Profile } from '@node-saml/node-saml';
 
 /** The attribute names identity providers commonly use, in order of preference. */
 const EMAIL = ['email', 'mail', 'emailAddress', 'urn:oid:0.9.2342.19200300.100.1.3', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'];
-const NAME = ['displayName', 'name', 'cn', 'urn:oid:2.16.840.1.113730.3.1.241', 'urn:oid:2.5.4.3', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name'];
+const NAME = [
+  'displayName',
+  'name',
+  'cn',
+  'urn:oid:2.16.840.1.113730.3.1.241',
+  'urn:oid:2.5.4.3',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name',
+];
 const GROUPS = ['groups', 'memberOf', 'isMemberOf', 'urn:oid:1.3.6.1.4.1.5923.1.5.1.1', 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups'];
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
@@ -15,7 +22,10 @@ export interface SamlIdentity {
 }
 
 const strings = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
+  (Array.isArray(value) ? value : [value])
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 /** Maps a verified profile's attributes to e-mail, name and groups (the first attribute present of each). */
 export function samlIdentity(profile: Profile): SamlIdentity {

@@ -122,12 +122,14 @@ export async function completeSamlLogin(deps: Deps, slug: string, form: URLSearc
     if (!profile.nameID) throw new SignInError('saml_refused', 'the assertion has no NameID');
     if (profile.issuer !== provider.idp_entity_id) throw new SignInError('saml_refused', 'the assertion was issued by another entity');
     const assertion = assertionFacts(verified.assertion);
-    if (!assertion.recipients.length || assertion.recipients.some((r) => r !== acsUrl)) throw new SignInError('saml_refused', 'the assertion is for another recipient');
+    if (!assertion.recipients.length || assertion.recipients.some((r) => r !== acsUrl))
+      throw new SignInError('saml_refused', 'the assertion is for another recipient');
     if (!assertion.id) throw new SignInError('saml_refused', 'the assertion has no ID');
     // The Response's InResponseTo may lie outside what is signed; the signed confirmation's must agree.
     const inResponseTo = typeof profile.inResponseTo === 'string' ? profile.inResponseTo : undefined;
     if (!inResponseTo) throw new SignInError('saml_refused', 'the response answers no request (IdP-initiated sign-in is not accepted)');
-    if (assertion.inResponseTo.some((id) => id !== undefined && id !== inResponseTo)) throw new SignInError('saml_refused', 'InResponseTo does not match the signed subject confirmation');
+    if (assertion.inResponseTo.some((id) => id !== undefined && id !== inResponseTo))
+      throw new SignInError('saml_refused', 'InResponseTo does not match the signed subject confirmation');
     const expiresAt = assertion.notOnOrAfter ?? new Date(Date.now() + SAML_REQUEST_TTL_SECONDS * 1000).toISOString();
     if (!(await markAssertionUsed(deps, org.uid, assertion.id, expiresAt))) throw new SignInError('saml_refused', 'the assertion was used before (replay)');
     const request = await consumeSamlRequest(deps, org.uid, inResponseTo);
@@ -135,9 +137,19 @@ export async function completeSamlLogin(deps: Deps, slug: string, form: URLSearc
 
     const identity = samlIdentity(profile);
     if (!identity.email) throw new SignInError('email_not_verified', 'the assertion carries no e-mail address');
-    const { user } = await resolveDirectoryAccount(deps, { provider: `saml:${org.uid}`, subject: identity.subject, email: identity.email, name: identity.name }, false, org.uid);
+    const { user } = await resolveDirectoryAccount(
+      deps,
+      { provider: `saml:${org.uid}`, subject: identity.subject, email: identity.email, name: identity.name },
+      false,
+      org.uid,
+    );
     await applyGroupRoles(deps, user, identity.groups, { via: 'saml', onlyOrganizationUid: org.uid, fallbackRole: 'viewer' });
-    await recordAuditInUserOrganizations(deps.db.kysely, deps.clock, user.uid, { kind: 'auth.signed_in', actorUid: user.uid, targetUid: user.uid, data: { method: 'saml', organization: org.slug } });
+    await recordAuditInUserOrganizations(deps.db.kysely, deps.clock, user.uid, {
+      kind: 'auth.signed_in',
+      actorUid: user.uid,
+      targetUid: user.uid,
+      data: { method: 'saml', organization: org.slug },
+    });
     const code = await issueHandoffCode(deps, user, `saml:${org.slug}`, request.returnTo);
     deps.logger.info({ user: user.uid, org: org.slug }, 'SAML sign-in completed');
     return completePage(deps, { code });
@@ -154,5 +166,10 @@ function assertionFacts(parsed: XmlJs | null): { id?: string; recipients: string
   const confirmations: XmlJs[] = assertion?.Subject?.[0]?.SubjectConfirmation ?? [];
   const data = confirmations.map((c) => (c.SubjectConfirmationData?.[0]?.$ ?? {}) as Record<string, string | undefined>);
   const notOnOrAfter = assertion?.Conditions?.[0]?.$?.NotOnOrAfter as string | undefined;
-  return { id: assertion?.$?.ID as string | undefined, recipients: data.map((d) => d.Recipient ?? ''), inResponseTo: data.map((d) => d.InResponseTo), notOnOrAfter };
+  return {
+    id: assertion?.$?.ID as string | undefined,
+    recipients: data.map((d) => d.Recipient ?? ''),
+    inResponseTo: data.map((d) => d.InResponseTo),
+    notOnOrAfter,
+  };
 }

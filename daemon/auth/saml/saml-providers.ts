@@ -85,7 +85,11 @@ export async function storeSamlProvider(
   await deps.db.kysely.transaction().execute(async (trx) => {
     // One upsert, so two first configurations at once both succeed (the last one wins).
     const { organization_uid: _key, ...replaced } = row;
-    await trx.insertInto('saml_providers').values(row).onConflict((oc) => oc.column('organization_uid').doUpdateSet(replaced)).execute();
+    await trx
+      .insertInto('saml_providers')
+      .values(row)
+      .onConflict((oc) => oc.column('organization_uid').doUpdateSet(replaced))
+      .execute();
     await recordAudit(trx, deps.clock, {
       organizationUid: org.uid,
       kind: 'organization.saml_changed',

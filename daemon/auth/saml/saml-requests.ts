@@ -21,7 +21,13 @@ export function samlRequestStore(deps: Deps, organizationUid: string, returnTo =
       await deps.db.kysely.deleteFrom('saml_requests').where('expires_at', '<', now.toISOString()).execute();
       await deps.db.kysely
         .insertInto('saml_requests')
-        .values({ request_id: key, organization_uid: organizationUid, return_to: returnTo, created_at: now.toISOString(), expires_at: isoIn(deps.clock, SAML_REQUEST_TTL_SECONDS) })
+        .values({
+          request_id: key,
+          organization_uid: organizationUid,
+          return_to: returnTo,
+          created_at: now.toISOString(),
+          expires_at: isoIn(deps.clock, SAML_REQUEST_TTL_SECONDS),
+        })
         .execute();
       return { value: now.toISOString(), createdAt: now.getTime() };
     },

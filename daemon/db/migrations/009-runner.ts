@@ -56,7 +56,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   ).execute();
 
   // Aggregates by hour and by day: a 90-day uptime sums 90 daily rows per check, not 2,160.
-  for (const [table, column] of [['check_hourly', 'hour'], ['check_daily', 'day']] as const) {
+  for (const [table, column] of [
+    ['check_hourly', 'hour'],
+    ['check_daily', 'day'],
+  ] as const) {
     let aggregate = db.schema
       .createTable(table)
       .addColumn('series', 'integer', (c) => c.notNull())
@@ -87,5 +90,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('check_state_changes_check').on('check_state_changes').columns(['check_uid', 'uid']).execute();
 
   // Who resolved an incident when it was not a person: the check came back up.
-  await db.schema.alterTable('incidents').addColumn('resolved_by_system', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('incidents')
+    .addColumn('resolved_by_system', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -6,7 +6,10 @@ import type { Kysely } from 'kysely';
  * delivered, retried and logged by the dispatcher of whichever daemon leases them).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('notification_channels').addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('notification_channels')
+    .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable('check_channels')

@@ -19,7 +19,7 @@ export const listCheckTypesTool = defineTool({
     'Example: {} or {"includeSchemas": true}.',
   access: 'read',
   input: z.strictObject({
-    includeSchemas: z.boolean().default(false).describe('Also return the JSON Schema of each type\'s config (about 35 KB in all).'),
+    includeSchemas: z.boolean().default(false).describe("Also return the JSON Schema of each type's config (about 35 KB in all)."),
   }),
   output: z.object({
     types: z.array(
@@ -49,7 +49,10 @@ export const getCheckTypeSampleTool = defineTool({
     'validate_check and create_check. Example: {"type": "http"}.',
   access: 'read',
   input: z.strictObject({
-    type: z.string().min(1).describe(`The check type, one of: ${checkTypeNames.join(', ')}.`),
+    type: z
+      .string()
+      .min(1)
+      .describe(`The check type, one of: ${checkTypeNames.join(', ')}.`),
   }),
   output: z.object({
     type: z.string(),

@@ -24,8 +24,14 @@ export const listChecksTool = defineTool({
       .union([z.string(), z.array(z.string()).max(20)])
       .optional()
       .describe('A label filter "key=value", or a list of them (a check must carry every one).'),
-    type: z.string().optional().describe(`Only checks of this type: ${checkTypeNames.join(', ')}.`),
-    state: z.enum(CHECK_STATES as unknown as [string, ...string[]]).optional().describe('Only checks in this state (paused means disabled).'),
+    type: z
+      .string()
+      .optional()
+      .describe(`Only checks of this type: ${checkTypeNames.join(', ')}.`),
+    state: z
+      .enum(CHECK_STATES as unknown as [string, ...string[]])
+      .optional()
+      .describe('Only checks in this state (paused means disabled).'),
     limit: z.int().min(1).max(CHECK_PAGE.maxLimit).optional().describe(`At most this many checks (1-${CHECK_PAGE.maxLimit}).`),
     cursor: cursorArgument.optional(),
   }),

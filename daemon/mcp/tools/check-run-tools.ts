@@ -26,7 +26,11 @@ export const getCheckResultsTool = defineTool({
   input: z.strictObject({
     slug: slugArgument,
     limit: z.int().min(1).max(1000).optional().describe('At most this many results (1-1000, default 20).'),
-    cursor: z.string().regex(/^\d{1,16}$/, 'is not a cursor this tool returned').optional().describe('The nextCursor of the previous answer.'),
+    cursor: z
+      .string()
+      .regex(/^\d{1,16}$/, 'is not a cursor this tool returned')
+      .optional()
+      .describe('The nextCursor of the previous answer.'),
     from: z.string().optional().describe('Only results at or after this ISO-8601 time.'),
     to: z.string().optional().describe('Only results at or before this ISO-8601 time.'),
   }),

@@ -23,7 +23,13 @@ export const createCheckTool = defineTool({
   output: z.object({ check: checkResult }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(call) {
-    const stored = await createValidCheck(call.deps.db.kysely, orgUidOf(call), call.args.check, call.deps.clock.now(), call.deps.config.organizations.checksLimit);
+    const stored = await createValidCheck(
+      call.deps.db.kysely,
+      orgUidOf(call),
+      call.args.check,
+      call.deps.clock.now(),
+      call.deps.config.organizations.checksLimit,
+    );
     return { structured: { check: (await checkViewsWithRuntime(call.deps, [stored]))[0] }, summary: `Created check "${stored.slug}".` };
   },
 });

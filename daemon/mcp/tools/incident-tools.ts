@@ -21,7 +21,10 @@ export const listIncidentsTool = defineTool({
   access: 'read',
   permission: 'incidents:read',
   input: z.strictObject({
-    status: z.enum(INCIDENT_STATUSES as unknown as [string, ...string[]]).optional().describe('Only incidents in this status.'),
+    status: z
+      .enum(INCIDENT_STATUSES as unknown as [string, ...string[]])
+      .optional()
+      .describe('Only incidents in this status.'),
     limit: z.int().min(1).max(MAX_LIMIT).optional().describe(`At most this many incidents (1-${MAX_LIMIT}).`),
     cursor: cursorArgument.regex(CURSOR_PATTERN, 'is not a cursor this tool returned').optional(),
   }),

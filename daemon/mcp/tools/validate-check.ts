@@ -30,7 +30,12 @@ export const validateCheckTool = defineTool({
     valid: z.boolean(),
     check: z.record(z.string(), z.unknown()).optional().describe('The normalised check, when valid.'),
     slugInUse: z.boolean().optional().describe('Whether a check with this slug already exists (create_check would refuse it).'),
-    missingSecrets: z.array(z.string()).optional().describe('The secrets the check refers to that are not set in the organization; the check fails until they are. Told only to roles that may create checks.'),
+    missingSecrets: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'The secrets the check refers to that are not set in the organization; the check fails until they are. Told only to roles that may create checks.',
+      ),
     issues: z.array(issueResult).optional().describe('Every problem, when not valid.'),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -43,14 +48,17 @@ export const validateCheckTool = defineTool({
     const orgUid = orgUidOf(call);
     const slugInUse = (await getCheck(call.deps.db.kysely, orgUid, result.check.slug)) !== undefined;
     if (!call.role || !can(call.role, 'checks:write')) {
-      const summary = slugInUse ? `The check is valid, but the slug "${result.check.slug}" is already used in this organization.` : `The check is valid; create_check would store it with the slug "${result.check.slug}".`;
+      const summary = slugInUse
+        ? `The check is valid, but the slug "${result.check.slug}" is already used in this organization.`
+        : `The check is valid; create_check would store it with the slug "${result.check.slug}".`;
       return { structured: { valid: true, check: result.check, slugInUse }, summary };
     }
     const missingSecrets = await missingReferences(call.deps, orgUid, result.check);
     let summary = slugInUse
       ? `The check is valid, but the slug "${result.check.slug}" is already used in this organization: set another "slug", or change that check with update_check.`
       : `The check is valid; create_check would store it with the slug "${result.check.slug}".`;
-    if (missingSecrets.length > 0) summary += ` It refers to secrets that are not set: ${missingSecrets.join(', ')} (svc secrets set NAME); it fails until they are.`;
+    if (missingSecrets.length > 0)
+      summary += ` It refers to secrets that are not set: ${missingSecrets.join(', ')} (svc secrets set NAME); it fails until they are.`;
     return { structured: { valid: true, check: result.check, slugInUse, missingSecrets }, summary };
   },
 });

@@ -1,6 +1,12 @@
 import { incidentKey, joinUrl, type Deliverer } from './deliverer.js';
 
-const ACTIONS = { 'incident.opened': 'trigger', 'check.flapping': 'trigger', test: 'trigger', 'incident.acknowledged': 'acknowledge', 'incident.resolved': 'resolve' } as const;
+const ACTIONS = {
+  'incident.opened': 'trigger',
+  'check.flapping': 'trigger',
+  test: 'trigger',
+  'incident.acknowledged': 'acknowledge',
+  'incident.resolved': 'resolve',
+} as const;
 
 /**
  * PagerDuty Events API v2: opened triggers, acknowledged acknowledges and resolved resolves

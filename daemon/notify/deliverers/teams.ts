@@ -7,8 +7,18 @@ export const deliverTeams: Deliverer = async ({ message, config }, { http }) => 
     type: 'AdaptiveCard',
     version: '1.4',
     body: [
-      { type: 'TextBlock', text: message.title, weight: 'Bolder', size: 'Medium', wrap: true, color: message.severity === 'critical' ? 'Attention' : message.severity === 'ok' ? 'Good' : 'Default' },
-      ...message.text.split('\n').slice(1, -1).map((line) => ({ type: 'TextBlock', text: line, wrap: true, spacing: 'None' })),
+      {
+        type: 'TextBlock',
+        text: message.title,
+        weight: 'Bolder',
+        size: 'Medium',
+        wrap: true,
+        color: message.severity === 'critical' ? 'Attention' : message.severity === 'ok' ? 'Good' : 'Default',
+      },
+      ...message.text
+        .split('\n')
+        .slice(1, -1)
+        .map((line) => ({ type: 'TextBlock', text: line, wrap: true, spacing: 'None' })),
     ],
     actions: [{ type: 'Action.OpenUrl', title: 'Open in svc', url: message.link }],
   };

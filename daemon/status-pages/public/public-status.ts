@@ -99,7 +99,13 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
     description: page.description,
     state: pageState(publicChecks.map((check) => check.state)),
     checks: publicChecks,
-    incidents: incidents.map((incident) => ({ uid: incident.uid, title: incident.title, status: incident.status, openedAt: incident.created_at, resolvedAt: incident.resolved_at })),
+    incidents: incidents.map((incident) => ({
+      uid: incident.uid,
+      title: incident.title,
+      status: incident.status,
+      openedAt: incident.created_at,
+      resolvedAt: incident.resolved_at,
+    })),
     updatedAt: changes.filter(Boolean).sort().at(-1)!,
   };
 }

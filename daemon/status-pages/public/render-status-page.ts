@@ -22,7 +22,15 @@ const percent = (value: number) => `${value.toFixed(2)} %`;
  * The dashboard's date format (month named, to the minute, time zone shown). The page is cached
  * and runs no script, so it cannot know the reader's zone: it shows UTC and says so.
  */
-const DATE_FORMAT = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short', timeZone: 'UTC' });
+const DATE_FORMAT = new Intl.DateTimeFormat('en', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+  timeZone: 'UTC',
+});
 
 const dayLevel = (uptime: number | null) => (uptime === null ? 'none' : uptime >= 99.9 ? 'up' : uptime >= 95 ? 'degraded' : 'down');
 

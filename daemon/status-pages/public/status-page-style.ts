@@ -27,7 +27,7 @@ ol.incidents{list-style:none;padding:0;margin:0}ol.incidents li{border-left:3px 
 export const STATUS_PAGE_CSP = [
   "default-src 'none'",
   `style-src 'sha256-${createHash('sha256').update(STATUS_PAGE_CSS).digest('base64')}'`,
-  "img-src data:",
+  'img-src data:',
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

@@ -41,7 +41,11 @@ export function CheckChannels({ org, slug, writer }: { org: string; slug: string
           onChange={(on) => setSelected(on ? [...selected, channel.uid] : selected.filter((uid) => uid !== channel.uid))}
         />
       ))}
-      <p class="hint">{selected.length === 0 ? 'None chosen: incidents go to the default channels.' : `Incidents go to the ${selected.length} chosen channel${selected.length === 1 ? '' : 's'}.`}</p>
+      <p class="hint">
+        {selected.length === 0
+          ? 'None chosen: incidents go to the default channels.'
+          : `Incidents go to the ${selected.length} chosen channel${selected.length === 1 ? '' : 's'}.`}
+      </p>
       <ErrorBanner error={error} title="Not saved" />
       {writer && channels.data.items.length ? (
         <button type="button" onClick={() => void save()}>

@@ -175,8 +175,8 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
         <ul class="plain-list">
           {own.map((incident) => (
             <li key={incident.uid} data-incident={incident.uid}>
-              <Link href={`/orgs/${encodeURIComponent(org)}/incidents?status=${incident.status}`}>{incident.title}</Link> <span class="badge">{incident.status}</span>{' '}
-              opened {formatDate(incident.createdAt)}
+              <Link href={`/orgs/${encodeURIComponent(org)}/incidents?status=${incident.status}`}>{incident.title}</Link>{' '}
+              <span class="badge">{incident.status}</span> opened {formatDate(incident.createdAt)}
               {openingMessage(incident.uid) ? <span class="opening-message">: {openingMessage(incident.uid)}</span> : null}
               {incident.resolvedAt ? `; resolved ${formatDate(incident.resolvedAt)}` : ''}
               {incident.resolution ? <span class="resolution">: {RESOLUTION_WORDS[incident.resolution]}</span> : null}

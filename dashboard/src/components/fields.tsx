@@ -70,7 +70,14 @@ export function TextField({ id, label, value, onValue, hint, errors, ...rest }: 
 }
 
 /** A labelled checkbox (label after the box, as people expect). */
-export function CheckboxField(props: { id: string; label: ComponentChildren; checked: boolean; onChange(checked: boolean): void; hint?: ComponentChildren; errors?: string[] }) {
+export function CheckboxField(props: {
+  id: string;
+  label: ComponentChildren;
+  checked: boolean;
+  onChange(checked: boolean): void;
+  hint?: ComponentChildren;
+  errors?: string[];
+}) {
   const { id, label, checked, onChange, hint, errors } = props;
   return (
     <div class={`field field-checkbox${errors?.length ? ' field-invalid' : ''}`}>

@@ -9,7 +9,15 @@ import { issuesByPath, TextField } from './fields';
  * `knownCurrent` (the password typed at sign-in a moment ago) only the new password is asked for,
  * unless the server refuses it as the current one.
  */
-export function PasswordForm({ onDone, submitLabel = 'Change password', knownCurrent }: { onDone(): void | Promise<void>; submitLabel?: string; knownCurrent?: string }) {
+export function PasswordForm({
+  onDone,
+  submitLabel = 'Change password',
+  knownCurrent,
+}: {
+  onDone(): void | Promise<void>;
+  submitLabel?: string;
+  knownCurrent?: string;
+}) {
   const [current, setCurrent] = useState(knownCurrent ?? '');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
@@ -34,9 +42,29 @@ export function PasswordForm({ onDone, submitLabel = 'Change password', knownCur
     <form onSubmit={submit} class="card" aria-label="Change password">
       <ErrorBanner error={error} title="Password not changed" />
       {knownCurrent === undefined || error ? (
-        <TextField id="current-password" label="Current password" type="password" autoComplete="current-password" required value={current} onValue={setCurrent} errors={issues.get('currentPassword')} />
+        <TextField
+          id="current-password"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={current}
+          onValue={setCurrent}
+          errors={issues.get('currentPassword')}
+        />
       ) : null}
-      <TextField id="new-password" label="New password" type="password" autoComplete="new-password" required minLength={8} value={next} onValue={setNext} hint="At least 8 characters." errors={issues.get('newPassword')} />
+      <TextField
+        id="new-password"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        value={next}
+        onValue={setNext}
+        hint="At least 8 characters."
+        errors={issues.get('newPassword')}
+      />
       <TextField
         id="repeat-password"
         label="Repeat the new password"

@@ -60,11 +60,7 @@ export function ResponseChart({ results }: { results: readonly CheckResult[] }) 
   }, [results]);
   const downRuns = results.filter((r) => r.status === 'down').length;
   if (!results.some((r) => r.status !== 'down')) {
-    return (
-      <p class="chart-empty">
-        No data yet: no successful run to chart{downRuns ? ` (${plural(downRuns, 'down run')} so far)` : ''}.
-      </p>
-    );
+    return <p class="chart-empty">No data yet: no successful run to chart{downRuns ? ` (${plural(downRuns, 'down run')} so far)` : ''}.</p>;
   }
   const label = `Response times of the latest ${plural(results.length, 'run')}${downRuns ? `, ${plural(downRuns, 'down run')} marked in red` : ''}`;
   return <div class="response-chart" ref={holder} role="img" aria-label={label} />;

@@ -25,7 +25,19 @@ interface FieldProps {
 }
 
 /** The fields of an object schema. */
-export function ObjectFields({ schema, path, value, issues, onChange }: { schema: JsonSchema; path: string[]; value: Record<string, Value> | undefined; issues: Issues; onChange(value: Record<string, Value>): void }) {
+export function ObjectFields({
+  schema,
+  path,
+  value,
+  issues,
+  onChange,
+}: {
+  schema: JsonSchema;
+  path: string[];
+  value: Record<string, Value> | undefined;
+  issues: Issues;
+  onChange(value: Record<string, Value>): void;
+}) {
   const current = value ?? {};
   const required = new Set(schema.required ?? []);
   return (

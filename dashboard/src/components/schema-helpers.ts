@@ -7,7 +7,20 @@ export type Issues = Map<string, string[]>;
 export const idOf = (path: string[]) => path.map((p) => p.replace(/[^A-Za-z0-9_-]/g, '_')).join('-');
 export const dotted = (path: string[]) => path.join('.');
 
-const ACRONYMS: Record<string, string> = { json: 'JSON', tls: 'TLS', url: 'URL', http: 'HTTP', dns: 'DNS', ip: 'IP', tcp: 'TCP', udp: 'UDP', sql: 'SQL', snmp: 'SNMP', id: 'ID', ssl: 'SSL' };
+const ACRONYMS: Record<string, string> = {
+  json: 'JSON',
+  tls: 'TLS',
+  url: 'URL',
+  http: 'HTTP',
+  dns: 'DNS',
+  ip: 'IP',
+  tcp: 'TCP',
+  udp: 'UDP',
+  sql: 'SQL',
+  snmp: 'SNMP',
+  id: 'ID',
+  ssl: 'SSL',
+};
 
 /** `expectedStatusCodes` → "Expected status codes", `ignoreTlsErrors` → "Ignore TLS errors". */
 export function humanize(name: string): string {

@@ -23,7 +23,10 @@ function navGroups(account: Account, org: string | undefined): NavGroup[] {
     const role = roleIn(account, org);
     const base = `/orgs/${encodeURIComponent(org)}`;
     if (role) {
-      const items: NavItem[] = [{ href: `${base}/overview`, label: 'Overview' }, { href: `${base}/checks`, label: 'Checks' }];
+      const items: NavItem[] = [
+        { href: `${base}/overview`, label: 'Overview' },
+        { href: `${base}/checks`, label: 'Checks' },
+      ];
       if (canWrite(role)) items.push({ href: `${base}/checks/-/import`, label: 'Import' });
       items.push({ href: `${base}/incidents`, label: 'Incidents' });
       items.push({ href: `${base}/status-pages`, label: 'Status pages' });
@@ -56,9 +59,7 @@ export function Shell({ account, org, path, children }: { account: Account; org?
   const groups = navGroups(account, current);
   const items = groups.flatMap((group) => group.items);
   // The longest matching entry is the current one (Import lives under Checks).
-  const active = items
-    .filter((item) => path === item.href || path.startsWith(`${item.href}/`))
-    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
+  const active = items.filter((item) => path === item.href || path.startsWith(`${item.href}/`)).sort((a, b) => b.href.length - a.href.length)[0]?.href;
   // On a phone the navigation folds behind a Menu button; following a link folds it again.
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [path]);
@@ -76,7 +77,11 @@ export function Shell({ account, org, path, children }: { account: Account; org?
             <label for="org-select" class="visually-hidden">
               Organization
             </label>
-            <select id="org-select" value={current} onChange={(event) => navigate(`/orgs/${encodeURIComponent((event.currentTarget as HTMLSelectElement).value)}/overview`)}>
+            <select
+              id="org-select"
+              value={current}
+              onChange={(event) => navigate(`/orgs/${encodeURIComponent((event.currentTarget as HTMLSelectElement).value)}/overview`)}
+            >
               {org && !account.organizations.some((o) => o.slug === org) ? <option value={org}>{org}</option> : null}
               {account.organizations.map((o) => (
                 <option key={o.slug} value={o.slug}>

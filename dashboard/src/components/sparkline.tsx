@@ -8,7 +8,14 @@ export function Sparkline({ values, width = 80, height = 20 }: { values: readonl
   const step = width / (values.length - 1);
   const points = values.map((value, at) => `${(at * step).toFixed(1)},${(height - 1 - (value / max) * (height - 2)).toFixed(1)}`).join(' ');
   return (
-    <svg class="sparkline" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Recent response times: ${values.join(', ')} ms`}>
+    <svg
+      class="sparkline"
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={`Recent response times: ${values.join(', ')} ms`}
+    >
       <polyline points={points} fill="none" stroke="currentColor" stroke-width="1.5" />
     </svg>
   );

@@ -30,10 +30,18 @@ export function UptimeBar({ uptime, nowMs = Date.now() }: { uptime: Uptime; nowM
       <figcaption class="bar-legend">
         <span>90 days ago</span>
         <span class="bar-key">
-          <span class="key"><span class="day day-good" aria-hidden="true" /> 99.90 % or more</span>
-          <span class="key"><span class="day day-fair" aria-hidden="true" /> 95.00 % or more</span>
-          <span class="key"><span class="day day-bad" aria-hidden="true" /> below 95.00 %</span>
-          <span class="key"><span class="day day-none" aria-hidden="true" /> no runs</span>
+          <span class="key">
+            <span class="day day-good" aria-hidden="true" /> 99.90 % or more
+          </span>
+          <span class="key">
+            <span class="day day-fair" aria-hidden="true" /> 95.00 % or more
+          </span>
+          <span class="key">
+            <span class="day day-bad" aria-hidden="true" /> below 95.00 %
+          </span>
+          <span class="key">
+            <span class="day day-none" aria-hidden="true" /> no runs
+          </span>
         </span>
         <span>Today</span>
       </figcaption>

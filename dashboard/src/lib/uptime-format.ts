@@ -1,6 +1,5 @@
 /** An uptime percent for people, always with two decimals ("99.95 %", "100.00 %"), or "no runs" when nothing ran. */
-export const formatUptime = (percent: number | null | undefined): string =>
-  percent === null || percent === undefined ? 'no runs' : `${percent.toFixed(2)} %`;
+export const formatUptime = (percent: number | null | undefined): string => (percent === null || percent === undefined ? 'no runs' : `${percent.toFixed(2)} %`);
 
 /** How long ago an ISO time was, in the largest whole unit. */
 export function timeAgo(iso: string | null | undefined, nowMs = Date.now()): string {

@@ -90,7 +90,14 @@ function NotificationsEditor({ org, stored }: { org: string; stored: Notificatio
         <div class="grid">
           <TextField id="quiet-start" label="From" type="time" value={start} onValue={setStart} errors={issues.get('quietHours.start')} />
           <TextField id="quiet-end" label="Until" type="time" value={end} onValue={setEnd} errors={issues.get('quietHours.end')} />
-          <TextField id="quiet-zone" label="Time zone" value={zone} onValue={setZone} hint="An IANA time zone such as Europe/Berlin." errors={issues.get('quietHours.timeZone')} />
+          <TextField
+            id="quiet-zone"
+            label="Time zone"
+            value={zone}
+            onValue={setZone}
+            hint="An IANA time zone such as Europe/Berlin."
+            errors={issues.get('quietHours.timeZone')}
+          />
         </div>
       ) : null}
       <button type="submit">Save notifications</button>

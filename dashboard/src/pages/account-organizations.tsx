@@ -43,7 +43,15 @@ export function OrganizationsSection({ account }: { account: Account }) {
         <h3>New organization</h3>
         <ErrorBanner error={error} title={error?.reason === 'SLUG_TAKEN' ? 'Slug taken' : 'Not created'} />
         <TextField id="org-new-name" label="Organization name" required value={name} onValue={setName} errors={issues.get('name')} />
-        <TextField id="org-new-slug" label="Slug" required value={slug} onValue={setSlug} hint="Lower-case letters, digits and dashes; used in addresses." errors={issues.get('slug')} />
+        <TextField
+          id="org-new-slug"
+          label="Slug"
+          required
+          value={slug}
+          onValue={setSlug}
+          hint="Lower-case letters, digits and dashes; used in addresses."
+          errors={issues.get('slug')}
+        />
         <button type="submit">Create organization</button>
       </form>
       <AskToJoinForm />

@@ -120,7 +120,15 @@ function CreateTokenForm({ account, onCreated }: { account: Account; onCreated(t
     <form class="card" onSubmit={submit} aria-label="Create a token">
       <h3>New token</h3>
       <ErrorBanner error={error} title="Not created" />
-      <TextField id="token-name" label="Token name" required value={name} onValue={setName} errors={issues.get('name')} hint="What the token is for, e.g. “CI deploy”." />
+      <TextField
+        id="token-name"
+        label="Token name"
+        required
+        value={name}
+        onValue={setName}
+        errors={issues.get('name')}
+        hint="What the token is for, e.g. “CI deploy”."
+      />
       <FieldShell id="token-org" label="Organization" errors={issues.get('org')}>
         <select id="token-org" value={org} onChange={(e) => setOrg((e.currentTarget as HTMLSelectElement).value)}>
           {account.organizations.map((o) => (
@@ -143,7 +151,15 @@ function CreateTokenForm({ account, onCreated }: { account: Account; onCreated(t
         ))}
         {issues.get('scopes') ? <p class="field-error">{issues.get('scopes')!.join('; ')}</p> : null}
       </fieldset>
-      <TextField id="token-expires" label="Expires on (optional)" type="date" value={expires} onValue={setExpires} errors={issues.get('expiresAt')} hint="Leave empty for a token that does not expire." />
+      <TextField
+        id="token-expires"
+        label="Expires on (optional)"
+        type="date"
+        value={expires}
+        onValue={setExpires}
+        errors={issues.get('expiresAt')}
+        hint="Leave empty for a token that does not expire."
+      />
       <button type="submit" disabled={busy}>
         Create token
       </button>

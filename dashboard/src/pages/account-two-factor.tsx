@@ -81,10 +81,13 @@ function ConfirmForm({ setup, onConfirmed, onCancel }: { setup: TwoFactorSetup; 
   const { busy, error, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
-    await run(async () => {
-      const answer = await post<RecoveryCodes>('/auth/2fa/confirm', { code: code.replace(/\s+/g, '') }, { credentialCheck: true });
-      onConfirmed(answer.recoveryCodes);
-    }, { keepBusy: true });
+    await run(
+      async () => {
+        const answer = await post<RecoveryCodes>('/auth/2fa/confirm', { code: code.replace(/\s+/g, '') }, { credentialCheck: true });
+        onConfirmed(answer.recoveryCodes);
+      },
+      { keepBusy: true },
+    );
   };
   // An <img> with a data: URL shows the server's SVG without putting its markup into the page.
   const qr = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`;
@@ -93,7 +96,10 @@ function ConfirmForm({ setup, onConfirmed, onCancel }: { setup: TwoFactorSetup; 
       <p>Scan this code with your authenticator app, then enter the 6-digit code it shows.</p>
       <img class="qr" src={qr} alt="QR code of the two-factor secret" width={200} height={200} />
       <p>
-        Or enter this key by hand: <code class="mono" data-testid="totp-secret">{setup.secret}</code>
+        Or enter this key by hand:{' '}
+        <code class="mono" data-testid="totp-secret">
+          {setup.secret}
+        </code>
       </p>
       <ErrorBanner error={error} title="Not confirmed" />
       <TextField id="enrol-code" label="Code from the app" inputMode="numeric" autoComplete="one-time-code" required value={code} onValue={setCode} />
@@ -115,10 +121,13 @@ function DisableForm({ account }: { account: Account }) {
   const byPassword = account.hasPassword;
   const submit = async (event: Event) => {
     event.preventDefault();
-    await run(async () => {
-      await del('/auth/2fa', { body: byPassword ? { currentPassword: value } : { code: value.replace(/\s+/g, '') }, credentialCheck: true });
-      await refreshAccount();
-    }, { keepBusy: true });
+    await run(
+      async () => {
+        await del('/auth/2fa', { body: byPassword ? { currentPassword: value } : { code: value.replace(/\s+/g, '') }, credentialCheck: true });
+        await refreshAccount();
+      },
+      { keepBusy: true },
+    );
   };
   return (
     <form class="card" onSubmit={submit} aria-label="Turn off two-factor sign-in">

@@ -60,7 +60,15 @@ function NameSection({ account }: { account: Account }) {
       <form class="card" onSubmit={submit}>
         {saved ? <Notice>Name saved.</Notice> : null}
         <ErrorBanner error={error} title="Not saved" />
-        <TextField id="account-name" label="Display name" autoComplete="name" required value={name} onValue={setName} errors={issuesByPath(error?.issues ?? []).get('name')} />
+        <TextField
+          id="account-name"
+          label="Display name"
+          autoComplete="name"
+          required
+          value={name}
+          onValue={setName}
+          errors={issuesByPath(error?.issues ?? []).get('name')}
+        />
         <button type="submit" disabled={busy}>
           Save name
         </button>
@@ -104,8 +112,26 @@ function EmailSection({ account }: { account: Account }) {
         <form class="card" onSubmit={submit} aria-label="Change e-mail address">
           {saved ? <Notice>E-mail address changed. Your other sessions were signed out; the new address is unverified until you confirm it.</Notice> : null}
           <ErrorBanner error={error} title={error?.reason === 'EMAIL_TAKEN' ? 'Address in use' : 'Not changed'} />
-          <TextField id="new-email" label="New e-mail address" type="email" autoComplete="email" required value={email} onValue={setEmail} errors={issues.get('email')} />
-          <TextField id="email-current-password" label="Current password" type="password" autoComplete="current-password" required value={password} onValue={setPassword} errors={issues.get('currentPassword')} />
+          <TextField
+            id="new-email"
+            label="New e-mail address"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onValue={setEmail}
+            errors={issues.get('email')}
+          />
+          <TextField
+            id="email-current-password"
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onValue={setPassword}
+            errors={issues.get('currentPassword')}
+          />
           <button type="submit" disabled={busy}>
             Change e-mail address
           </button>

@@ -26,7 +26,9 @@ export function ChannelsPage({ org, role }: { org: string; role?: Role }) {
       <ErrorBanner error={list.error} />
       {list.data && list.data.items.length === 0 ? <p>No channels yet.</p> : null}
       <ul class="plain-list">
-        {list.data?.items.map((channel) => <ChannelCard key={channel.uid} org={org} channel={channel} writer={writer} onSaved={list.reload} />)}
+        {list.data?.items.map((channel) => (
+          <ChannelCard key={channel.uid} org={org} channel={channel} writer={writer} onSaved={list.reload} />
+        ))}
       </ul>
     </main>
   );
@@ -144,7 +146,13 @@ function ChannelForm({ org, channel, onSaved }: { org: string; channel?: Channel
       return;
     }
     try {
-      if (channel) await patch(`${channelsPath(org)}/${encodeURIComponent(channel.uid)}`, { name, ...(type !== channel.type ? { type } : {}), config: parsed, default: isDefault });
+      if (channel)
+        await patch(`${channelsPath(org)}/${encodeURIComponent(channel.uid)}`, {
+          name,
+          ...(type !== channel.type ? { type } : {}),
+          config: parsed,
+          default: isDefault,
+        });
       else await post(channelsPath(org), { name, type, config: parsed, default: isDefault });
       if (!channel) {
         setName('');
@@ -172,7 +180,10 @@ function ChannelForm({ org, channel, onSaved }: { org: string; channel?: Channel
         id={`${prefix}-config`}
         label="Settings (JSON)"
         hint={channel ? 'Secrets show masked and stay as they are unless you replace them.' : 'The fields of each type are listed in docs/notifications.md.'}
-        errors={[...(issues.get('config') ?? []), ...[...issues].filter(([path]) => path.startsWith('config.')).map(([path, messages]) => `${path.slice(7)}: ${messages.join(', ')}`)]}
+        errors={[
+          ...(issues.get('config') ?? []),
+          ...[...issues].filter(([path]) => path.startsWith('config.')).map(([path, messages]) => `${path.slice(7)}: ${messages.join(', ')}`),
+        ]}
       >
         <textarea id={`${prefix}-config`} class="mono" rows={6} value={config} onInput={(e) => setConfig((e.currentTarget as HTMLTextAreaElement).value)} />
       </FieldShell>

@@ -31,10 +31,13 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
 
   const remove = async () => {
     if (!window.confirm(`Delete the check "${check.data?.name ?? slug}"? This cannot be undone.`)) return;
-    await run(async () => {
-      await del(`${base}/${encodeURIComponent(slug)}`);
-      navigate(base, { replace: true });
-    }, { keepBusy: true });
+    await run(
+      async () => {
+        await del(`${base}/${encodeURIComponent(slug)}`);
+        navigate(base, { replace: true });
+      },
+      { keepBusy: true },
+    );
   };
 
   if (check.error) {
@@ -90,7 +93,14 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
         <tbody>
           <Row k="Slug" v={<code>{c.slug}</code>} />
           <Row k="Type" v={c.type} />
-          <Row k="Target" v={<code><Breakable text={c.target} /></code>} />
+          <Row
+            k="Target"
+            v={
+              <code>
+                <Breakable text={c.target} />
+              </code>
+            }
+          />
           <Row k="Enabled" v={c.enabled ? 'yes' : 'no (paused)'} />
           <Row k="Interval" v={`${c.intervalSeconds} seconds`} />
           <Row k="Timeout" v={`${c.thresholds.timeoutMs} ms`} />

@@ -187,24 +187,87 @@ function CheckForm({ org, slug }: { org: string; slug?: string }) {
         </div>
         <div class="card" key={`common-${version}`}>
           <TextField id="check-name" label="Name" required value={draft.name} onValue={(name) => set({ name })} errors={issues.get('name')} />
-          <TextField id="check-slug" label="Slug (optional)" value={draft.slug} onValue={(v) => set({ slug: v })} hint="Identifies the check in URLs and imports; derived from the name when blank." errors={issues.get('slug')} />
-          <TextField id="check-target" label="Target" required value={draft.target} placeholder={type?.target.example} onValue={(target) => set({ target })} hint={targetHint} errors={issues.get('target')} />
-          <TextField id="check-interval" label="Interval in seconds (optional)" inputMode="numeric" value={draft.intervalSeconds} onValue={(v) => set({ intervalSeconds: v })} hint="How often the check runs; 60 when blank." errors={issues.get('intervalSeconds')} />
+          <TextField
+            id="check-slug"
+            label="Slug (optional)"
+            value={draft.slug}
+            onValue={(v) => set({ slug: v })}
+            hint="Identifies the check in URLs and imports; derived from the name when blank."
+            errors={issues.get('slug')}
+          />
+          <TextField
+            id="check-target"
+            label="Target"
+            required
+            value={draft.target}
+            placeholder={type?.target.example}
+            onValue={(target) => set({ target })}
+            hint={targetHint}
+            errors={issues.get('target')}
+          />
+          <TextField
+            id="check-interval"
+            label="Interval in seconds (optional)"
+            inputMode="numeric"
+            value={draft.intervalSeconds}
+            onValue={(v) => set({ intervalSeconds: v })}
+            hint="How often the check runs; 60 when blank."
+            errors={issues.get('intervalSeconds')}
+          />
           <CheckboxField id="check-enabled" label="Enabled" checked={draft.enabled} onChange={(enabled) => set({ enabled })} errors={issues.get('enabled')} />
           <FieldShell id="check-description" label="Description (optional)" errors={issues.get('description')}>
-            <textarea id="check-description" rows={2} value={draft.description} onInput={(e) => set({ description: (e.currentTarget as HTMLTextAreaElement).value })} />
+            <textarea
+              id="check-description"
+              rows={2}
+              value={draft.description}
+              onInput={(e) => set({ description: (e.currentTarget as HTMLTextAreaElement).value })}
+            />
           </FieldShell>
           <FieldShell id="check-labels" label="Labels (optional)" hint="One key=value per line." errors={within(issues, ['labels'])}>
-            <textarea id="check-labels" rows={2} value={draft.labels} onInput={(e) => set({ labels: (e.currentTarget as HTMLTextAreaElement).value })} aria-describedby="check-labels-hint" />
+            <textarea
+              id="check-labels"
+              rows={2}
+              value={draft.labels}
+              onInput={(e) => set({ labels: (e.currentTarget as HTMLTextAreaElement).value })}
+              aria-describedby="check-labels-hint"
+            />
           </FieldShell>
         </div>
         <fieldset class="card" key={`thresholds-${version}`}>
           <legend>Thresholds</legend>
           <div class="grid">
-            <TextField id="thresholds-timeoutMs" label="Timeout in ms (optional)" inputMode="numeric" value={draft.timeoutMs} onValue={(v) => set({ timeoutMs: v })} errors={issues.get('thresholds.timeoutMs')} />
-            <TextField id="thresholds-degradedResponseMs" label="Degraded above ms (optional)" inputMode="numeric" value={draft.degradedResponseMs} onValue={(v) => set({ degradedResponseMs: v })} errors={issues.get('thresholds.degradedResponseMs')} />
-            <TextField id="thresholds-failuresBeforeDown" label="Failures before down (optional)" inputMode="numeric" value={draft.failuresBeforeDown} onValue={(v) => set({ failuresBeforeDown: v })} errors={issues.get('thresholds.failuresBeforeDown')} />
-            <TextField id="thresholds-successesBeforeUp" label="Successes before up (optional)" inputMode="numeric" value={draft.successesBeforeUp} onValue={(v) => set({ successesBeforeUp: v })} errors={issues.get('thresholds.successesBeforeUp')} />
+            <TextField
+              id="thresholds-timeoutMs"
+              label="Timeout in ms (optional)"
+              inputMode="numeric"
+              value={draft.timeoutMs}
+              onValue={(v) => set({ timeoutMs: v })}
+              errors={issues.get('thresholds.timeoutMs')}
+            />
+            <TextField
+              id="thresholds-degradedResponseMs"
+              label="Degraded above ms (optional)"
+              inputMode="numeric"
+              value={draft.degradedResponseMs}
+              onValue={(v) => set({ degradedResponseMs: v })}
+              errors={issues.get('thresholds.degradedResponseMs')}
+            />
+            <TextField
+              id="thresholds-failuresBeforeDown"
+              label="Failures before down (optional)"
+              inputMode="numeric"
+              value={draft.failuresBeforeDown}
+              onValue={(v) => set({ failuresBeforeDown: v })}
+              errors={issues.get('thresholds.failuresBeforeDown')}
+            />
+            <TextField
+              id="thresholds-successesBeforeUp"
+              label="Successes before up (optional)"
+              inputMode="numeric"
+              value={draft.successesBeforeUp}
+              onValue={(v) => set({ successesBeforeUp: v })}
+              errors={issues.get('thresholds.successesBeforeUp')}
+            />
           </div>
         </fieldset>
         {type ? (

@@ -53,7 +53,11 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
     const params = new URLSearchParams();
     if (stateInput) params.set('state', stateInput);
     if (typeInput) params.set('type', typeInput);
-    for (const label of labelInput.split(',').map((l) => l.trim()).filter(Boolean)) params.append('label', label);
+    for (const label of labelInput
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean))
+      params.append('label', label);
     if (orderInput !== 'attention') params.set('order', orderInput);
     const qs = params.toString();
     navigate(`${base}${qs ? `?${qs}` : ''}`);
@@ -136,9 +140,15 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
                 <th scope="col">Uptime 24 h</th>
                 <th scope="col">Response</th>
                 <th scope="col">Last run</th>
-                <th scope="col" class="wide-only">Type</th>
-                <th scope="col" class="wide-only">Target</th>
-                <th scope="col" class="wide-only">Labels</th>
+                <th scope="col" class="wide-only">
+                  Type
+                </th>
+                <th scope="col" class="wide-only">
+                  Target
+                </th>
+                <th scope="col" class="wide-only">
+                  Labels
+                </th>
               </tr>
             </thead>
             <tbody>

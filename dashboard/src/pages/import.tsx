@@ -83,7 +83,11 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
         <Link href={checksBase}>← Checks</Link>
       </p>
       <h1 tabIndex={-1}>Import checks</h1>
-      <p class="lead">Bring monitors over from another tool. Checks are matched by slug: an existing one is updated, never duplicated, so you can run an import again; it then changes only what changed in the source since the last import, and keeps what was changed here. Secrets, notification settings and history are not carried over.</p>
+      <p class="lead">
+        Bring monitors over from another tool. Checks are matched by slug: an existing one is updated, never duplicated, so you can run an import again; it then
+        changes only what changed in the source since the last import, and keeps what was changed here. Secrets, notification settings and history are not
+        carried over.
+      </p>
 
       {result ? (
         <ImportDone result={result} checksBase={checksBase} onAgain={() => setResult(undefined)} />
@@ -150,7 +154,8 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
               />
               <label for="import-overwrite">Take the source's value where a field was changed here too</label>
               <p class="hint" id="import-overwrite-hint">
-                Running an import again changes only what changed in the source since the last import. A field changed both here and in the source is kept as it is here unless this is ticked.
+                Running an import again changes only what changed in the source since the last import. A field changed both here and in the source is kept as it
+                is here unless this is ticked.
               </p>
             </div>
             <ErrorBanner error={error} title={error?.code === 'INVALID_IMPORT_INPUT' ? 'The input cannot be read' : undefined} />
@@ -184,7 +189,15 @@ function SourceInput({ info, text, onText, onFile }: { info: SourceInfo; text: s
   if (info.input === 'token') {
     return (
       <FieldShell id="import-token" label="API token" hint="Sent to this server only, used for one request, not stored.">
-        <input id="import-token" type="password" autoComplete="off" spellcheck={false} value={text} onInput={(e) => onText((e.currentTarget as HTMLInputElement).value)} aria-describedby="import-token-hint" />
+        <input
+          id="import-token"
+          type="password"
+          autoComplete="off"
+          spellcheck={false}
+          value={text}
+          onInput={(e) => onText((e.currentTarget as HTMLInputElement).value)}
+          aria-describedby="import-token-hint"
+        />
       </FieldShell>
     );
   }
@@ -192,7 +205,13 @@ function SourceInput({ info, text, onText, onFile }: { info: SourceInfo; text: s
   return (
     <>
       <FieldShell id="import-file" label="File" hint={fileHint}>
-        <input id="import-file" type="file" accept={info.accept} aria-describedby={describedBy('import-file', fileHint)} onChange={(e) => onFile((e.currentTarget as HTMLInputElement).files?.[0])} />
+        <input
+          id="import-file"
+          type="file"
+          accept={info.accept}
+          aria-describedby={describedBy('import-file', fileHint)}
+          onChange={(e) => onFile((e.currentTarget as HTMLInputElement).files?.[0])}
+        />
       </FieldShell>
       <FieldShell id="import-text" label={`Or paste: ${info.pasteLabel}`}>
         <textarea id="import-text" rows={10} spellcheck={false} value={text} onInput={(e) => onText((e.currentTarget as HTMLTextAreaElement).value)} />
@@ -224,7 +243,13 @@ function FieldChanges({ check }: { check: ImportCheckEntry }) {
   );
 }
 
-const ACTION_TEXT: Record<ImportCheckEntry['action'], string> = { create: 'new', update: 'update', unchanged: 'unchanged', conflict: 'left alone: owned elsewhere', skip: 'skipped' };
+const ACTION_TEXT: Record<ImportCheckEntry['action'], string> = {
+  create: 'new',
+  update: 'update',
+  unchanged: 'unchanged',
+  conflict: 'left alone: owned elsewhere',
+  skip: 'skipped',
+};
 
 /** Counts, each check's action (skipped items with their reason), and the warnings grouped by kind. */
 export function ImportSummary({ result, checksBase }: { result: ImportResult; checksBase: string }) {

@@ -64,7 +64,9 @@ export function InvitationAcceptPage({ account }: { account?: Account }) {
   else if (!account)
     body = (
       <>
-        <p>You have been invited to an organization. Sign in (or create an account) with the address the invitation was sent to, then come back here to accept.</p>
+        <p>
+          You have been invited to an organization. Sign in (or create an account) with the address the invitation was sent to, then come back here to accept.
+        </p>
         <div class="button-row">
           <Link class="button primary" href={signInPath('/d/invitations/accept')}>
             Sign in

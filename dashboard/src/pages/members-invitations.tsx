@@ -90,7 +90,12 @@ export function InvitationsSection({ org, role }: { org: string; role: Role }) {
                   <td>{formatDate(invitation.expiresAt)}</td>
                   <td>
                     {invitation.status === 'pending' ? (
-                      <button type="button" class="danger" onClick={() => void revoke(invitation)} aria-label={`Withdraw the invitation of ${invitation.email}`}>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => void revoke(invitation)}
+                        aria-label={`Withdraw the invitation of ${invitation.email}`}
+                      >
                         Withdraw
                       </button>
                     ) : null}

@@ -34,13 +34,18 @@ export function MembershipRequestsSection({ org, role, onDecided }: { org: strin
           {list.data.items.map((request) => (
             <li key={request.uid} class="card">
               <p>
-                <strong>{request.user.name || request.user.email}</strong> <span class="mono">{request.user.email}</span> asked on {formatDate(request.createdAt)}
+                <strong>{request.user.name || request.user.email}</strong> <span class="mono">{request.user.email}</span> asked on{' '}
+                {formatDate(request.createdAt)}
                 {request.via !== 'request' ? ` (via ${request.via.replace('_', ' ')})` : ''}.
               </p>
               {request.message ? <blockquote>{request.message}</blockquote> : null}
               <div class="button-row">
                 <label for={`request-role-${request.uid}`}>Role</label>
-                <select id={`request-role-${request.uid}`} value={roles[request.uid] ?? 'user'} onChange={(e) => setRoles({ ...roles, [request.uid]: (e.currentTarget as HTMLSelectElement).value as Role })}>
+                <select
+                  id={`request-role-${request.uid}`}
+                  value={roles[request.uid] ?? 'user'}
+                  onChange={(e) => setRoles({ ...roles, [request.uid]: (e.currentTarget as HTMLSelectElement).value as Role })}
+                >
                   {assignableRoles(role).map((r) => (
                     <option key={r} value={r}>
                       {r}

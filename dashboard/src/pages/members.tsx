@@ -80,7 +80,11 @@ export function MembersPage({ org, role, account }: { org: string; role?: Role; 
                     </td>
                     <td>
                       {editable ? (
-                        <select aria-label={`Role of ${member.email}`} value={member.role} onChange={(e) => void changeRole(member, (e.currentTarget as HTMLSelectElement).value as Role)}>
+                        <select
+                          aria-label={`Role of ${member.email}`}
+                          value={member.role}
+                          onChange={(e) => void changeRole(member, (e.currentTarget as HTMLSelectElement).value as Role)}
+                        >
                           {options.map((r) => (
                             <option key={r} value={r}>
                               {r}

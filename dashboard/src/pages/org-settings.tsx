@@ -81,8 +81,24 @@ function OrgSettingsEditor({ org, role, stored: o, onSaved }: { org: string; rol
       <ErrorBanner error={error} title="Not saved" />
       {admin ? (
         <form class="card" onSubmit={save} noValidate>
-          <TextField id="org-name" label="Name" value={name} onValue={setName} disabled={!owner} hint={owner ? undefined : 'Only an owner can rename the organization.'} errors={issues.get('name')} />
-          <TextField id="org-limit" label="Member limit (optional)" inputMode="numeric" value={limit} onValue={setLimit} hint="Blank for no limit. At the limit, people can only ask to join." errors={issues.get('memberLimit')} />
+          <TextField
+            id="org-name"
+            label="Name"
+            value={name}
+            onValue={setName}
+            disabled={!owner}
+            hint={owner ? undefined : 'Only an owner can rename the organization.'}
+            errors={issues.get('name')}
+          />
+          <TextField
+            id="org-limit"
+            label="Member limit (optional)"
+            inputMode="numeric"
+            value={limit}
+            onValue={setLimit}
+            hint="Blank for no limit. At the limit, people can only ask to join."
+            errors={issues.get('memberLimit')}
+          />
           <TextField
             id="org-pattern"
             label="Sign-up e-mail pattern (optional)"

@@ -7,9 +7,11 @@ import { useAsync } from '../lib/use-async';
 import { GROUP_ROLES } from '../../../contract/enterprise-sign-in';
 import type { GroupRoles, SamlProvider } from '../api/types';
 
-
 /** `group = role` lines ⇄ the API's mapping. */
-const mappingText = (mapping: Record<string, string>) => Object.entries(mapping).map(([group, role]) => `${group} = ${role}`).join('\n');
+const mappingText = (mapping: Record<string, string>) =>
+  Object.entries(mapping)
+    .map(([group, role]) => `${group} = ${role}`)
+    .join('\n');
 function parseMapping(text: string): { mapping: Record<string, string>; problems: string[] } {
   const mapping: Record<string, string> = {};
   const problems: string[] = [];
@@ -17,8 +19,12 @@ function parseMapping(text: string): { mapping: Record<string, string>; problems
     if (line.trim() === '') return;
     const at = line.lastIndexOf('=');
     const group = line.slice(0, at).trim();
-    const role = line.slice(at + 1).trim().toLowerCase();
-    if (at < 0 || !group || !(GROUP_ROLES as readonly string[]).includes(role)) problems.push(`line ${index + 1}: write "group = admin", "group = user" or "group = viewer"`);
+    const role = line
+      .slice(at + 1)
+      .trim()
+      .toLowerCase();
+    if (at < 0 || !group || !(GROUP_ROLES as readonly string[]).includes(role))
+      problems.push(`line ${index + 1}: write "group = admin", "group = user" or "group = viewer"`);
     else mapping[group] = role;
   });
   return { mapping, problems };
@@ -94,7 +100,11 @@ function SamlForm({ base, stored, onSaved }: { base: string; stored: SamlProvide
             </tr>
             <tr>
               <th scope="row">Certificate SHA-256</th>
-              <td>{stored.certificateFingerprints.map((f) => <code key={f}>{f} </code>)}</td>
+              <td>
+                {stored.certificateFingerprints.map((f) => (
+                  <code key={f}>{f} </code>
+                ))}
+              </td>
             </tr>
             <tr>
               <th scope="row">Sign-in address</th>

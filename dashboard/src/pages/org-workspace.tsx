@@ -45,7 +45,8 @@ export function WorkspaceSection({ org, admin }: { org: string; admin: boolean }
       {link.data ? (
         <>
           <p>
-            Linked to <strong>{link.data.workspaceName ?? link.data.workspaceId}</strong> (<code>{link.data.workspaceId}</code>) since {formatDate(link.data.linkedAt)}. Its members join as user when they sign in with it.
+            Linked to <strong>{link.data.workspaceName ?? link.data.workspaceId}</strong> (<code>{link.data.workspaceId}</code>) since{' '}
+            {formatDate(link.data.linkedAt)}. Its members join as user when they sign in with it.
           </p>
           {admin ? (
             <button type="button" class="danger" onClick={() => void unlink()}>

@@ -21,15 +21,12 @@ export function OverviewPage({ org }: { org: string }) {
   const base = `/orgs/${encodeURIComponent(org)}`;
   const states = useAsync(() => get<CheckStateCounts>(`${base}/check-states`), [org]);
   const changes = useAsync(() => get<Page<StateChange>>(`${base}/state-changes`, { query: { limit: String(RECENT_CHANGES) } }), [org]);
-  const incidents = useAsync(
-    async () => {
-      const [open, acknowledged] = await Promise.all(
-        (['open', 'acknowledged'] as const).map((status) => get<Page<Incident>>(`${base}/incidents`, { query: { status, limit: '50' } })),
-      );
-      return [...open.items, ...acknowledged.items];
-    },
-    [org],
-  );
+  const incidents = useAsync(async () => {
+    const [open, acknowledged] = await Promise.all(
+      (['open', 'acknowledged'] as const).map((status) => get<Page<Incident>>(`${base}/incidents`, { query: { status, limit: '50' } })),
+    );
+    return [...open.items, ...acknowledged.items];
+  }, [org]);
   usePolling(() => {
     states.reload();
     changes.reload();

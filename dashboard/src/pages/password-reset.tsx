@@ -30,9 +30,20 @@ export function ForgotPasswordPage() {
         <Notice>{sent}</Notice>
       ) : (
         <form class="card" onSubmit={submit}>
-          <p class="aside">We send a link to reset your password to this address. If this server does not send mail, an administrator can issue the link instead.</p>
+          <p class="aside">
+            We send a link to reset your password to this address. If this server does not send mail, an administrator can issue the link instead.
+          </p>
           <ErrorBanner error={error} />
-          <TextField id="email" label="E-mail" type="email" autoComplete="email" required value={email} onValue={setEmail} errors={issuesByPath(error?.issues ?? []).get('email')} />
+          <TextField
+            id="email"
+            label="E-mail"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onValue={setEmail}
+            errors={issuesByPath(error?.issues ?? []).get('email')}
+          />
           <button type="submit" class="primary" disabled={busy}>
             Send reset link
           </button>
@@ -69,7 +80,18 @@ export function ResetPasswordPage() {
       ) : (
         <form class="card" onSubmit={submit}>
           <ErrorBanner error={error} title="Not changed" />
-          <TextField id="new-password" label="New password" type="password" autoComplete="new-password" required minLength={8} value={password} onValue={setPassword} hint="At least 8 characters." errors={issuesByPath(error?.issues ?? []).get('newPassword')} />
+          <TextField
+            id="new-password"
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            value={password}
+            onValue={setPassword}
+            hint="At least 8 characters."
+            errors={issuesByPath(error?.issues ?? []).get('newPassword')}
+          />
           <button type="submit" class="primary" disabled={busy}>
             Set password
           </button>

@@ -22,12 +22,15 @@ export function RegisterPage() {
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    await run(async () => {
-      await post('/auth/register', { email, password, ...(name.trim() ? { name: name.trim() } : {}) }, { anonymous: true });
-      const answer = await post<LoginAnswer>('/auth/login', { email, password }, { anonymous: true });
-      if ('mfaRequired' in answer) navigate('/d/sign-in', { replace: true });
-      else continueAfterSignIn(answer, returnTo);
-    }, { keepBusy: true });
+    await run(
+      async () => {
+        await post('/auth/register', { email, password, ...(name.trim() ? { name: name.trim() } : {}) }, { anonymous: true });
+        const answer = await post<LoginAnswer>('/auth/login', { email, password }, { anonymous: true });
+        if ('mfaRequired' in answer) navigate('/d/sign-in', { replace: true });
+        else continueAfterSignIn(answer, returnTo);
+      },
+      { keepBusy: true },
+    );
   };
 
   return (
@@ -37,7 +40,18 @@ export function RegisterPage() {
       <form onSubmit={submit} class="card" aria-label="Create an account">
         <TextField id="name" label="Name (optional)" autoComplete="name" value={name} onValue={setName} errors={issues.get('name')} />
         <TextField id="email" label="E-mail" type="email" autoComplete="email" required value={email} onValue={setEmail} errors={issues.get('email')} />
-        <TextField id="password" label="Password" type="password" autoComplete="new-password" required minLength={8} value={password} onValue={setPassword} hint="At least 8 characters." errors={issues.get('password')} />
+        <TextField
+          id="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          value={password}
+          onValue={setPassword}
+          hint="At least 8 characters."
+          errors={issues.get('password')}
+        />
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create account'}
         </button>

@@ -61,9 +61,9 @@ export function SecretsPage({ org, role }: { org: string; role?: Role }) {
     <main id="main">
       <h1 tabIndex={-1}>Secrets</h1>
       <p>
-        Checks refer to a secret as <code>{'{{secrets.NAME}}'}</code> in their credential fields (passwords, Authorization headers). The value is put in
-        only when the check runs; nobody can read it back here or through the API. Anyone who can edit checks can send a secret to a server of their
-        choosing, so give that role only to people you would trust with these credentials.
+        Checks refer to a secret as <code>{'{{secrets.NAME}}'}</code> in their credential fields (passwords, Authorization headers). The value is put in only
+        when the check runs; nobody can read it back here or through the API. Anyone who can edit checks can send a secret to a server of their choosing, so
+        give that role only to people you would trust with these credentials.
       </p>
       {notice ? <Notice>{notice}</Notice> : null}
       <ErrorBanner error={list.error ?? action.error} />
@@ -124,7 +124,15 @@ export function SecretsPage({ org, role }: { org: string; role?: Role }) {
             hint="Upper-case letters, digits and _, starting with a letter, e.g. ORDERS_DB_PASSWORD. An existing name is replaced."
             errors={issues.get('name')}
           />
-          <TextField id="secret-value" label="Value" type="password" value={value} onValue={setValue} autoComplete="new-password" errors={issues.get('value')} />
+          <TextField
+            id="secret-value"
+            label="Value"
+            type="password"
+            value={value}
+            onValue={setValue}
+            autoComplete="new-password"
+            errors={issues.get('value')}
+          />
           <button type="submit" class="primary" disabled={action.busy || !name.trim() || !value}>
             Save secret
           </button>

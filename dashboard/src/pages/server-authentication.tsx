@@ -19,16 +19,18 @@ export function ServerAuthenticationPage() {
         <h2 id="providers-title">Sign-in providers</h2>
         <p class="hint">A provider is enabled by setting its client ID and secret in the server's configuration.</p>
         <ErrorBanner error={providers.error} />
-        {providers.data ? providers.data.length ? (
-          <ul>
-            {providers.data.map((p) => (
-              <li key={p.key}>
-                {p.displayName} <span class="hint">({p.kind})</span>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p>Only e-mail and password: no provider is configured.</p>
+        {providers.data ? (
+          providers.data.length ? (
+            <ul>
+              {providers.data.map((p) => (
+                <li key={p.key}>
+                  {p.displayName} <span class="hint">({p.kind})</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>Only e-mail and password: no provider is configured.</p>
+          )
         ) : null}
       </section>
       <section aria-labelledby="tenant-title">

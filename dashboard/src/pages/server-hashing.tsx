@@ -160,9 +160,16 @@ function HashingEditor({ stored }: { stored: HashingView }) {
       </section>
 
       <form onSubmit={submit} class="card" noValidate aria-label="Hashing settings">
-        <p class="hint">A blank field inherits the server's value (configuration file, environment or default), shown greyed. Only values stored here are filled in.</p>
+        <p class="hint">
+          A blank field inherits the server's value (configuration file, environment or default), shown greyed. Only values stored here are filled in.
+        </p>
         <FieldShell id="algorithm" label="Algorithm" errors={issues.get('algorithm')}>
-          <select id="algorithm" value={values.algorithm} onChange={(e) => set({ algorithm: (e.currentTarget as HTMLSelectElement).value })} aria-describedby={describedBy('algorithm', undefined, issues.get('algorithm'))}>
+          <select
+            id="algorithm"
+            value={values.algorithm}
+            onChange={(e) => set({ algorithm: (e.currentTarget as HTMLSelectElement).value })}
+            aria-describedby={describedBy('algorithm', undefined, issues.get('algorithm'))}
+          >
             <option value="">Inherit ({view.effective.algorithm})</option>
             <option value="argon2id">argon2id</option>
             <option value="bcrypt">bcrypt</option>
@@ -187,7 +194,15 @@ function HashingEditor({ stored }: { stored: HashingView }) {
         </fieldset>
         <fieldset>
           <legend>bcrypt cost</legend>
-          <NumberField id="bcrypt-cost" label="Cost (10 to 31)" value={values.cost} placeholder={placeholder(view.effective.bcrypt.cost)} errors={issues.get('bcrypt.cost')} onValue={(v) => set({ cost: v })} hint="Used only when the algorithm is bcrypt." />
+          <NumberField
+            id="bcrypt-cost"
+            label="Cost (10 to 31)"
+            value={values.cost}
+            placeholder={placeholder(view.effective.bcrypt.cost)}
+            errors={issues.get('bcrypt.cost')}
+            onValue={(v) => set({ cost: v })}
+            hint="Used only when the algorithm is bcrypt."
+          />
         </fieldset>
         <fieldset aria-describedby={issues.get('rehashOnLogin') ? 'rehash-error' : undefined}>
           <legend>Re-hash on sign-in</legend>
@@ -200,7 +215,14 @@ function HashingEditor({ stored }: { stored: HashingView }) {
             ] as const
           ).map(([value, label]) => (
             <div class="field-checkbox" key={value || 'inherit'}>
-              <input type="radio" name="rehashOnLogin" id={`rehash-${value || 'inherit'}`} value={value} checked={values.rehashOnLogin === value} onChange={() => set({ rehashOnLogin: value })} />
+              <input
+                type="radio"
+                name="rehashOnLogin"
+                id={`rehash-${value || 'inherit'}`}
+                value={value}
+                checked={values.rehashOnLogin === value}
+                onChange={() => set({ rehashOnLogin: value })}
+              />
               <label for={`rehash-${value || 'inherit'}`}>{label}</label>
             </div>
           ))}

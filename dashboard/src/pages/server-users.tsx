@@ -42,7 +42,9 @@ export function ServerUsersPage() {
       if (answer.mailed) return `A reset link was mailed to ${user.email}.`;
       return (
         <>
-          <p>This server sends no mail. Give {user.email} this link (valid until {formatDate(answer.expiresAt)}):</p>
+          <p>
+            This server sends no mail. Give {user.email} this link (valid until {formatDate(answer.expiresAt)}):
+          </p>
           <label for="reset-url">Reset link</label>
           <input id="reset-url" class="mono" readOnly value={answer.url} />
         </>
@@ -145,7 +147,16 @@ function EmailForm({ user, onDone, onCancel }: { user: SystemUser; onDone(email:
   return (
     <form onSubmit={submit} aria-label={`New e-mail address of ${user.email}`}>
       <ErrorBanner error={error} title={error?.reason === 'EMAIL_TAKEN' ? 'Address in use' : 'Not changed'} />
-      <TextField id={id} label="New e-mail address" type="email" required value={email} onValue={setEmail} hint="No password needed. The address becomes unverified and the account's sessions end." errors={issuesByPath(error?.issues ?? []).get('email')} />
+      <TextField
+        id={id}
+        label="New e-mail address"
+        type="email"
+        required
+        value={email}
+        onValue={setEmail}
+        hint="No password needed. The address becomes unverified and the account's sessions end."
+        errors={issuesByPath(error?.issues ?? []).get('email')}
+      />
       <div class="button-row">
         <button type="submit" class="primary">
           Save address

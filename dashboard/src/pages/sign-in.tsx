@@ -97,10 +97,13 @@ export function SecondFactorStep({ mfaToken, returnTo, onRestart }: { mfaToken: 
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    await run(async () => {
-      const body = useRecovery ? { mfaToken, recoveryCode: code.trim() } : { mfaToken, code: code.replace(/\s+/g, '') };
-      continueAfterSignIn(await post<Session>('/auth/2fa/verify', body, { anonymous: true }), returnTo);
-    }, { keepBusy: true });
+    await run(
+      async () => {
+        const body = useRecovery ? { mfaToken, recoveryCode: code.trim() } : { mfaToken, code: code.replace(/\s+/g, '') };
+        continueAfterSignIn(await post<Session>('/auth/2fa/verify', body, { anonymous: true }), returnTo);
+      },
+      { keepBusy: true },
+    );
   };
 
   return (
@@ -109,9 +112,28 @@ export function SecondFactorStep({ mfaToken, returnTo, onRestart }: { mfaToken: 
       <ErrorBanner error={error} title="Not signed in" />
       <form onSubmit={submit} class="card" aria-label="Second factor">
         {useRecovery ? (
-          <TextField key="recovery" id="recovery-code" label="Recovery code" autoComplete="off" required value={code} onValue={setCode} hint="One of the recovery codes you saved when you set up two-factor sign-in. Each works once." />
+          <TextField
+            key="recovery"
+            id="recovery-code"
+            label="Recovery code"
+            autoComplete="off"
+            required
+            value={code}
+            onValue={setCode}
+            hint="One of the recovery codes you saved when you set up two-factor sign-in. Each works once."
+          />
         ) : (
-          <TextField key="totp" id="totp-code" label="Authenticator code" inputMode="numeric" autoComplete="one-time-code" required value={code} onValue={setCode} hint="The 6-digit code your authenticator app shows now." />
+          <TextField
+            key="totp"
+            id="totp-code"
+            label="Authenticator code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            value={code}
+            onValue={setCode}
+            hint="The 6-digit code your authenticator app shows now."
+          />
         )}
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Checking…' : 'Verify'}

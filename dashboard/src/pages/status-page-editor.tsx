@@ -121,7 +121,13 @@ export function StatusPageEditorPage({ org, slug, role }: { org: string; slug?: 
             errors={issues.get('slug')}
           />
           <TextField id="page-description" label="Description (optional)" value={description} onValue={setDescription} errors={issues.get('description')} />
-          <CheckboxField id="page-public" label="Public: anyone with the address can see this page" checked={isPublic} onChange={setPublic} errors={issues.get('public')} />
+          <CheckboxField
+            id="page-public"
+            label="Public: anyone with the address can see this page"
+            checked={isPublic}
+            onChange={setPublic}
+            errors={issues.get('public')}
+          />
           <fieldset>
             <legend>Checks on the page, in order</legend>
             {chosen.length ? (

@@ -24,8 +24,8 @@ export function StatusPagesPage({ org, role }: { org: string; role?: Role }) {
         ) : null}
       </div>
       <p>
-        A status page shows the state and the 90-day uptime of the checks you pick, by name only (never their targets or settings), and the recent
-        incidents. A public page is open to anyone at its address; a private one only to members, as a preview.
+        A status page shows the state and the 90-day uptime of the checks you pick, by name only (never their targets or settings), and the recent incidents. A
+        public page is open to anyone at its address; a private one only to members, as a preview.
       </p>
       <ErrorBanner error={list.error} />
       {list.data?.items.length ? (

@@ -41,8 +41,17 @@ describe.each(DATABASE_KINDS)('audit log [%s]', (kind) => {
     ]);
     expect(res.body.nextCursor).toBeNull();
     const byKind = Object.fromEntries(res.body.items.map((e: { kind: string }) => [e.kind, e]));
-    expect(byKind['member.role_changed']).toMatchObject({ actor: { uid: owner.uid, email: 'owner@example.com' }, target: { uid: member.uid }, data: { from: 'user', to: 'admin' }, createdAt: '2026-06-01T12:00:00.000Z' });
-    expect(byKind['member.removed']).toMatchObject({ actor: { uid: owner.uid }, target: { uid: member.uid, email: 'member2@example.com' }, data: { role: 'admin', tokensRevoked: 0 } });
+    expect(byKind['member.role_changed']).toMatchObject({
+      actor: { uid: owner.uid, email: 'owner@example.com' },
+      target: { uid: member.uid },
+      data: { from: 'user', to: 'admin' },
+      createdAt: '2026-06-01T12:00:00.000Z',
+    });
+    expect(byKind['member.removed']).toMatchObject({
+      actor: { uid: owner.uid },
+      target: { uid: member.uid, email: 'member2@example.com' },
+      data: { role: 'admin', tokensRevoked: 0 },
+    });
     expect(byKind['auth.email_changed'].data).toEqual({ oldEmail: 'member@example.com', newEmail: 'member2@example.com', by: 'self' });
     expect(byKind['invitation.accepted']).toMatchObject({ actor: { uid: member.uid }, data: { email: 'member@example.com', role: 'user' } });
   });

@@ -23,10 +23,18 @@ describe.each(DATABASE_KINDS)('the account each request reads [%s]', (kind) => {
 
   it('carries whether a password and two-factor are set, never the hash or the secret', async () => {
     const { token: session, uid } = await addMember(daemon, 'acme', admin, 'ann@example.com', 'user');
-    await daemon.deps.db.kysely.updateTable('users').set({ totp_secret: 'sealed-secret', totp_pending_secret: 'sealed-pending' }).where('uid', '=', uid).execute();
+    await daemon.deps.db.kysely
+      .updateTable('users')
+      .set({ totp_secret: 'sealed-secret', totp_pending_secret: 'sealed-pending' })
+      .where('uid', '=', uid)
+      .execute();
     const pat = await mintToken(daemon, session, 'acme');
 
-    for (const [credential, slug] of [[session, undefined], [session, 'acme'], [pat, undefined]] as const) {
+    for (const [credential, slug] of [
+      [session, undefined],
+      [session, 'acme'],
+      [pat, undefined],
+    ] as const) {
       const auth = await authenticateRequest(daemon.deps, bearer(credential), slug);
       expect(auth?.user.uid).toBe(uid);
       for (const column of SECRET_COLUMNS) expect(auth?.user).not.toHaveProperty(column);

@@ -27,7 +27,10 @@ describe.each(DATABASE_KINDS)('cross-tenant [%s]', (kind) => {
       expect(res.status, JSON.stringify(res.body)).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
       // The same answer as for an organization that does not exist at all.
-      const missing = await daemon.request(spec.method, fillPath(spec.path, 'no-such-org'), { token: credential, body: spec.method === 'GET' ? undefined : {} });
+      const missing = await daemon.request(spec.method, fillPath(spec.path, 'no-such-org'), {
+        token: credential,
+        body: spec.method === 'GET' ? undefined : {},
+      });
       expect(missing.status).toBe(404);
       expect(res.body.error.message).toBe(missing.body.error.message.replace('no-such-org', 'org-b'));
     }

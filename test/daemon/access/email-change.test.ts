@@ -19,7 +19,8 @@ describe.each(DATABASE_KINDS)('e-mail change [%s]', (kind) => {
     const { token, uid } = await addMember(daemon, 'acme', admin, email, role);
     return { email, token, uid, newEmail: `renamed${n}@example.org` };
   };
-  const changeOwn = (token: string, email: string, currentPassword = PASSWORD) => daemon.request('PATCH', '/auth/me', { token, body: { email, currentPassword } });
+  const changeOwn = (token: string, email: string, currentPassword = PASSWORD) =>
+    daemon.request('PATCH', '/auth/me', { token, body: { email, currentPassword } });
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
@@ -121,13 +122,20 @@ describe.each(DATABASE_KINDS)('e-mail change [%s]', (kind) => {
     const adminUid = (await daemon.request('GET', '/auth/me', { token: admin })).body.uid;
     expect((await daemon.request('PATCH', `/system/users/${a.uid}`, { token: admin, body: { email: a.newEmail } })).status).toBe(200);
     const log = await daemon.request('GET', '/orgs/acme/audit-log?kind=auth.email_changed&limit=1', { token: admin });
-    expect(log.body.items[0]).toMatchObject({ actor: { uid: adminUid }, target: { uid: a.uid }, data: { oldEmail: a.email, newEmail: a.newEmail, by: 'super_admin' } });
+    expect(log.body.items[0]).toMatchObject({
+      actor: { uid: adminUid },
+      target: { uid: a.uid },
+      data: { oldEmail: a.email, newEmail: a.newEmail, by: 'super_admin' },
+    });
   });
 
   it('refuses an address another account uses, case-insensitively: 409 EMAIL_TAKEN', async () => {
     const a = await account();
     const b = await account();
-    for (const res of [await changeOwn(a.token, b.email.toUpperCase()), await daemon.request('PATCH', `/system/users/${a.uid}`, { token: admin, body: { email: b.email } })]) {
+    for (const res of [
+      await changeOwn(a.token, b.email.toUpperCase()),
+      await daemon.request('PATCH', `/system/users/${a.uid}`, { token: admin, body: { email: b.email } }),
+    ]) {
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('CONFLICT');
       expect(res.body.error.details.reason).toBe('EMAIL_TAKEN');

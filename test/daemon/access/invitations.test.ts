@@ -80,7 +80,9 @@ describe.each(DATABASE_KINDS)('invitations [%s]', (kind) => {
     const admin = await addMember(daemon, 'acme', owner.token, 'admin2@example.com', 'admin');
     const asOwner = await daemon.request('POST', '/orgs/acme/invitations', { token: admin.token, body: { email: 'boss@example.com', role: 'owner' } });
     expect(asOwner.status).toBe(403);
-    expect((await daemon.request('POST', '/orgs/acme/invitations', { token: admin.token, body: { email: 'boss@example.com', role: 'user' } })).status).toBe(201);
+    expect((await daemon.request('POST', '/orgs/acme/invitations', { token: admin.token, body: { email: 'boss@example.com', role: 'user' } })).status).toBe(
+      201,
+    );
     const bad = await daemon.request('POST', '/orgs/acme/invitations', { token: admin.token, body: { email: 'nope', role: 'king' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['email', 'role']);
@@ -89,7 +91,11 @@ describe.each(DATABASE_KINDS)('invitations [%s]', (kind) => {
   it('pages the invitation list with a cursor', async () => {
     const all: string[] = [];
     for (let cursor: string | null = null, guard = 0; guard < 20; guard++) {
-      const page: { body: { items: { uid: string }[]; nextCursor: string | null } } = await daemon.request('GET', `/orgs/acme/invitations?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: owner.token });
+      const page: { body: { items: { uid: string }[]; nextCursor: string | null } } = await daemon.request(
+        'GET',
+        `/orgs/acme/invitations?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: owner.token },
+      );
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       all.push(...page.body.items.map((i) => i.uid));
       cursor = page.body.nextCursor;

@@ -6,7 +6,8 @@ export async function waitForMail(smtp: TestSmtp, to: string, subject: string, t
   for (;;) {
     const found = smtp.mails.find((m) => m.to.includes(to.toLowerCase()) && m.subject.includes(subject));
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${to} within ${timeoutMs} ms; got: ${smtp.mails.map((m) => `${m.to} ${m.subject}`).join(' | ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`no mail "${subject}" to ${to} within ${timeoutMs} ms; got: ${smtp.mails.map((m) => `${m.to} ${m.subject}`).join(' | ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -18,7 +18,8 @@ describe.each(DATABASE_KINDS)('membership requests [%s]', (kind) => {
   afterAll(() => daemon.stop());
 
   const ask = (token: string, org: string, message?: string) => daemon.request('POST', '/membership-requests', { token, body: { org, message } });
-  const pending = async () => (await daemon.request('GET', '/orgs/acme/membership-requests', { token: admin.token })).body.items as { uid: string; user: { email: string } }[];
+  const pending = async () =>
+    (await daemon.request('GET', '/orgs/acme/membership-requests', { token: admin.token })).body.items as { uid: string; user: { email: string } }[];
 
   it('answers the same whether or not the organization exists', async () => {
     const ivy = await daemon.register('ivy@example.com');
@@ -29,7 +30,14 @@ describe.each(DATABASE_KINDS)('membership requests [%s]', (kind) => {
     expect(Object.keys(real.body)).toEqual(Object.keys(fake.body));
     expect(real.body.status).toBe(fake.body.status);
     const items = await pending();
-    expect(items).toEqual([expect.objectContaining({ user: expect.objectContaining({ email: 'ivy@example.com' }), message: 'I run the on-call rota', status: 'pending', via: 'request' })]);
+    expect(items).toEqual([
+      expect.objectContaining({
+        user: expect.objectContaining({ email: 'ivy@example.com' }),
+        message: 'I run the on-call rota',
+        status: 'pending',
+        via: 'request',
+      }),
+    ]);
   });
 
   it('keeps one pending request per person', async () => {
@@ -59,7 +67,9 @@ describe.each(DATABASE_KINDS)('membership requests [%s]', (kind) => {
     const lee = await daemon.register('lee@example.com');
     await ask(lee.token, 'acme');
     const request = (await pending()).find((r) => r.user.email === 'lee@example.com')!;
-    expect((await daemon.request('POST', `/orgs/acme/membership-requests/${request.uid}/approve`, { token: admin.token, body: { role: 'owner' } })).status).toBe(403);
+    expect(
+      (await daemon.request('POST', `/orgs/acme/membership-requests/${request.uid}/approve`, { token: admin.token, body: { role: 'owner' } })).status,
+    ).toBe(403);
     const rejected = await daemon.request('POST', `/orgs/acme/membership-requests/${request.uid}/reject`, { token: admin.token });
     expect(rejected.body).toMatchObject({ status: 'rejected', userUid: lee.uid });
     expect((await daemon.request('GET', '/orgs/acme', { token: lee.token })).status).toBe(404);
@@ -84,7 +94,9 @@ describe.each(DATABASE_KINDS)('membership requests [%s]', (kind) => {
     const user = await addMember(daemon, 'acme', owner.token, 'plain@example.com', 'user');
     expect((await daemon.request('GET', '/orgs/acme/membership-requests', { token: user.token })).status).toBe(403);
     expect((await daemon.request('GET', '/orgs/acme/membership-requests?status=maybe', { token: admin.token })).status).toBe(400);
-    expect((await daemon.request('POST', '/orgs/acme/membership-requests/0000000000aaaaaaaaaaaaaaaa/approve', { token: admin.token, body: {} })).status).toBe(404);
+    expect((await daemon.request('POST', '/orgs/acme/membership-requests/0000000000aaaaaaaaaaaaaaaa/approve', { token: admin.token, body: {} })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -100,7 +112,8 @@ describe.each(DATABASE_KINDS)('registration.email_pattern [%s]', (kind) => {
   });
   afterAll(() => daemon.stop());
 
-  const orgsOf = async (token: string) => ((await daemon.request('GET', '/auth/me', { token })).body.organizations as { slug: string; role: string }[]).map((o) => `${o.slug}:${o.role}`);
+  const orgsOf = async (token: string) =>
+    ((await daemon.request('GET', '/auth/me', { token })).body.organizations as { slug: string; role: string }[]).map((o) => `${o.slug}:${o.role}`);
 
   it('a signed-up user whose address matches joins as user; others do not', async () => {
     const match = await daemon.register('New.Person@PATTERN.test');
@@ -125,7 +138,13 @@ describe.each(DATABASE_KINDS)('registration.email_pattern [%s]', (kind) => {
     const other = await daemon.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'other-co').executeTakeFirstOrThrow();
     await daemon.deps.db.kysely
       .insertInto('parameters')
-      .values({ uid: 'p-slow', organization_uid: other.uid, key: 'registration.email_pattern', value: JSON.stringify({ value: '^(a+)+$' }), updated_at: new Date().toISOString() })
+      .values({
+        uid: 'p-slow',
+        organization_uid: other.uid,
+        key: 'registration.email_pattern',
+        value: JSON.stringify({ value: '^(a+)+$' }),
+        updated_at: new Date().toISOString(),
+      })
       .execute();
     const started = Date.now();
     const res = await daemon.request('POST', '/auth/register', { body: { email: `${'a'.repeat(40)}@pattern.test`, password: 'password-123' } });

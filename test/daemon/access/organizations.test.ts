@@ -41,7 +41,10 @@ describe.each(DATABASE_KINDS)('organizations and members [%s]', (kind) => {
     const rename = await daemon.request('PATCH', '/orgs/renamable', { token: admin.token, body: { name: 'New name' } });
     expect(rename.status).toBe(403);
     expect(rename.body.error.code).toBe('FORBIDDEN');
-    const limit = await daemon.request('PATCH', '/orgs/renamable', { token: admin.token, body: { memberLimit: 10, registrationEmailPattern: '@renamable\\.test$' } });
+    const limit = await daemon.request('PATCH', '/orgs/renamable', {
+      token: admin.token,
+      body: { memberLimit: 10, registrationEmailPattern: '@renamable\\.test$' },
+    });
     expect(limit.status).toBe(200);
     expect(limit.body).toMatchObject({ memberLimit: 10, registrationEmailPattern: '@renamable\\.test$', role: 'admin' });
     expect((await daemon.request('PATCH', '/orgs/renamable', { token: owner.token, body: { name: 'New name' } })).body.name).toBe('New name');
@@ -67,7 +70,10 @@ describe.each(DATABASE_KINDS)('organizations and members [%s]', (kind) => {
     const before = (await daemon.request('GET', '/orgs/atomic', { token: owner.token })).body;
     const restore = await failInsertsWhere(daemon, 'audit_log', 'kind', 'organization.updated');
     try {
-      const res = await daemon.request('PATCH', '/orgs/atomic', { token: owner.token, body: { name: 'Half done', memberLimit: 5, registrationEmailPattern: '@atomic\\.test$' } });
+      const res = await daemon.request('PATCH', '/orgs/atomic', {
+        token: owner.token,
+        body: { name: 'Half done', memberLimit: 5, registrationEmailPattern: '@atomic\\.test$' },
+      });
       expect(res.status).toBe(500);
     } finally {
       await restore();
@@ -81,7 +87,11 @@ describe.each(DATABASE_KINDS)('organizations and members [%s]', (kind) => {
     const admin = await addMember(daemon, 'roles', owner.token, 'admin3@example.com', 'admin');
     const user = await addMember(daemon, 'roles', owner.token, 'user3@example.com', 'user');
     const members = await daemon.request('GET', '/orgs/roles/members', { token: user.token });
-    expect(members.body.items.map((m: { email: string; role: string }) => `${m.email}:${m.role}`)).toEqual(['admin3@example.com:admin', 'owner3@example.com:owner', 'user3@example.com:user']);
+    expect(members.body.items.map((m: { email: string; role: string }) => `${m.email}:${m.role}`)).toEqual([
+      'admin3@example.com:admin',
+      'owner3@example.com:owner',
+      'user3@example.com:user',
+    ]);
 
     const toViewer = await daemon.request('PATCH', `/orgs/roles/members/${user.uid}`, { token: admin.token, body: { role: 'viewer' } });
     expect(toViewer.status).toBe(200);
@@ -118,7 +128,13 @@ describe.each(DATABASE_KINDS)('organizations and members [%s]', (kind) => {
       daemon.request('PATCH', `/orgs/race/members/${b.uid}`, { token: a.token, body: { role: 'admin' } }),
       daemon.request('PATCH', `/orgs/race/members/${a.uid}`, { token: b.token, body: { role: 'admin' } }),
     ]);
-    const owners = await daemon.deps.db.kysely.selectFrom('members').innerJoin('organizations', 'organizations.uid', 'members.organization_uid').select('members.role').where('organizations.slug', '=', 'race').where('members.role', '=', 'owner').execute();
+    const owners = await daemon.deps.db.kysely
+      .selectFrom('members')
+      .innerJoin('organizations', 'organizations.uid', 'members.organization_uid')
+      .select('members.role')
+      .where('organizations.slug', '=', 'race')
+      .where('members.role', '=', 'owner')
+      .execute();
     expect(owners.length).toBe(1);
     // The loser is refused either as no longer an owner (403) or as the last owner's target (409).
     const statuses = results.map((r) => r.status).sort();
@@ -165,7 +181,9 @@ describe.each(DATABASE_KINDS)('organizations and members [%s]', (kind) => {
     await daemon.request('PATCH', '/orgs/crowded', { token: owner.token, body: { memberLimit: 3 } });
     const org = await daemon.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'crowded').executeTakeFirstOrThrow();
     const people = await Promise.all([1, 2, 3, 4, 5].map((i) => daemon.register(`crowd${i}@example.com`)));
-    const results = await Promise.all(people.map((p) => joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: p.uid, role: 'user', via: 'invitation' })));
+    const results = await Promise.all(
+      people.map((p) => joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: p.uid, role: 'user', via: 'invitation' })),
+    );
     expect(results.filter((r) => r.status === 'joined')).toHaveLength(2);
     expect(results.filter((r) => r.status === 'member-limit')).toEqual([
       { status: 'member-limit', limit: 3 },
@@ -184,8 +202,12 @@ describe.each(DATABASE_KINDS)('organizations and members [%s]', (kind) => {
     await daemon.deps.db.kysely.deleteFrom('members').where('organization_uid', '=', org.uid).execute();
     const first = await daemon.register('first@example.com');
     const second = await daemon.register('second@example.com');
-    expect(await joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: first.uid, role: 'user', roleIfEmpty: 'admin', via: 'team_chat' })).toEqual({ status: 'joined', role: 'admin' });
-    expect(await joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: second.uid, role: 'user', roleIfEmpty: 'admin', via: 'team_chat' })).toEqual({ status: 'joined', role: 'user' });
+    expect(await joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: first.uid, role: 'user', roleIfEmpty: 'admin', via: 'team_chat' })).toEqual(
+      { status: 'joined', role: 'admin' },
+    );
+    expect(
+      await joinOrganization(daemon.deps, { organizationUid: org.uid, userUid: second.uid, role: 'user', roleIfEmpty: 'admin', via: 'team_chat' }),
+    ).toEqual({ status: 'joined', role: 'user' });
   });
 
   it('never lets a personal access token create an organization', async () => {

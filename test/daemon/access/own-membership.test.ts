@@ -14,7 +14,11 @@ describe.each(DATABASE_KINDS)('a member leaving, a requester withdrawing [%s]', 
   afterAll(() => daemon.stop());
 
   const auditKinds = async (kind: string) =>
-    (await daemon.request('GET', `/orgs/leave-co/audit-log?kind=${kind}`, { token: owner.token })).body.items as { kind: string; actor: { uid: string }; data: Record<string, unknown> }[];
+    (await daemon.request('GET', `/orgs/leave-co/audit-log?kind=${kind}`, { token: owner.token })).body.items as {
+      kind: string;
+      actor: { uid: string };
+      data: Record<string, unknown>;
+    }[];
 
   it('lets any member, a viewer too, leave: the membership and its tokens end, and the log says so', async () => {
     for (const role of ['viewer', 'user', 'admin']) {
@@ -42,7 +46,9 @@ describe.each(DATABASE_KINDS)('a member leaving, a requester withdrawing [%s]', 
     await createOrg(daemon, owner.token, 'two-owners');
     const second = await addMember(daemon, 'two-owners', owner.token, 'second-owner@leave.test', 'owner');
     expect((await daemon.request('DELETE', '/orgs/two-owners/members/me', { token: second.token })).status).toBe(204);
-    expect((await daemon.request('GET', '/orgs/two-owners/members', { token: owner.token })).body.items.map((m: { uid: string }) => m.uid)).toEqual([owner.uid]);
+    expect((await daemon.request('GET', '/orgs/two-owners/members', { token: owner.token })).body.items.map((m: { uid: string }) => m.uid)).toEqual([
+      owner.uid,
+    ]);
   });
 
   it('shows a requester their own requests and lets them withdraw a pending one, then ask again', async () => {
@@ -61,7 +67,9 @@ describe.each(DATABASE_KINDS)('a member leaving, a requester withdrawing [%s]', 
     expect((await daemon.request('DELETE', `/membership-requests/${uid}`, { token: await mintToken(daemon, owner.token, 'leave-co') })).status).toBe(403);
     expect((await daemon.request('DELETE', `/membership-requests/${uid}`, { token: asker.token })).status).toBe(204);
     expect((await daemon.request('GET', '/membership-requests', { token: asker.token })).body.items).toEqual([]);
-    expect((await daemon.request('GET', '/membership-requests?status=all', { token: asker.token })).body.items).toEqual([expect.objectContaining({ uid, status: 'withdrawn' })]);
+    expect((await daemon.request('GET', '/membership-requests?status=all', { token: asker.token })).body.items).toEqual([
+      expect.objectContaining({ uid, status: 'withdrawn' }),
+    ]);
     expect((await daemon.request('DELETE', `/membership-requests/${uid}`, { token: asker.token })).body.error.details.reason).toBe('ALREADY_DECIDED');
 
     // Admins see it withdrawn, cannot approve it, and the log records it.

@@ -30,7 +30,11 @@ describe.each(DATABASE_KINDS)('the server audit log and super-admin ownership [%
         data: { slug: 'gone-co', name: 'Gone Co', memberCount: 2, createdAt: expect.any(String) },
       }),
     ]);
-    const orgLog = await daemon.deps.db.kysely.selectFrom('audit_log').select('uid').where('organization_uid', '=', log.body.items[0].organizationUid).execute();
+    const orgLog = await daemon.deps.db.kysely
+      .selectFrom('audit_log')
+      .select('uid')
+      .where('organization_uid', '=', log.body.items[0].organizationUid)
+      .execute();
     expect(orgLog).toEqual([]);
     expect((await daemon.request('GET', '/system/audit-log?kind=nonsense', { token: superAdmin })).status).toBe(400);
   });
@@ -63,7 +67,11 @@ describe.each(DATABASE_KINDS)('the server audit log and super-admin ownership [%
     const orgLog = await daemon.request('GET', `/orgs/${org.slug}/audit-log?kind=member.role_changed`, { token: installer.token });
     expect(orgLog.body.items[0]).toMatchObject({ target: { uid: installer.uid }, data: { from: 'admin', to: 'owner', by: 'super_admin' } });
     const serverLog = await daemon.request('GET', '/system/audit-log?kind=organization.owner_granted', { token: superAdmin });
-    expect(serverLog.body.items[0]).toMatchObject({ organizationUid: org.uid, target: { uid: installer.uid }, data: { slug: org.slug, from: 'admin', ownersNow: 1 } });
+    expect(serverLog.body.items[0]).toMatchObject({
+      organizationUid: org.uid,
+      target: { uid: installer.uid },
+      data: { slug: org.slug, from: 'admin', ownersNow: 1 },
+    });
     // Granting again changes nothing and records nothing.
     expect((await daemon.request('POST', `/system/orgs/${org.slug}/owners`, { token: superAdmin, body: { userUid: installer.uid } })).status).toBe(200);
     expect((await daemon.request('GET', '/system/audit-log?kind=organization.owner_granted', { token: superAdmin })).body.items).toHaveLength(1);

@@ -16,7 +16,8 @@ describe.each(DATABASE_KINDS)('personal access tokens [%s]', (kind) => {
   });
   afterAll(() => daemon.stop());
 
-  const mint = (body: Record<string, unknown>, token = ann.token) => daemon.request('POST', '/auth/tokens', { token, body: { name: 'ci', org: 'acme', ...body } });
+  const mint = (body: Record<string, unknown>, token = ann.token) =>
+    daemon.request('POST', '/auth/tokens', { token, body: { name: 'ci', org: 'acme', ...body } });
   // A write every owner may make, to probe what a token's scopes allow.
   const write = (token: string) => daemon.request('PATCH', '/orgs/acme', { token, body: { memberLimit: 100 } });
   const read = (token: string) => daemon.request('GET', '/orgs/acme', { token });
@@ -100,7 +101,11 @@ describe.each(DATABASE_KINDS)('personal access tokens [%s]', (kind) => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['name', 'scopes.0']);
     const pat = (await mint({})).body.token;
-    for (const [method, path] of [['POST', '/auth/tokens'], ['GET', '/auth/tokens'], ['DELETE', '/auth/tokens/x']] as const) {
+    for (const [method, path] of [
+      ['POST', '/auth/tokens'],
+      ['GET', '/auth/tokens'],
+      ['DELETE', '/auth/tokens/x'],
+    ] as const) {
       const res = await daemon.request(method, path, { token: pat, body: method === 'POST' ? { name: 'child', org: 'acme' } : undefined });
       expect(res.status, `${method} ${path}`).toBe(403);
     }

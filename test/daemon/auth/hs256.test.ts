@@ -13,7 +13,8 @@ const claims = { sub: 'usr_1', exp: NOW + 60, iat: NOW, sid: 'ses_1' };
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 /** A token signed with `secret` over exactly the header and payload given. */
-const signed = (header: string, payload: string, secret = SECRET) => `${header}.${payload}.${createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url')}`;
+const signed = (header: string, payload: string, secret = SECRET) =>
+  `${header}.${payload}.${createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url')}`;
 /** The same base64url text with one character changed. */
 const flip = (part: string, index: number) => part.slice(0, index) + (part[index] === 'A' ? 'B' : 'A') + part.slice(index + 1);
 
@@ -34,7 +35,11 @@ describe('hs256 session tokens', () => {
     const { payload, protectedHeader } = await jwtVerify(ours, key, { algorithms: ['HS256'], currentDate: new Date(NOW * 1000) });
     expect(payload).toEqual(claims);
     expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
-    const theirs = await new SignJWT({ sid: 'ses_2' }).setProtectedHeader({ alg: 'HS256' }).setSubject('usr_2').setExpirationTime(NOW + 60).sign(key);
+    const theirs = await new SignJWT({ sid: 'ses_2' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('usr_2')
+      .setExpirationTime(NOW + 60)
+      .sign(key);
     expect(verifyHs256(createVerifiedTokenCache(), SECRET, theirs, NOW)).toEqual({ sub: 'usr_2', exp: NOW + 60, sid: 'ses_2' });
   });
 
@@ -81,7 +86,11 @@ describe('hs256 session tokens', () => {
     const [header, payload, signature] = token.split('.');
     const bytes = Buffer.from(signature, 'base64url');
     // 32 bytes are 43 characters whose last carries 2 unused bits: Node decodes each variant to the same bytes.
-    const strayBits = signature.slice(0, -1) + 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(signature.at(-1)!) ^ 1];
+    const strayBits =
+      signature.slice(0, -1) +
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[
+        'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(signature.at(-1)!) ^ 1
+      ];
     for (const variant of [`${signature}=`, bytes.toString('base64'), strayBits]) {
       if (variant === signature) continue;
       expect(Buffer.from(variant, 'base64url').equals(bytes), variant).toBe(true);

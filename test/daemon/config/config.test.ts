@@ -127,13 +127,19 @@ describe('hashing policy at start-up (SPEC "Password hashing rules" 3 and 4, "Er
     expect(failure({ SVC_AUTH_PASSWORD_ARGON2_MEMORY: '8191' })).toMatch(/^SVC_AUTH_PASSWORD_ARGON2_MEMORY \(auth.password.argon2.memory\)/);
   });
   it('accepts valid values below the recommended floors with a warning', () => {
-    const config = loadConfig({ SVC_AUTH_PASSWORD_ARGON2_MEMORY: '8192', SVC_AUTH_PASSWORD_ARGON2_TIME: '1', SVC_AUTH_PASSWORD_ARGON2_SALT_LENGTH: '8' }, dir());
+    const config = loadConfig(
+      { SVC_AUTH_PASSWORD_ARGON2_MEMORY: '8192', SVC_AUTH_PASSWORD_ARGON2_TIME: '1', SVC_AUTH_PASSWORD_ARGON2_SALT_LENGTH: '8' },
+      dir(),
+    );
     expect(config.auth.password.argon2.memory).toBe(8192);
     expect(config.warnings.some((w) => w.startsWith('SVC_AUTH_PASSWORD_ARGON2_MEMORY'))).toBe(true);
     expect(config.warnings.some((w) => w.startsWith('SVC_AUTH_PASSWORD_ARGON2_SALT_LENGTH'))).toBe(true);
   });
   it('never falls back silently: the bcrypt policy is used as configured', () => {
-    expect(loadConfig({ SVC_AUTH_PASSWORD_ALGORITHM: 'bcrypt', SVC_AUTH_PASSWORD_BCRYPT_COST: '10' }, dir()).auth.password).toMatchObject({ algorithm: 'bcrypt', bcrypt: { cost: 10 } });
+    expect(loadConfig({ SVC_AUTH_PASSWORD_ALGORITHM: 'bcrypt', SVC_AUTH_PASSWORD_BCRYPT_COST: '10' }, dir()).auth.password).toMatchObject({
+      algorithm: 'bcrypt',
+      bcrypt: { cost: 10 },
+    });
   });
 });
 

@@ -42,7 +42,10 @@ describe.each(DATABASE_KINDS)('concurrent first writes of a setting all succeed 
     only2xx(await all((i) => ({ method: 'PUT', path: '/orgs/default/group-roles', body: { groupRoles: { ops: 'admin', [`team${i % 4}`]: 'user' } } })));
     const check = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Shop', type: 'http', target: 'https://example.com/' } });
     expect(check.status).toBe(201);
-    const channel = await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'hook', type: 'webhook', config: { url: 'https://hooks.example.com/x' } } });
+    const channel = await daemon.request('POST', '/orgs/default/notification-channels', {
+      token: admin,
+      body: { name: 'hook', type: 'webhook', config: { url: 'https://hooks.example.com/x' } },
+    });
     expect(channel.status, JSON.stringify(channel.body)).toBe(201);
     only2xx(await all(() => ({ method: 'PUT', path: '/orgs/default/checks/shop/channels', body: { channels: [channel.body.uid] } })));
     expect((await daemon.request('GET', '/orgs/default/checks/shop/channels', { token: admin })).body).toMatchObject({ channels: [channel.body.uid] });

@@ -24,7 +24,9 @@ describe.each(DATABASE_KINDS)('draining with keep-alive clients [%s]', (kind) =>
     const health = `${daemon.url}/api/v1/health`;
     try {
       // Three idle keep-alive connections in the client's pool.
-      expect(await Promise.all([get(health, agent), get(health, agent), get(health, agent)])).toEqual(new Array(3).fill({ status: 200, connection: 'keep-alive' }));
+      expect(await Promise.all([get(health, agent), get(health, agent), get(health, agent)])).toEqual(
+        new Array(3).fill({ status: 200, connection: 'keep-alive' }),
+      );
       const idle = Object.values(agent.freeSockets).flat() as Socket[];
       expect(idle).toHaveLength(3);
 

@@ -3,8 +3,7 @@ import { MAX_LABEL_FILTERS } from '../../../daemon/checks/check-list-query.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 
-const labelsOf = (count: number, last = 'v') =>
-  Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i === count - 1 ? last : 'v']));
+const labelsOf = (count: number, last = 'v') => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i === count - 1 ? last : 'v']));
 const filterQuery = (count: number) => Array.from({ length: count }, (_, i) => `label=k${i}=v`).join('&');
 
 describe.each(DATABASE_KINDS)('label filters are capped and cost one query [%s]', (kind) => {
@@ -38,7 +37,9 @@ describe.each(DATABASE_KINDS)('label filters are capped and cost one query [%s]'
     expect(res.body.items.map((c: { slug: string }) => c.slug)).toEqual(['all-labels']);
     const fewer = await daemon.request('GET', `/orgs/default/checks?${filterQuery(MAX_LABEL_FILTERS - 1)}&limit=1`, { token: admin });
     expect(fewer.body.items.map((c: { slug: string }) => c.slug)).toEqual(['all-labels']);
-    const next = await daemon.request('GET', `/orgs/default/checks?${filterQuery(MAX_LABEL_FILTERS - 1)}&limit=5&cursor=${fewer.body.nextCursor}`, { token: admin });
+    const next = await daemon.request('GET', `/orgs/default/checks?${filterQuery(MAX_LABEL_FILTERS - 1)}&limit=5&cursor=${fewer.body.nextCursor}`, {
+      token: admin,
+    });
     expect(next.body.items.map((c: { slug: string }) => c.slug)).toEqual(['one-label-differs', 'fewer-labels']);
     // A repeated filter counts once; two values for one key match nothing.
     expect((await daemon.request('GET', '/orgs/default/checks?label=k0=v&label=k0=v&label=k1=v', { token: admin })).body.items).toHaveLength(3);

@@ -79,7 +79,10 @@ describe.each(DATABASE_KINDS)('a NUL byte is refused at the edge [%s]', (kind) =
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.config.send).toBe('\u00ff\u00ffTSource Engine Query\u0000');
-    const named = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Bad\u0000name', type: 'udp', target: '127.0.0.1:27015' } });
+    const named = await daemon.request('POST', '/orgs/default/checks', {
+      token: admin,
+      body: { name: 'Bad\u0000name', type: 'udp', target: '127.0.0.1:27015' },
+    });
     expect(named.status).toBe(400);
   });
 });

@@ -24,7 +24,10 @@ describe.each(DATABASE_KINDS)('after a restart, an overdue check runs once, not 
     for (let i = 0; i < CHECKS; i += 20) {
       const made = await Promise.all(
         Array.from({ length: 20 }, (_, j) =>
-          daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: `Site ${i + j}`, type: 'http', intervalSeconds: INTERVAL_S, target: `${url}/${i + j}`, thresholds: { timeoutMs: 2000 } } }),
+          daemon.request('POST', '/orgs/default/checks', {
+            token: admin,
+            body: { name: `Site ${i + j}`, type: 'http', intervalSeconds: INTERVAL_S, target: `${url}/${i + j}`, thresholds: { timeoutMs: 2000 } },
+          }),
         ),
       );
       expect(made.map((res) => res.status)).toEqual(new Array(20).fill(201));

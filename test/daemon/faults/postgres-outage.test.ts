@@ -8,7 +8,11 @@ import { startRestartablePostgres, type RestartablePostgres } from '../../suppor
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 
 const CHECKS = 6;
-const available = hasTool(`${postgresBinaries() ?? '/usr/lib/postgresql/N/bin'}/pg_ctl`, 'postgresql', 'a private PostgreSQL cluster that the outage test stops and starts');
+const available = hasTool(
+  `${postgresBinaries() ?? '/usr/lib/postgresql/N/bin'}/pg_ctl`,
+  'postgresql',
+  'a private PostgreSQL cluster that the outage test stops and starts',
+);
 
 /** Polls `probe` until it holds; a sentinel for something the daemon does by itself. */
 async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -40,7 +44,10 @@ describe.runIf(available)('a PostgreSQL outage loses no result and answers 503 [
     daemon = await startTestDaemon('postgres', { database: { kind: 'postgres', url: cluster.url, drop: async () => {} }, env: { SVC_NODE_ROLE: 'all' } });
     admin = await daemon.adminToken();
     for (let i = 0; i < CHECKS; i++) {
-      const made = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: `Site ${i}`, type: 'http', intervalSeconds: 10, target: `${url}/${i}`, thresholds: { timeoutMs: 10_000 } } });
+      const made = await daemon.request('POST', '/orgs/default/checks', {
+        token: admin,
+        body: { name: `Site ${i}`, type: 'http', intervalSeconds: 10, target: `${url}/${i}`, thresholds: { timeoutMs: 10_000 } },
+      });
       expect(made.status).toBe(201);
     }
   }, 120_000);

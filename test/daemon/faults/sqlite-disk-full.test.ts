@@ -76,7 +76,10 @@ describe.runIf(!disk.reason)('SQLite on a full disk [sqlite, small tmpfs]', () =
     daemon = await startTestDaemon('sqlite', { database: { kind: 'sqlite', url: `sqlite:${path}`, drop: async () => {} }, env: { SVC_NODE_ROLE: 'all' } });
     admin = await daemon.adminToken();
     for (let i = 0; i < CHECKS; i++) {
-      const made = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: `Site ${i}`, type: 'http', intervalSeconds: 10, target: `${url}/${i}`, thresholds: { timeoutMs: 5000 } } });
+      const made = await daemon.request('POST', '/orgs/default/checks', {
+        token: admin,
+        body: { name: `Site ${i}`, type: 'http', intervalSeconds: 10, target: `${url}/${i}`, thresholds: { timeoutMs: 5000 } },
+      });
       expect(made.status).toBe(201);
     }
   }, 60_000);
@@ -100,7 +103,10 @@ describe.runIf(!disk.reason)('SQLite on a full disk [sqlite, small tmpfs]', () =
     other.close();
     const filler = fill(disk.dir);
 
-    const write = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'While full', type: 'http', target: 'http://127.0.0.1:9/' } });
+    const write = await daemon.request('POST', '/orgs/default/checks', {
+      token: admin,
+      body: { name: 'While full', type: 'http', target: 'http://127.0.0.1:9/' },
+    });
     expect(write.status).toBe(503);
     expect(write.headers.get('retry-after')).toBe('5');
     expect(write.body.error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('disk is full') });
@@ -121,7 +127,9 @@ describe.runIf(!disk.reason)('SQLite on a full disk [sqlite, small tmpfs]', () =
     rmSync(filler);
     await until('the waiting results to be written', () => runner.resultsWaiting === 0);
     expect((await daemon.request('GET', '/ready')).status).toBe(200);
-    expect((await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'After', type: 'http', target: 'http://127.0.0.1:9/' } })).status).toBe(201);
+    expect(
+      (await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'After', type: 'http', target: 'http://127.0.0.1:9/' } })).status,
+    ).toBe(201);
     expect(daemon.logs.filter((line) => line.includes('unexpected error') || line.includes('cannot rollback'))).toEqual([]);
 
     // Drained: one stored result per request the target served.
@@ -129,7 +137,9 @@ describe.runIf(!disk.reason)('SQLite on a full disk [sqlite, small tmpfs]', () =
     const db = new SQLite(path, { readonly: true });
     try {
       const rows = db
-        .prepare(`select c.target as target, count(r.at) as results from checks c join check_states s on s.check_uid = c.uid left join check_results r on r.series = s.series where c.slug like 'site-%' group by c.target`)
+        .prepare(
+          `select c.target as target, count(r.at) as results from checks c join check_states s on s.check_uid = c.uid left join check_results r on r.series = s.series where c.slug like 'site-%' group by c.target`,
+        )
         .all() as { target: string; results: number }[];
       const stored = Object.fromEntries(rows.map((row) => [new URL(row.target).pathname, row.results]));
       expect(stored).toEqual(Object.fromEntries(Array.from({ length: CHECKS }, (_, i) => [`/${i}`, received.get(`/${i}`) ?? 0])));

@@ -18,7 +18,9 @@ const WORKER = new URL('../../../dist/daemon/import/conversion-worker.js', impor
 async function craftedDatabase(options: { generatedUrl?: boolean } = {}): Promise<Uint8Array> {
   const SQL = await initSqlJs();
   const db = new SQL.Database();
-  const url = options.generatedUrl ? "url TEXT GENERATED ALWAYS AS ('https://gen' || id || '.example.com' || length(hex(zeroblob(1000000)))) VIRTUAL" : 'url TEXT';
+  const url = options.generatedUrl
+    ? "url TEXT GENERATED ALWAYS AS ('https://gen' || id || '.example.com' || length(hex(zeroblob(1000000)))) VIRTUAL"
+    : 'url TEXT';
   db.exec(`CREATE TABLE monitor (id INTEGER PRIMARY KEY, name TEXT, type TEXT, ${url}, interval INTEGER, active BOOLEAN,
     spin INTEGER GENERATED ALWAYS AS (length(replace(hex(zeroblob(5000000 + id)), '0', 'ab'))) VIRTUAL)`);
   for (let i = 1; i <= 20; i++) {

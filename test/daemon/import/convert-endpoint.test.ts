@@ -28,7 +28,11 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
       { name: 'Queue', action: 'skip', reason: 'UNSUPPORTED_TYPE', message: expect.stringContaining('sctp') },
     ]);
     expect(preview.body.warnings.map((w: { code: string }) => w.code).sort()).toEqual(['SECRET_DROPPED', 'UNSUPPORTED_TYPE']);
-    expect(preview.body.warnings.find((w: { code: string }) => w.code === 'SECRET_DROPPED')).toMatchObject({ item: 'API health', slug: 'api-health', field: 'client.oauth2' });
+    expect(preview.body.warnings.find((w: { code: string }) => w.code === 'SECRET_DROPPED')).toMatchObject({
+      item: 'API health',
+      slug: 'api-health',
+      field: 'client.oauth2',
+    });
     expect(await checksSnapshot(daemon), 'the dry run wrote nothing').toBe(before);
 
     const applied = await convert('source=configfile-monitor', gatusConfig());
@@ -56,7 +60,13 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
     expect(preview.body).toMatchObject({ source: 'configfile-monitor', created: 0, updated: 1, unchanged: 1 });
     const changed = await convert('source=gatus&dryRun=false', gatusConfig({ extraGroup: 'storage' }));
     expect(changed.body).toMatchObject({ source: 'configfile-monitor', dryRun: false, created: 0, updated: 1, unchanged: 1 });
-    expect(changed.body.checks[1]).toEqual({ slug: 'database', name: 'Database', type: 'tcp', action: 'update', changes: [{ field: 'labels.group', from: 'data', to: 'storage' }] });
+    expect(changed.body.checks[1]).toEqual({
+      slug: 'database',
+      name: 'Database',
+      type: 'tcp',
+      action: 'update',
+      changes: [{ field: 'labels.group', from: 'data', to: 'storage' }],
+    });
     const after = await daemon.request('GET', '/orgs/default/checks/database', { token: admin });
     expect(after.body.createdAt).toBe(before.body.createdAt);
     expect(after.body.labels).toEqual({ group: 'storage', 'svc-managed': 'configfile-monitor' });
@@ -89,7 +99,9 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
       const res = await convert(query, gatusConfig());
       expect(res.status, query).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
-      expect(res.body.error.message).toContain('configfile-monitor (gatus), hosted-monitor-api (betterstack), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)');
+      expect(res.body.error.message).toContain(
+        'configfile-monitor (gatus), hosted-monitor-api (betterstack), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
+      );
       expect(res.body.error.details.allowedSources).toEqual(['configfile-monitor', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor']);
       expect(res.body.error.details.issues[0].path).toBe('source');
     }
@@ -137,7 +149,11 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
     const before = await checksSnapshot(daemon);
     const yaml = [
       'endpoints:',
-      ...Array.from({ length: 1200 }, (_, i) => `  - name: Fleet ${i}\n    group: ${i === 1100 ? 'crash-here' : 'fleet'}\n    url: tcp://h${i}.example.com:22\n    conditions: ["[CONNECTED] == true"]`),
+      ...Array.from(
+        { length: 1200 },
+        (_, i) =>
+          `  - name: Fleet ${i}\n    group: ${i === 1100 ? 'crash-here' : 'fleet'}\n    url: tcp://h${i}.example.com:22\n    conditions: ["[CONNECTED] == true"]`,
+      ),
       '  - name: Database\n    group: moved\n    url: tcp://db.example.com:5432\n    conditions: ["[CONNECTED] == true"]',
     ].join('\n');
     const preview = await convert('source=configfile-monitor&dryRun=true', yaml);

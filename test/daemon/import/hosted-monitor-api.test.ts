@@ -30,8 +30,23 @@ async function startHostedApi(): Promise<{ url: string; server: Server; seen: In
     if (path === '/api/v2/monitors') {
       return res.end(
         page([
-          monitor('1', { monitor_type: 'status', url: 'https://shop.example.com/', pronounceable_name: 'Shop', check_frequency: 180, request_timeout: 30, http_method: 'get' }),
-          monitor('2', { monitor_type: 'keyword', url: 'https://shop.example.com/health', pronounceable_name: 'Shop health', required_keyword: 'OK', check_frequency: 60, auth_username: 'ops', auth_password: 'hunter2' }),
+          monitor('1', {
+            monitor_type: 'status',
+            url: 'https://shop.example.com/',
+            pronounceable_name: 'Shop',
+            check_frequency: 180,
+            request_timeout: 30,
+            http_method: 'get',
+          }),
+          monitor('2', {
+            monitor_type: 'keyword',
+            url: 'https://shop.example.com/health',
+            pronounceable_name: 'Shop health',
+            required_keyword: 'OK',
+            check_frequency: 60,
+            auth_username: 'ops',
+            auth_password: 'hunter2',
+          }),
           monitor('3', { monitor_type: 'carrier_pigeon', url: 'https://shop.example.com/checkout', pronounceable_name: 'Checkout flow' }),
         ]),
       );
@@ -137,7 +152,9 @@ describe.each(DATABASE_KINDS)('import from the hosted monitoring API [%s]', (kin
     expect(await checksSnapshot(daemon)).toBe(before);
     const applied = await convert('source=hosted-monitor-api', saved);
     expect(applied.body).toMatchObject({ dryRun: false, created: 2 });
-    expect((await daemon.request('GET', '/orgs/default/checks/nightly-backup', { token: admin })).body.labels).toMatchObject({ 'svc-managed': 'hosted-monitor-api' });
+    expect((await daemon.request('GET', '/orgs/default/checks/nightly-backup', { token: admin })).body.labels).toMatchObject({
+      'svc-managed': 'hosted-monitor-api',
+    });
     expect(api.seen.length, 'the saved listings need no network').toBe(calls);
   });
 

@@ -59,7 +59,10 @@ describe.each(DATABASE_KINDS)('import ownership, digests and concurrency [%s]', 
   });
 
   it('does not take a check made by hand without take-over', async () => {
-    const made = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Handmade', type: 'http', target: 'https://hand.example.com' } });
+    const made = await daemon.request('POST', '/orgs/default/checks', {
+      token: admin,
+      body: { name: 'Handmade', type: 'http', target: 'https://hand.example.com' },
+    });
     expect(made.status).toBe(201);
     const yaml = 'endpoints:\n  - name: Handmade\n    url: https://hand.example.com/v2\n    conditions: ["[STATUS] == 200"]\n';
     const res = await convert('source=configfile-monitor', yaml);
@@ -69,7 +72,11 @@ describe.each(DATABASE_KINDS)('import ownership, digests and concurrency [%s]', 
     const taken = await convert('source=configfile-monitor&takeOver=1', yaml);
     expect(taken.body).toMatchObject({ updated: 1 });
     const after = await daemon.request('GET', '/orgs/default/checks/handmade', { token: admin });
-    expect(after.body).toMatchObject({ target: 'https://hand.example.com/v2', labels: { 'svc-managed': 'configfile-monitor' }, createdAt: made.body.createdAt });
+    expect(after.body).toMatchObject({
+      target: 'https://hand.example.com/v2',
+      labels: { 'svc-managed': 'configfile-monitor' },
+      createdAt: made.body.createdAt,
+    });
   });
 
   it('applies with the preview digest only when the result is still what the preview showed', async () => {

@@ -29,13 +29,23 @@ describe('import source registry', () => {
   it('converts every source, the hosted one from the fetched data rather than a token', async () => {
     const inputs = {
       'configfile-monitor': 'endpoints:\n  - name: Web\n    url: https://web.example.com\n    conditions: ["[STATUS] == 200"]\n',
-      'hosted-monitor-api': { monitors: [{ id: '1', type: 'monitor', attributes: { monitor_type: 'status', url: 'https://web.example.com', pronounceable_name: 'Web' } }], heartbeats: [] },
-      'selfhosted-monitor-db': JSON.stringify({ version: '1.23.16', notificationList: [], monitorList: [{ id: 1, name: 'Web', type: 'http', url: 'https://web.example.com', interval: 60, active: true }] }),
+      'hosted-monitor-api': {
+        monitors: [{ id: '1', type: 'monitor', attributes: { monitor_type: 'status', url: 'https://web.example.com', pronounceable_name: 'Web' } }],
+        heartbeats: [],
+      },
+      'selfhosted-monitor-db': JSON.stringify({
+        version: '1.23.16',
+        notificationList: [],
+        monitorList: [{ id: 1, name: 'Web', type: 'http', url: 'https://web.example.com', interval: 60, active: true }],
+      }),
       'uptime-api-monitor': JSON.stringify({ stat: 'ok', monitors: [{ id: 1, friendly_name: 'Web', url: 'https://web.example.com', type: 1, interval: 300 }] }),
     } as const;
     for (const source of IMPORT_SOURCES) {
       const result = await convertImport(source, inputs[source]);
-      expect(result.checks.map((check) => [check.slug, check.type, check.labels['svc-managed']]), source).toEqual([['web', 'http', source]]);
+      expect(
+        result.checks.map((check) => [check.slug, check.type, check.labels['svc-managed']]),
+        source,
+      ).toEqual([['web', 'http', source]]);
       const response = importResponse(source, true, result, () => 'create');
       expect(response).toMatchObject({ source, dryRun: true, created: 1, updated: 0, unchanged: 0, skipped: 0 });
     }
@@ -48,9 +58,16 @@ describe('import source registry', () => {
   });
 
   it('counts the response from the actions, with skipped items listed after the checks', async () => {
-    const result = await convertImport('configfile-monitor', 'endpoints:\n  - name: A\n    url: https://a.example.com\n    conditions: ["[STATUS] == 200"]\n  - name: B\n    url: sctp://b.example.com:1\n    conditions: ["[CONNECTED] == true"]\n  - name: C\n    url: https://c.example.com\n    conditions: ["[STATUS] == 200"]\n');
+    const result = await convertImport(
+      'configfile-monitor',
+      'endpoints:\n  - name: A\n    url: https://a.example.com\n    conditions: ["[STATUS] == 200"]\n  - name: B\n    url: sctp://b.example.com:1\n    conditions: ["[CONNECTED] == true"]\n  - name: C\n    url: https://c.example.com\n    conditions: ["[STATUS] == 200"]\n',
+    );
     const response = importResponse('configfile-monitor', false, result, (slug) => (slug === 'a' ? 'unchanged' : 'update'));
     expect(response).toMatchObject({ created: 0, updated: 1, unchanged: 1, skipped: 1 });
-    expect(response.checks.map((check) => [check.slug ?? check.name, check.action])).toEqual([['a', 'unchanged'], ['c', 'update'], ['B', 'skip']]);
+    expect(response.checks.map((check) => [check.slug ?? check.name, check.action])).toEqual([
+      ['a', 'unchanged'],
+      ['c', 'update'],
+      ['B', 'skip'],
+    ]);
   });
 });

@@ -29,7 +29,14 @@ describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s
     daemon = await startTestDaemon(kind, { clock });
     admin = await daemon.adminToken();
     runner = testRunner(daemon, clock);
-    expect((await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` }, default: true } })).status).toBe(201);
+    expect(
+      (
+        await daemon.request('POST', '/orgs/default/notification-channels', {
+          token: admin,
+          body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` }, default: true },
+        })
+      ).status,
+    ).toBe(201);
     const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`;
     for (const name of ['Shop', 'Blog']) {
       const created = await daemon.request('POST', '/orgs/default/checks', {
@@ -51,7 +58,9 @@ describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s
 
   const incidentOf = async (slug: string) => {
     const list = await daemon.request('GET', '/orgs/default/incidents', { token: admin });
-    return (list.body.items as { checkSlug: string; status: string; resolution: string | null; resolvedBySystem: boolean }[]).find((incident) => incident.checkSlug === slug)!;
+    return (list.body.items as { checkSlug: string; status: string; resolution: string | null; resolvedBySystem: boolean }[]).find(
+      (incident) => incident.checkSlug === slug,
+    )!;
   };
 
   it('pausing resolves the incident as check-paused, notifies it, and shows paused at once', async () => {
@@ -59,7 +68,11 @@ describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s
     expect(paused.status).toBe(200);
     expect(await incidentOf('shop')).toMatchObject({ status: 'resolved', resolvedBySystem: true, resolution: 'check-paused' });
     const [, , resolved] = await receiver.waitFor('/hook', 3);
-    expect(resolved.json).toMatchObject({ event: 'incident.resolved', check: { slug: 'shop' }, lastResultMessage: 'the check was paused, so the incident was resolved' });
+    expect(resolved.json).toMatchObject({
+      event: 'incident.resolved',
+      check: { slug: 'shop' },
+      lastResultMessage: 'the check was paused, so the incident was resolved',
+    });
     const changes = await daemon.request('GET', '/orgs/default/state-changes', { token: admin });
     expect(changes.body.items[0]).toMatchObject({ checkSlug: 'shop', from: 'down', to: 'paused' });
     // A run while paused changes nothing and opens nothing.
@@ -82,6 +95,10 @@ describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s
     expect((await daemon.request('DELETE', '/orgs/default/checks/blog', { token: admin })).status).toBe(204);
     expect(await incidentOf('blog')).toMatchObject({ status: 'resolved', resolvedBySystem: true, resolution: 'check-deleted' });
     const messages = await receiver.waitFor('/hook', 5);
-    expect(messages[4].json).toMatchObject({ event: 'incident.resolved', check: { slug: 'blog' }, lastResultMessage: 'the check was deleted, so the incident was resolved' });
+    expect(messages[4].json).toMatchObject({
+      event: 'incident.resolved',
+      check: { slug: 'blog' },
+      lastResultMessage: 'the check was deleted, so the incident was resolved',
+    });
   });
 });

@@ -39,7 +39,10 @@ describe.each(DATABASE_KINDS)('MCP authorization [%s]', (kind) => {
   beforeAll(async () => {
     daemon = await startTestDaemon(kind);
     admin = await daemon.adminToken();
-    const existing = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Existing', type: 'tcp', target: 'db.internal:5432' } });
+    const existing = await daemon.request('POST', '/orgs/default/checks', {
+      token: admin,
+      body: { name: 'Existing', type: 'tcp', target: 'db.internal:5432' },
+    });
     expect(existing.status).toBe(201);
   });
   afterAll(() => daemon.stop());
@@ -103,28 +106,41 @@ describe.each(DATABASE_KINDS)('MCP authorization [%s]', (kind) => {
     expect((await daemon.request('PUT', '/orgs/default/secrets/CACHE_PASSWORD', { token: admin, body: { value: 'cache-password-value' } })).status).toBe(200);
     const viewer = await member(daemon, 'secret-prober@example.com', 'viewer');
     const user = await member(daemon, 'secret-user@example.com', 'user');
-    const probe = (name: string) => ({ check: { name: 'Cache', type: 'redis', target: 'cache.example.com:6379', config: { password: `{{secrets.${name}}}` } } });
+    const probe = (name: string) => ({
+      check: { name: 'Cache', type: 'redis', target: 'cache.example.com:6379', config: { password: `{{secrets.${name}}}` } },
+    });
     const asViewer = await connectMcp(daemon, await mintToken(daemon, viewer.token, ['mcp']));
     const asUser = await connectMcp(daemon, await mintToken(daemon, user.token, ['mcp']));
     try {
       const [set, unset] = [await call(asViewer, 'validate_check', probe('CACHE_PASSWORD')), await call(asViewer, 'validate_check', probe('NO_SUCH_SECRET'))];
       expect(set.isError, set.text).toBeFalsy();
       // The same answer whether the secret exists or not, and no name of a secret in it.
-      const same = (result: { structuredContent?: unknown; text: string }) => JSON.stringify([result.structuredContent, result.text]).replaceAll('NO_SUCH_SECRET', 'CACHE_PASSWORD');
+      const same = (result: { structuredContent?: unknown; text: string }) =>
+        JSON.stringify([result.structuredContent, result.text]).replaceAll('NO_SUCH_SECRET', 'CACHE_PASSWORD');
       expect(same(unset)).toBe(same(set));
       expect(set.structuredContent).not.toHaveProperty('missingSecrets');
       // A member who may create checks is told, as REST's validate tells them.
       expect((await call(asUser, 'validate_check', probe('NO_SUCH_SECRET'))).structuredContent).toMatchObject({ missingSecrets: ['NO_SUCH_SECRET'] });
 
       // A heartbeat: the viewer's MCP calls record nothing; the ping URL does.
-      const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Nightly job', type: 'heartbeat', config: { periodSeconds: 3600, graceSeconds: 60 } } });
+      const created = await daemon.request('POST', '/orgs/default/checks', {
+        token: admin,
+        body: { name: 'Nightly job', type: 'heartbeat', config: { periodSeconds: 3600, graceSeconds: 60 } },
+      });
       expect(created.status).toBe(201);
       const results = async () => (await daemon.request('GET', '/orgs/default/checks/nightly-job/results', { token: admin })).body.items.length;
-      for (const [name, args] of [['run_check', { slug: 'nightly-job' }], ['get_check', { slug: 'nightly-job' }], ['get_check_results', { slug: 'nightly-job' }]] as const) {
+      for (const [name, args] of [
+        ['run_check', { slug: 'nightly-job' }],
+        ['get_check', { slug: 'nightly-job' }],
+        ['get_check_results', { slug: 'nightly-job' }],
+      ] as const) {
         await call(asViewer, name, args);
       }
       // The ping URL is a credential to record results: never shown to a viewer, by MCP or REST.
-      for (const [name, args] of [['get_check', { slug: 'nightly-job' }], ['list_checks', {}]] as const) {
+      for (const [name, args] of [
+        ['get_check', { slug: 'nightly-job' }],
+        ['list_checks', {}],
+      ] as const) {
         expect(JSON.stringify((await call(asViewer, name, args)).structuredContent)).not.toContain('/ping/');
       }
       expect(JSON.stringify((await daemon.request('GET', '/orgs/default/checks/nightly-job', { token: viewer.token })).body)).not.toContain('/ping/');

@@ -25,7 +25,10 @@ export async function call(client: Client, name: string, args: Record<string, un
 
 /** Mints a personal access token through the API. */
 export async function mintToken(daemon: TestDaemon, sessionToken: string, scopes: string[] | undefined, org = 'default'): Promise<string> {
-  const res = await daemon.request('POST', '/auth/tokens', { token: sessionToken, body: { name: `mcp ${scopes?.join(' ') ?? 'default'}`, org, ...(scopes ? { scopes } : {}) } });
+  const res = await daemon.request('POST', '/auth/tokens', {
+    token: sessionToken,
+    body: { name: `mcp ${scopes?.join(' ') ?? 'default'}`, org, ...(scopes ? { scopes } : {}) },
+  });
   if (res.status !== 201) throw new Error(`minting a token answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.token as string;
 }

@@ -155,7 +155,10 @@ describe.each(DATABASE_KINDS)('MCP tools [%s]', (kind) => {
     await daemon.request('POST', `/orgs/default/incidents/${second.body.uid}/resolve`, { token: admin });
     const all = await call(agent, 'list_incidents');
     expect(all.structuredContent).toMatchObject({
-      items: [{ title: 'Shop down', status: 'resolved' }, { title: 'Checkout slow', status: 'open', checkSlug: 'checkout-api' }],
+      items: [
+        { title: 'Shop down', status: 'resolved' },
+        { title: 'Checkout slow', status: 'open', checkSlug: 'checkout-api' },
+      ],
       nextCursor: null,
     });
     const open = await call(agent, 'list_incidents', { status: 'open', limit: 5 });
@@ -171,7 +174,11 @@ describe.each(DATABASE_KINDS)('MCP tools [%s]', (kind) => {
       ['get_check_type_sample', {}, ['- type: required']],
       ['create_check', { check: 'name: x' }, ['- check: expected an object, got a string']],
       ['update_check', { slug: 'x', changes: {}, extra: 1 }, ['- extra: unknown field']],
-      ['list_incidents', { status: 'burning', limit: 0, cursor: 'nope' }, ['- status: must be one of', '- limit: must be at least 1', '- cursor: is not a cursor']],
+      [
+        'list_incidents',
+        { status: 'burning', limit: 0, cursor: 'nope' },
+        ['- status: must be one of', '- limit: must be at least 1', '- cursor: is not a cursor'],
+      ],
       ['list_checks', { org: 42 }, ['- org: expected the slug of an organization']],
       ['list_check_types', { includeSchemas: 'yes' }, ['- includeSchemas: expected true or false']],
     ];

@@ -36,12 +36,26 @@ describe.each(DATABASE_KINDS)('check metrics [%s]', (kind) => {
     admin = await daemon.adminToken();
     runner = testRunner(daemon, clock);
     const thresholds = { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 2000 };
-    for (const [name, path, enabled] of [['Shop', '/up', true], ['Blog', '/down', true], ['Old', '/up', false]] as const) {
-      const made = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name, type: 'http', intervalSeconds: 30, target: `${base}${path}`, thresholds, enabled } });
+    for (const [name, path, enabled] of [
+      ['Shop', '/up', true],
+      ['Blog', '/down', true],
+      ['Old', '/up', false],
+    ] as const) {
+      const made = await daemon.request('POST', '/orgs/default/checks', {
+        token: admin,
+        body: { name, type: 'http', intervalSeconds: 30, target: `${base}${path}`, thresholds, enabled },
+      });
       expect(made.status).toBe(201);
     }
     expect((await daemon.request('POST', '/orgs', { token: admin, body: { slug: 'other', name: 'Other' } })).status).toBe(201);
-    expect((await daemon.request('POST', '/orgs/other/checks', { token: admin, body: { name: 'Elsewhere', type: 'http', intervalSeconds: 30, target: `${base}/up`, thresholds } })).status).toBe(201);
+    expect(
+      (
+        await daemon.request('POST', '/orgs/other/checks', {
+          token: admin,
+          body: { name: 'Elsewhere', type: 'http', intervalSeconds: 30, target: `${base}/up`, thresholds },
+        })
+      ).status,
+    ).toBe(201);
     for (let i = 0; i < 2; i++) {
       clock.advance(30_000);
       await runner.tick();
@@ -93,7 +107,10 @@ describe.each(DATABASE_KINDS)('check metrics [%s]', (kind) => {
     const text = await scrape();
     expect(text).not.toContain('check="blog"');
     // A second daemon on the same database (its stop must not drop it).
-    const capped = await startTestDaemon(kind, { env: { SVC_METRICS_LISTEN: '127.0.0.1:0', SVC_METRICS_CHECK_SERIES_LIMIT: '1' }, database: { ...daemon.database, drop: async () => {} } });
+    const capped = await startTestDaemon(kind, {
+      env: { SVC_METRICS_LISTEN: '127.0.0.1:0', SVC_METRICS_CHECK_SERIES_LIMIT: '1' },
+      database: { ...daemon.database, drop: async () => {} },
+    });
     try {
       const cappedText = await (await fetch(capped.metricsUrl!)).text();
       expect(cappedText).toContain('svc_check_series_dropped 2');
@@ -113,11 +130,17 @@ describe('the Grafana dashboard', () => {
     };
     // The families the daemon registers (nothing is collected: no database is asked).
     const { createMetrics } = await import('../../../daemon/metrics/metrics.js');
-    const exported = new Set(createMetrics({} as never, { checkSeriesLimit: 1 }).registry.getMetricsAsArray().map((metric) => metric.name));
+    const exported = new Set(
+      createMetrics({} as never, { checkSeriesLimit: 1 })
+        .registry.getMetricsAsArray()
+        .map((metric) => metric.name),
+    );
     const queries = [...dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr)), JSON.stringify(dashboard.templating.list)];
     const named = queries.flatMap((query) => query.match(/\bsvc_[a-z_]+/g) ?? []).map((name) => name.replace(/_(bucket|sum|count)$/, ''));
     expect(named.length).toBeGreaterThan(5);
     for (const name of named) expect(exported, name).toContain(name);
-    expect(dashboard.panels.map((panel) => panel.title)).toEqual(expect.arrayContaining(['Uptime per check (24 h)', 'Response time per check', 'Open incidents', 'Runner lag p99']));
+    expect(dashboard.panels.map((panel) => panel.title)).toEqual(
+      expect.arrayContaining(['Uptime per check (24 h)', 'Response time per check', 'Open incidents', 'Runner lag p99']),
+    );
   });
 });

@@ -81,7 +81,14 @@ describe.each(DATABASE_KINDS)('notification delivery to every channel type [%s]'
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       channels[name] = res.body.uid;
     }
-    expect((await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Shop API', type: 'http', target: 'https://shop.example.com/health' } })).status).toBe(201);
+    expect(
+      (
+        await daemon.request('POST', '/orgs/default/checks', {
+          token: admin,
+          body: { name: 'Shop API', type: 'http', target: 'https://shop.example.com/health' },
+        })
+      ).status,
+    ).toBe(201);
     const chose = await daemon.request('PUT', '/orgs/default/checks/shop-api/channels', { token: admin, body: { channels: Object.values(channels) } });
     expect(chose.status).toBe(200);
   });
@@ -170,23 +177,38 @@ describe.each(DATABASE_KINDS)('notification delivery to every channel type [%s]'
 
     const test = await daemon.request('POST', `/orgs/default/notification-channels/${channels.pagerduty}/test`, { token: admin });
     expect(test.body).toEqual({ ok: true, responseCode: 202, error: null });
-    expect(https.at('/pagerduty').at(-1)!.json).toMatchObject({ event_action: 'trigger', payload: { severity: 'info', summary: expect.stringContaining('Test notification') } });
+    expect(https.at('/pagerduty').at(-1)!.json).toMatchObject({
+      event_action: 'trigger',
+      payload: { severity: 'info', summary: expect.stringContaining('Test notification') },
+    });
     const missing = await daemon.request('GET', '/orgs/default/notification-channels/nope/deliveries', { token: admin });
     expect(missing.status).toBe(404);
   });
 
   it('follows no redirect and connects to no link-local address', async () => {
     const make = async (name: string, url: string) =>
-      (await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name, type: 'webhook', config: { url } } })).body.uid as string;
+      (await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name, type: 'webhook', config: { url } } })).body
+        .uid as string;
     const moved = await daemon.request('POST', `/orgs/default/notification-channels/${await make('moved', `${http.url}/moved/x`)}/test`, { token: admin });
-    expect(moved.body).toEqual({ ok: false, responseCode: 302, error: expect.stringMatching(/^127\.0\.0\.1:\d+ answered HTTP 302 \(a redirect, not followed\)$/) });
-    const metadata = await daemon.request('POST', `/orgs/default/notification-channels/${await make('metadata', 'http://169.254.169.254/latest/meta-data')}/test`, { token: admin });
+    expect(moved.body).toEqual({
+      ok: false,
+      responseCode: 302,
+      error: expect.stringMatching(/^127\.0\.0\.1:\d+ answered HTTP 302 \(a redirect, not followed\)$/),
+    });
+    const metadata = await daemon.request(
+      'POST',
+      `/orgs/default/notification-channels/${await make('metadata', 'http://169.254.169.254/latest/meta-data')}/test`,
+      { token: admin },
+    );
     expect(metadata.body).toMatchObject({ ok: false, responseCode: null, error: expect.stringContaining('egress policy refuses 169.254.169.254') });
     expect(metadata.body.error).not.toContain('meta-data');
   });
 
   it('validates the check’s channel choice against the organization’s channels', async () => {
-    const bad = await daemon.request('PUT', '/orgs/default/checks/shop-api/channels', { token: admin, body: { channels: [channels.email, 'no-such-channel'] } });
+    const bad = await daemon.request('PUT', '/orgs/default/checks/shop-api/channels', {
+      token: admin,
+      body: { channels: [channels.email, 'no-such-channel'] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.issues).toEqual([{ path: 'channels.1', message: 'no notification channel "no-such-channel" in this organization' }]);
     const read = await daemon.request('GET', '/orgs/default/checks/shop-api/channels', { token: admin });
@@ -198,12 +220,16 @@ describe.each(DATABASE_KINDS)('notification delivery to every channel type [%s]'
     const quiet = await addMember(daemon, 'quiet@example.com', 'user');
     await daemon.deps.db.kysely.updateTable('users').set({ email_verified: 1 }).where('uid', 'in', [keen.uid, quiet.uid]).execute();
     expect((await daemon.request('PUT', '/auth/me/notification-settings?org=default', { token: quiet.token, body: { email: false } })).status).toBe(200);
-    expect((await daemon.request('PUT', '/auth/me/notification-settings?org=default', { token: keen.token, body: { events: ['incident.opened'] } })).status).toBe(200);
+    expect(
+      (await daemon.request('PUT', '/auth/me/notification-settings?org=default', { token: keen.token, body: { events: ['incident.opened'] } })).status,
+    ).toBe(200);
     const opened = await daemon.request('POST', '/orgs/default/incidents', { token: admin, body: { title: 'Personal mail' } });
     await daemon.request('POST', `/orgs/default/incidents/${opened.body.uid}/resolve`, { token: admin });
     // Registration sent each a confirmation mail; only notifications count here.
     const notices = (address: string) => smtp.mails.filter((m) => m.to.includes(address) && m.subject.startsWith('[svc] '));
-    await until('the admin’s two mails', () => (notices('admin@svc.local').some((m) => m.subject.includes('Incident resolved: Personal mail')) ? true : undefined));
+    await until('the admin’s two mails', () =>
+      notices('admin@svc.local').some((m) => m.subject.includes('Incident resolved: Personal mail')) ? true : undefined,
+    );
     // A sentinel incident opened after the resolve: once keen has its mail, a mail of the resolve would have come first.
     await daemon.request('POST', '/orgs/default/incidents', { token: admin, body: { title: 'Sentinel' } });
     await until('keen’s sentinel mail', () => (notices('keen@example.com').some((m) => m.subject.includes('Incident opened: Sentinel')) ? true : undefined));
@@ -218,7 +244,10 @@ describe.each(DATABASE_KINDS)('notification delivery to every channel type [%s]'
       body: { name: 'late receiver', type: 'webhook', config: { url: `http://127.0.0.1:${port}/late` }, default: true },
     });
     expect(created.body.default).toBe(true);
-    expect((await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Plain', type: 'http', target: 'https://plain.example.com' } })).status).toBe(201);
+    expect(
+      (await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Plain', type: 'http', target: 'https://plain.example.com' } }))
+        .status,
+    ).toBe(201);
     const before = https.requests.length;
     await daemon.request('POST', '/orgs/default/incidents', { token: admin, body: { title: 'Down receiver', checkSlug: 'plain' } });
 
@@ -244,7 +273,8 @@ describe.each(DATABASE_KINDS)('notification delivery to every channel type [%s]'
   });
 
   it('summarises a flapping check instead of sending every open and resolve', async () => {
-    const seen = (await daemon.request('GET', `/orgs/default/notification-channels/${channels.webhook}/deliveries?limit=200`, { token: admin })).body.items.length;
+    const seen = (await daemon.request('GET', `/orgs/default/notification-channels/${channels.webhook}/deliveries?limit=200`, { token: admin })).body.items
+      .length;
     for (let i = 0; i < 6; i++) {
       clock.advance(60_000);
       const opened = await daemon.request('POST', '/orgs/default/incidents', { token: admin, body: { title: `Flap ${i}`, checkSlug: 'shop-api' } });

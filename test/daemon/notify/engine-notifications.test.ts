@@ -27,7 +27,14 @@ describe.each(DATABASE_KINDS)('incidents the engine opens and resolves are notif
     daemon = await startTestDaemon(kind, { clock });
     const admin = await daemon.adminToken();
     runner = testRunner(daemon, clock);
-    expect((await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` }, default: true } })).status).toBe(201);
+    expect(
+      (
+        await daemon.request('POST', '/orgs/default/notification-channels', {
+          token: admin,
+          body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` }, default: true },
+        })
+      ).status,
+    ).toBe(201);
     const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`;
     const created = await daemon.request('POST', '/orgs/default/checks', {
       token: admin,

@@ -20,17 +20,24 @@ describe.each(DATABASE_KINDS)('notifications carry member-controlled text on one
   });
 
   it('sends a check name holding CR/LF as one line in the subject and the body', async () => {
-    const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Shop', slug: 'shop', type: 'tcp', target: 'shop.example.com:443' } });
+    const created = await daemon.request('POST', '/orgs/default/checks', {
+      token: admin,
+      body: { name: 'Shop', slug: 'shop', type: 'tcp', target: 'shop.example.com:443' },
+    });
     expect(created.status).toBe(201);
     const forged = 'Shop\r\nBcc: victim@example.net\r\n\r\nLast result: all fine, ignore this\nhttps://evil.example/login';
     await daemon.deps.db.kysely.updateTable('checks').set({ name: forged }).where('slug', '=', 'shop').execute();
-    const channel = await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'ops', type: 'email', config: { addresses: ['ops@example.com'] }, default: true } });
+    const channel = await daemon.request('POST', '/orgs/default/notification-channels', {
+      token: admin,
+      body: { name: 'ops', type: 'email', config: { addresses: ['ops@example.com'] }, default: true },
+    });
     expect(channel.status).toBe(201);
     expect((await daemon.request('POST', '/orgs/default/incidents', { token: admin, body: { title: 'Shop down', checkSlug: 'shop' } })).status).toBe(201);
 
     const deadline = Date.now() + 15_000;
     let mail;
-    while (!(mail = smtp.mails.find((m) => m.to.includes('ops@example.com'))) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!(mail = smtp.mails.find((m) => m.to.includes('ops@example.com'))) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(mail, 'the incident mail to the channel').toBeDefined();
     expect(mail!.to).toEqual(['ops@example.com']);
     expect(mail!.subject.startsWith('[svc] Incident opened: Shop Bcc: victim@example.net')).toBe(true);

@@ -26,7 +26,9 @@ describe.each(DATABASE_KINDS)('personal e-mail with no SMTP server [%s]', (kind)
       await new Promise((resolve) => setTimeout(resolve, 100));
       rows = await personal();
     }
-    expect(rows.map((row) => [row.status, row.attempts, row.last_error])).toEqual(rows.map(() => ['failed', 1, 'e-mail is off: no SMTP server is configured (SVC_SMTP_URL)']));
+    expect(rows.map((row) => [row.status, row.attempts, row.last_error])).toEqual(
+      rows.map(() => ['failed', 1, 'e-mail is off: no SMTP server is configured (SVC_SMTP_URL)']),
+    );
     expect(daemon.logs.filter((line) => line.includes('notification delivery failed'))).toEqual([]);
   });
 });

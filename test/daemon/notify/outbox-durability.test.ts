@@ -110,13 +110,21 @@ describe.each(DATABASE_KINDS)('the outbox survives kill -9 [%s]', (kind) => {
       const login = await api(first.url, 'POST', '/auth/login', undefined, { email: 'admin@svc.local', password: 'svc-admin' });
       const token = login.body.accessToken as string;
       expect((await api(first.url, 'POST', '/auth/password', token, { currentPassword: 'svc-admin', newPassword: ADMIN_PASSWORD })).status).toBe(204);
-      const channel = await api(first.url, 'POST', '/orgs/default/notification-channels', token, { name: 'hook', type: 'webhook', config: { url: receiver.url }, default: true });
+      const channel = await api(first.url, 'POST', '/orgs/default/notification-channels', token, {
+        name: 'hook',
+        type: 'webhook',
+        config: { url: receiver.url },
+        default: true,
+      });
       expect(channel.status).toBe(201);
       for (let i = 0; i < 20; i++) expect((await api(first.url, 'POST', '/orgs/default/incidents', token, { title: `Incident ${i}` })).status).toBe(201);
 
       // Ten were answered and recorded as sent; the other ten are held at the receiver, mid-delivery.
       const deliveries = () => api(first.url, 'GET', `/orgs/default/notification-channels/${channel.body.uid}/deliveries?limit=50`, token);
-      await until('ten sent and ten in flight', async () => (await deliveries()).body.items.filter((d: { status: string }) => d.status === 'sent').length === 10 && receiver.arrivals.length === 20);
+      await until(
+        'ten sent and ten in flight',
+        async () => (await deliveries()).body.items.filter((d: { status: string }) => d.status === 'sent').length === 10 && receiver.arrivals.length === 20,
+      );
       first.child.kill('SIGKILL');
       await new Promise((resolve) => first.child.once('exit', resolve));
       const sentBefore = new Set(receiver.arrivals.slice(0, 10));
@@ -124,7 +132,8 @@ describe.each(DATABASE_KINDS)('the outbox survives kill -9 [%s]', (kind) => {
 
       const second = await spawnDaemon(database.url);
       children.push(second.child);
-      const token2 = (await api(second.url, 'POST', '/auth/login', undefined, { email: 'admin@svc.local', password: ADMIN_PASSWORD })).body.accessToken as string;
+      const token2 = (await api(second.url, 'POST', '/auth/login', undefined, { email: 'admin@svc.local', password: ADMIN_PASSWORD })).body
+        .accessToken as string;
       await until('all twenty sent', async () => {
         const items = (await api(second.url, 'GET', `/orgs/default/notification-channels/${channel.body.uid}/deliveries?limit=50`, token2)).body.items;
         return items.length === 20 && items.every((d: { status: string }) => d.status === 'sent');
@@ -149,7 +158,10 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('two daemons on on
     const two = await startTestDaemon(kind, { database: one.database });
     try {
       const token = await one.adminToken();
-      const channel = await one.request('POST', '/orgs/default/notification-channels', { token, body: { name: 'hook', type: 'webhook', config: { url: receiver.url }, default: true } });
+      const channel = await one.request('POST', '/orgs/default/notification-channels', {
+        token,
+        body: { name: 'hook', type: 'webhook', config: { url: receiver.url }, default: true },
+      });
       expect(channel.status).toBe(201);
       await Promise.all(Array.from({ length: 150 }, (_, i) => one.request('POST', '/orgs/default/incidents', { token, body: { title: `Incident ${i}` } })));
       await until('150 arrivals', () => receiver.arrivals.length >= 150);
@@ -159,7 +171,8 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('two daemons on on
       expect(receiver.arrivals).toHaveLength(151);
       expect(new Set(receiver.arrivals).size).toBe(151);
       // Each daemon counts what it sent: together exactly the 150.
-      const sent = async (daemon: typeof one) => (await daemon.deps.metrics.notificationDeliveries.get()).values.find((v) => v.labels.result === 'sent')?.value ?? 0;
+      const sent = async (daemon: typeof one) =>
+        (await daemon.deps.metrics.notificationDeliveries.get()).values.find((v) => v.labels.result === 'sent')?.value ?? 0;
       const [byOne, byTwo] = [await sent(one), await sent(two as typeof one)];
       expect(byOne + byTwo).toBe(151);
     } finally {

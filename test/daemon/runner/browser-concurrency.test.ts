@@ -73,12 +73,17 @@ describe.skipIf(skip).each(DATABASE_KINDS)('SVC_RUNNER_BROWSER_CONCURRENCY bound
     const target = await startRendezvous();
     try {
       for (const page of ['a', 'b']) {
-        const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { ...browserCheck(`Page ${page}`, `${target.url}/${page}`), intervalSeconds: 60 } });
+        const created = await daemon.request('POST', '/orgs/default/checks', {
+          token: admin,
+          body: { ...browserCheck(`Page ${page}`, `${target.url}/${page}`), intervalSeconds: 60 },
+        });
         expect(created.status).toBe(201);
       }
       clock.advance(120_000);
       await testRunner(daemon, clock).tick();
-      const results = await Promise.all(['page-a', 'page-b'].map(async (slug) => (await daemon.request('GET', `/orgs/default/checks/${slug}`, { token: admin })).body.lastResult));
+      const results = await Promise.all(
+        ['page-a', 'page-b'].map(async (slug) => (await daemon.request('GET', `/orgs/default/checks/${slug}`, { token: admin })).body.lastResult),
+      );
       expect(results).toMatchObject([{ status: 'up' }, { status: 'up' }]);
       const [first] = target.log[0].split(' ').slice(1);
       const second = first === 'a' ? 'b' : 'a';

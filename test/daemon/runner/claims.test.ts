@@ -53,7 +53,10 @@ describe.each(DATABASE_KINDS)('claims through the database [%s]', (kind) => {
     // (two connections in one process would block each other's thread), claiming for two names.
     b = kind === 'postgres' ? openDatabase(database.url) : a;
     const at = new Date(T0).toISOString();
-    await a.kysely.insertInto('organizations').values({ uid: newId(T0), slug: 'acme', name: 'Acme', member_limit: null, created_at: at }).execute();
+    await a.kysely
+      .insertInto('organizations')
+      .values({ uid: newId(T0), slug: 'acme', name: 'Acme', member_limit: null, created_at: at })
+      .execute();
     const org = await a.kysely.selectFrom('organizations').select('uid').executeTakeFirstOrThrow();
     const rows = Array.from({ length: CHECKS }, (_, i) => ({
       uid: newId(T0 + i),
@@ -71,7 +74,11 @@ describe.each(DATABASE_KINDS)('claims through the database [%s]', (kind) => {
       created_at: at,
       updated_at: at,
     }));
-    for (let i = 0; i < rows.length; i += 100) await a.kysely.insertInto('checks').values(rows.slice(i, i + 100)).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await a.kysely
+        .insertInto('checks')
+        .values(rows.slice(i, i + 100))
+        .execute();
     expect(await ensureStates(a.kysely, T0)).toBe(CHECKS);
     // Made once: a second pass (another replica) finds nothing to make.
     expect(await ensureStates(b.kysely, T0)).toBe(0);

@@ -18,7 +18,12 @@ describe.each(DATABASE_KINDS)('health at a glance: latencies, state counts, stat
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     daemon = await startTestDaemon(kind);
     admin = await daemon.adminToken();
-    const checks: Array<[string, string, boolean]> = [['busy', '/ok', true], ['broken', '/broken', true], ['idle', '/ok', true], ['off', '/ok', false]];
+    const checks: Array<[string, string, boolean]> = [
+      ['busy', '/ok', true],
+      ['broken', '/broken', true],
+      ['idle', '/ok', true],
+      ['off', '/ok', false],
+    ];
     for (const [slug, path, enabled] of checks) {
       const body = { slug, name: slug, type: 'http', target: `${url}${path}`, enabled, thresholds: THRESHOLDS };
       expect((await daemon.request('POST', '/orgs/default/checks', { token: admin, body })).status).toBe(201);

@@ -24,7 +24,13 @@ describe.each(DATABASE_KINDS)('heartbeat checks, state thresholds and incidents 
     runner = testRunner(daemon, clock);
     const created = await daemon.request('POST', '/orgs/default/checks', {
       token: admin,
-      body: { name: 'Nightly', type: 'heartbeat', intervalSeconds: 10, config: { periodSeconds: 60, graceSeconds: 30 }, thresholds: { failuresBeforeDown: 2, successesBeforeUp: 1 } },
+      body: {
+        name: 'Nightly',
+        type: 'heartbeat',
+        intervalSeconds: 10,
+        config: { periodSeconds: 60, graceSeconds: 30 },
+        thresholds: { failuresBeforeDown: 2, successesBeforeUp: 1 },
+      },
     });
     expect(created.status).toBe(201);
   });
@@ -48,7 +54,11 @@ describe.each(DATABASE_KINDS)('heartbeat checks, state thresholds and incidents 
     const answer = await ping(token);
     expect(answer.status).toBe(200);
     const body = await check();
-    expect(body).toMatchObject({ state: 'up', stateSince: clock.now().toISOString(), lastResult: { at: clock.now().toISOString(), status: 'up', latencyMs: 0, message: 'ok' } });
+    expect(body).toMatchObject({
+      state: 'up',
+      stateSince: clock.now().toISOString(),
+      lastResult: { at: clock.now().toISOString(), status: 'up', latencyMs: 0, message: 'ok' },
+    });
     // HEAD and POST ping too.
     clock.advance(1000);
     expect((await ping(token, 'HEAD')).status).toBe(200);
@@ -161,7 +171,10 @@ describe.each(DATABASE_KINDS)('heartbeat checks, state thresholds and incidents 
   });
 
   it('records at most one ping a second per check: more answer 429 and are not recorded', async () => {
-    const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Pulse', type: 'heartbeat', intervalSeconds: 10, config: { periodSeconds: 60, graceSeconds: 30 } } });
+    const created = await daemon.request('POST', '/orgs/default/checks', {
+      token: admin,
+      body: { name: 'Pulse', type: 'heartbeat', intervalSeconds: 10, config: { periodSeconds: 60, graceSeconds: 30 } },
+    });
     expect(created.status).toBe(201);
     const pulse = tokenOf((await daemon.request('GET', '/orgs/default/checks/pulse', { token: admin })).body.pingUrl);
     const count = async () => (await daemon.request('GET', '/orgs/default/checks/pulse/results?limit=200', { token: viewer })).body.items.length;

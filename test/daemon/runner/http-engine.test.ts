@@ -34,7 +34,13 @@ describe.each(DATABASE_KINDS)('scheduled HTTP checks: thresholds, incidents, run
     runner = testRunner(daemon, clock);
     const created = await daemon.request('POST', '/orgs/default/checks', {
       token: admin,
-      body: { name: 'Shop', type: 'http', intervalSeconds: 30, target: `${url}/health`, thresholds: { failuresBeforeDown: 2, successesBeforeUp: 2, timeoutMs: 2000 } },
+      body: {
+        name: 'Shop',
+        type: 'http',
+        intervalSeconds: 30,
+        target: `${url}/health`,
+        thresholds: { failuresBeforeDown: 2, successesBeforeUp: 2, timeoutMs: 2000 },
+      },
     });
     expect(created.status).toBe(201);
   });
@@ -98,7 +104,10 @@ describe('the egress policy of the runner [sqlite]', () => {
     const daemon = await startTestDaemon('sqlite', { env: { SVC_RUNNER_DENY_PRIVATE: 'true' } });
     try {
       const admin = await daemon.adminToken();
-      const tested = await daemon.request('POST', '/orgs/default/checks/test', { token: admin, body: { name: 'Inside', type: 'http', target: 'http://127.0.0.1:9/' } });
+      const tested = await daemon.request('POST', '/orgs/default/checks/test', {
+        token: admin,
+        body: { name: 'Inside', type: 'http', target: 'http://127.0.0.1:9/' },
+      });
       expect(tested.body).toMatchObject({ status: 'down', message: expect.stringContaining('egress policy refuses 127.0.0.1 (loopback or private address)') });
     } finally {
       await daemon.stop();

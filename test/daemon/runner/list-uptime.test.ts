@@ -15,11 +15,16 @@ describe.each(DATABASE_KINDS)('check list ?include=uptime24h [%s]', (kind) => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     daemon = await startTestDaemon(kind);
     admin = await daemon.adminToken();
-    for (const [slug, path] of [['fine', '/ok'], ['broken', '/broken'], ['idle', '/ok']]) {
+    for (const [slug, path] of [
+      ['fine', '/ok'],
+      ['broken', '/broken'],
+      ['idle', '/ok'],
+    ]) {
       const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { slug, name: slug, type: 'http', target: `${url}${path}` } });
       expect(created.status).toBe(201);
     }
-    for (const slug of ['fine', 'fine', 'broken', 'fine']) expect((await daemon.request('POST', `/orgs/default/checks/${slug}/run`, { token: admin })).status).toBe(200);
+    for (const slug of ['fine', 'fine', 'broken', 'fine'])
+      expect((await daemon.request('POST', `/orgs/default/checks/${slug}/run`, { token: admin })).status).toBe(200);
   });
   afterAll(async () => {
     await daemon?.stop();

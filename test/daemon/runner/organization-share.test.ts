@@ -25,7 +25,10 @@ describe.each(DATABASE_KINDS)("one organization's hanging checks do not delay an
       socket.on('error', () => {});
     });
     fast = createServer((_req, res) => res.end('ok'));
-    await Promise.all([new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve)), new Promise<void>((resolve) => fast.listen(0, '127.0.0.1', resolve))]);
+    await Promise.all([
+      new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve)),
+      new Promise<void>((resolve) => fast.listen(0, '127.0.0.1', resolve)),
+    ]);
     daemon = await startTestDaemon(kind);
     admin = await daemon.adminToken();
     expect((await daemon.request('POST', '/orgs', { token: admin, body: { slug: 'beta', name: 'Beta' } })).status).toBe(201);
@@ -61,13 +64,25 @@ describe.each(DATABASE_KINDS)("one organization's hanging checks do not delay an
       return (await daemon.deps.db.kysely.selectFrom('checks').select('uid').where('slug', '=', slug).executeTakeFirstOrThrow()).uid;
     };
     const hangingTarget = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`;
-    const slow = [await create('default', 'slow-1', hangingTarget), await create('default', 'slow-2', hangingTarget), await create('default', 'slow-3', hangingTarget)];
+    const slow = [
+      await create('default', 'slow-1', hangingTarget),
+      await create('default', 'slow-2', hangingTarget),
+      await create('default', 'slow-3', hangingTarget),
+    ];
     const other = await create('beta', 'beta-fast', `http://127.0.0.1:${(fast.address() as AddressInfo).port}/`);
     const now = Date.now();
     await ensureStates(daemon.deps.db.kysely, now);
     // The slow organization's runs are due first.
-    await daemon.deps.db.kysely.updateTable('check_states').set({ next_run_at: now - 2000 }).where('check_uid', 'in', slow).execute();
-    await daemon.deps.db.kysely.updateTable('check_states').set({ next_run_at: now - 1000 }).where('check_uid', '=', other).execute();
+    await daemon.deps.db.kysely
+      .updateTable('check_states')
+      .set({ next_run_at: now - 2000 })
+      .where('check_uid', 'in', slow)
+      .execute();
+    await daemon.deps.db.kysely
+      .updateTable('check_states')
+      .set({ next_run_at: now - 1000 })
+      .where('check_uid', '=', other)
+      .execute();
 
     runner = testRunner(daemon, systemClock, { concurrency: 2, orgSharePercent: 50 });
     runner.start();

@@ -24,7 +24,13 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('two replicas on one Postgre
     for (let i = 0; i < CHECKS; i++) {
       const created = await first.request('POST', '/orgs/default/checks', {
         token: admin,
-        body: { name: `Site ${i}`, type: 'http', intervalSeconds: 10, target: `${target.url}/site-${i}`, thresholds: { timeoutMs: 2000, failuresBeforeDown: 1 } },
+        body: {
+          name: `Site ${i}`,
+          type: 'http',
+          intervalSeconds: 10,
+          target: `${target.url}/site-${i}`,
+          thresholds: { timeoutMs: 2000, failuresBeforeDown: 1 },
+        },
       });
       expect(created.status).toBe(201);
     }
@@ -44,7 +50,10 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('two replicas on one Postgre
     for (let i = 0; i < CHECKS; i++) expect(target.hits.get(`/site-${i}`), `site-${i}`).toHaveLength(ROUNDS);
     const started = runners.map((runner) => runner.stats().started);
     expect(started[0] + started[1]).toBe(CHECKS * ROUNDS);
-    const stored = await first.deps.db.kysely.selectFrom('check_results').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const stored = await first.deps.db.kysely
+      .selectFrom('check_results')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(stored.n)).toBe(CHECKS * ROUNDS);
     const list = await first.request('GET', '/orgs/default/checks?state=up&limit=500', { token: await first.adminToken() });
     expect(list.body.items).toHaveLength(CHECKS);

@@ -21,11 +21,15 @@ describe.each(DATABASE_KINDS)('uptime from the aggregates, and pruning [%s]', (k
   beforeAll(async () => {
     daemon = await startTestDaemon(kind, { clock });
     admin = await daemon.adminToken();
-    const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { name: 'Api', type: 'http', target: 'https://api.example.com' } });
+    const created = await daemon.request('POST', '/orgs/default/checks', {
+      token: admin,
+      body: { name: 'Api', type: 'http', target: 'https://api.example.com' },
+    });
     const uid = (await daemon.deps.db.kysely.selectFrom('checks').select('uid').executeTakeFirstOrThrow()).uid;
     expect(created.status).toBe(201);
     series = Number((await statesOf(daemon.deps.db.kysely, [uid], NOW)).get(uid)!.series);
-    for (let at = NOW - 40 * 24 * HOUR; at <= NOW; at += 20 * 60_000) records.push({ at, down: records.length % 7 === 0, latencyMs: 5 + (records.length % 100) * 5 });
+    for (let at = NOW - 40 * 24 * HOUR; at <= NOW; at += 20 * 60_000)
+      records.push({ at, down: records.length % 7 === 0, latencyMs: 5 + (records.length % 100) * 5 });
     const check = { uid, organizationUid: 'x', slug: 'api', name: 'Api', thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1 } };
     const batch: RunRecord[] = records.map(({ at, down, latencyMs }) => ({
       series,
@@ -58,7 +62,10 @@ describe.each(DATABASE_KINDS)('uptime from the aggregates, and pruning [%s]', (k
     const removed = await pruneOnce(daemon.deps.db, NOW, 7 * 86400);
     const kept = records.filter((r) => r.at >= NOW - 7 * 86400_000).length;
     expect(removed).toBe(records.length - kept);
-    const rows = await daemon.deps.db.kysely.selectFrom('check_results').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await daemon.deps.db.kysely
+      .selectFrom('check_results')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe(kept);
     const uptime = (await uptimeOf(daemon.deps.db.kysely, [series], '30d', NOW)).get(series)!;
     expect(uptime.runs).toBe(records.filter((r) => r.at >= (Math.floor(NOW / HOUR) - 719) * HOUR).length);

@@ -62,7 +62,10 @@ describe.each(DATABASE_KINDS)('the keyring at start-up [%s]', (kind) => {
     const first = await start(database, { SVC_SECRET_KEY: KEY_A });
     const admin = await first.adminToken();
     await first.request('PUT', '/orgs/default/secrets/ROTATED', { token: admin, body: { value: VALUE } });
-    const channel = await first.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'Hook', type: 'webhook', config: { url: CHANNEL_URL } } });
+    const channel = await first.request('POST', '/orgs/default/notification-channels', {
+      token: admin,
+      body: { name: 'Hook', type: 'webhook', config: { url: CHANNEL_URL } },
+    });
     const idA = first.deps.keyring.currentId;
     await stop(first);
 
@@ -70,16 +73,31 @@ describe.each(DATABASE_KINDS)('the keyring at start-up [%s]', (kind) => {
     const idB = rotating.deps.keyring.currentId;
     expect(idB).not.toBe(idA);
     const token = await rotating.login('admin@svc.local', 'admin-password-1');
-    expect((await rotating.request('GET', `/orgs/default/notification-channels/${channel.body.uid}`, { token })).body.config.url).toBe('https://hooks.example.com/****');
+    expect((await rotating.request('GET', `/orgs/default/notification-channels/${channel.body.uid}`, { token })).body.config.url).toBe(
+      'https://hooks.example.com/****',
+    );
     const org = await rotating.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'default').executeTakeFirstOrThrow();
-    const check = { slug: 'x', name: 'x', type: 'redis', enabled: true, intervalSeconds: 60, target: 'cache:6379', thresholds: {} as never, labels: {}, config: { database: 0, password: '{{secrets.ROTATED}}', useTls: false, ignoreTlsErrors: false, invert: false } } as const;
+    const check = {
+      slug: 'x',
+      name: 'x',
+      type: 'redis',
+      enabled: true,
+      intervalSeconds: 60,
+      target: 'cache:6379',
+      thresholds: {} as never,
+      labels: {},
+      config: { database: 0, password: '{{secrets.ROTATED}}', useTls: false, ignoreTlsErrors: false, invert: false },
+    } as const;
     expect((await prepareCheck(rotating.deps, org.uid, check as never)).secretValues).toEqual([VALUE]);
 
     const rotated = await rotating.request('POST', '/system/secrets/rotate', { token });
     expect(rotated.status).toBe(200);
     expect(rotated.body).toEqual({ reencrypted: 2, keyId: idB });
     const db = rotating.deps.db.kysely;
-    const values = [(await db.selectFrom('org_secrets').select('value').executeTakeFirstOrThrow()).value, (await db.selectFrom('notification_channels').select('config').executeTakeFirstOrThrow()).config];
+    const values = [
+      (await db.selectFrom('org_secrets').select('value').executeTakeFirstOrThrow()).value,
+      (await db.selectFrom('notification_channels').select('config').executeTakeFirstOrThrow()).config,
+    ];
     expect(values.map(keyIdOf)).toEqual([idB, idB]);
     expect((await rotating.request('POST', '/system/secrets/rotate', { token })).body.reencrypted).toBe(0);
     expect(JSON.stringify(rotated.body) + rotating.logs.join('\n')).not.toContain(VALUE);
@@ -95,14 +113,24 @@ describe.each(DATABASE_KINDS)('the keyring at start-up [%s]', (kind) => {
     const database = await fresh();
     const first = await start(database, {});
     const admin = await first.adminToken();
-    const channel = await first.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'Hook', type: 'webhook', config: { url: CHANNEL_URL } } });
+    const channel = await first.request('POST', '/orgs/default/notification-channels', {
+      token: admin,
+      body: { name: 'Hook', type: 'webhook', config: { url: CHANNEL_URL } },
+    });
     const me = await first.request('GET', '/auth/me', { token: admin });
     await stop(first);
 
     // What a database written by an earlier version holds: settings and a TOTP secret in clear.
     const raw = openDatabase(database.url);
-    await raw.kysely.updateTable('notification_channels').set({ config: JSON.stringify({ url: CHANNEL_URL, method: 'POST' }) }).execute();
-    await raw.kysely.updateTable('users').set({ totp_pending_secret: 'JBSWY3DPEHPK3PXP' }).where('uid', '=', me.body.user?.uid ?? me.body.uid).execute();
+    await raw.kysely
+      .updateTable('notification_channels')
+      .set({ config: JSON.stringify({ url: CHANNEL_URL, method: 'POST' }) })
+      .execute();
+    await raw.kysely
+      .updateTable('users')
+      .set({ totp_pending_secret: 'JBSWY3DPEHPK3PXP' })
+      .where('uid', '=', me.body.user?.uid ?? me.body.uid)
+      .execute();
     await raw.close();
 
     const second = await start(database, {});
@@ -111,10 +139,13 @@ describe.each(DATABASE_KINDS)('the keyring at start-up [%s]', (kind) => {
     const config = (await db.selectFrom('notification_channels').select('config').executeTakeFirstOrThrow()).config;
     expect(config).toMatch(/^enc:v1:/);
     expect(JSON.parse(second.deps.keyring.decrypt(config))).toEqual({ url: CHANNEL_URL, method: 'POST' });
-    const pending = (await db.selectFrom('users').select('totp_pending_secret').where('totp_pending_secret', 'is not', null).executeTakeFirstOrThrow()).totp_pending_secret!;
+    const pending = (await db.selectFrom('users').select('totp_pending_secret').where('totp_pending_secret', 'is not', null).executeTakeFirstOrThrow())
+      .totp_pending_secret!;
     expect(second.deps.keyring.decrypt(pending)).toBe('JBSWY3DPEHPK3PXP');
     const token = await second.login('admin@svc.local', 'admin-password-1');
-    expect((await second.request('GET', `/orgs/default/notification-channels/${channel.body.uid}`, { token })).body.config.url).toBe('https://hooks.example.com/****');
+    expect((await second.request('GET', `/orgs/default/notification-channels/${channel.body.uid}`, { token })).body.config.url).toBe(
+      'https://hooks.example.com/****',
+    );
     await stop(second);
     const third = await start(database, {});
     expect(third.logs.join('\n')).not.toMatch(/stored secrets that were in clear/);

@@ -13,7 +13,10 @@ const CHANNEL_URL = 'https://alerts.example.com/hook/c0ffee1234567890deadbeef';
 /** The SQLite file's bytes with its write-ahead log, as text: what a stolen copy would show. */
 function sqliteBytes(url: string): string {
   const path = url.slice('sqlite:'.length);
-  return [path, `${path}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('latin1')).join('');
+  return [path, `${path}-wal`]
+    .filter(existsSync)
+    .map((file) => readFileSync(file).toString('latin1'))
+    .join('');
 }
 
 describe.each(DATABASE_KINDS)('organization secrets [%s]', (kind) => {
@@ -88,7 +91,10 @@ describe.each(DATABASE_KINDS)('organization secrets [%s]', (kind) => {
     for (const name of ['lower', '1ABC', 'A-B', 'A'.repeat(65)]) {
       const res = await call('PUT', `/orgs/default/secrets/${name}`, admin, { value: VALUE });
       expect(res.status, name).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [{ path: 'name', message: expect.stringContaining('upper-case') }] } });
+      expect(res.body.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { issues: [{ path: 'name', message: expect.stringContaining('upper-case') }] },
+      });
     }
     expect((await call('PUT', '/orgs/default/secrets/OK', admin, { value: '' })).status).toBe(400);
     expect((await call('PUT', '/orgs/default/secrets/OK', admin, { value: VALUE, extra: 1 })).status).toBe(400);
@@ -110,14 +116,24 @@ describe.each(DATABASE_KINDS)('organization secrets [%s]', (kind) => {
     const literal = await call('POST', '/orgs/default/checks/validate', user, { ...candidate, config: { password: 'hunter2hunter2' } });
     expect(literal.status).toBe(400);
     expect(literal.body.error.details.issues[0]).toMatchObject({ path: 'config.password', message: expect.stringContaining('secret reference') });
-    const header = await call('POST', '/orgs/default/checks/validate', user, { name: 'X', type: 'http', target: 'https://x.example.com/', config: { headers: { Authorization: 'Bearer abc' } } });
+    const header = await call('POST', '/orgs/default/checks/validate', user, {
+      name: 'X',
+      type: 'http',
+      target: 'https://x.example.com/',
+      config: { headers: { Authorization: 'Bearer abc' } },
+    });
     expect(header.status).toBe(400);
   });
 
   it('names the missing secrets in the MCP validate_check reply, which never holds a value', async () => {
     const agent = await connectMcp(daemon, await mintToken(daemon, user, ['mcp']));
     try {
-      const check = { name: 'Broker', type: 'mqtt', target: 'broker.example.com', config: { topic: 'x', username: 'u', password: '{{secrets.BROKER_PASSWORD}}' } };
+      const check = {
+        name: 'Broker',
+        type: 'mqtt',
+        target: 'broker.example.com',
+        config: { topic: 'x', username: 'u', password: '{{secrets.BROKER_PASSWORD}}' },
+      };
       const missing = await callTool(agent, 'validate_check', { check });
       expect(missing.structuredContent).toMatchObject({ valid: true, missingSecrets: ['BROKER_PASSWORD'] });
       expect(missing.text).toContain('BROKER_PASSWORD');
@@ -138,7 +154,11 @@ describe.each(DATABASE_KINDS)('organization secrets [%s]', (kind) => {
 
   it('keeps every value, TOTP secret and channel secret out of answers, logs and the stored bytes', async () => {
     await call('PUT', '/orgs/default/secrets/AT_REST', admin, { value: VALUE });
-    const channel = await call('POST', '/orgs/default/notification-channels', user, { name: 'Hook', type: 'webhook', config: { url: CHANNEL_URL, bearerToken: CHANNEL_TOKEN } });
+    const channel = await call('POST', '/orgs/default/notification-channels', user, {
+      name: 'Hook',
+      type: 'webhook',
+      config: { url: CHANNEL_URL, bearerToken: CHANNEL_TOKEN },
+    });
     expect(channel.status).toBe(201);
     const { token } = await daemon.register(`totp-${kind}@example.com`, 'totp password 1');
     const setup = await daemon.request('POST', '/auth/2fa/setup', { token });
@@ -157,11 +177,17 @@ describe.each(DATABASE_KINDS)('organization secrets [%s]', (kind) => {
     const rows = [
       ...(await db.selectFrom('org_secrets').select('value').execute()).map((r) => r.value),
       ...(await db.selectFrom('notification_channels').select('config').execute()).map((r) => r.config),
-      ...(await db.selectFrom('users').select(['totp_secret', 'totp_pending_secret']).where('totp_secret', 'is not', null).execute()).map((r) => r.totp_secret!),
+      ...(await db.selectFrom('users').select(['totp_secret', 'totp_pending_secret']).where('totp_secret', 'is not', null).execute()).map(
+        (r) => r.totp_secret!,
+      ),
     ];
     expect(rows.length).toBeGreaterThanOrEqual(3);
     for (const row of rows) expect(row).toMatch(/^enc:v1:[A-Za-z0-9_-]{8}:/);
-    expect(daemon.deps.keyring.decrypt((await db.selectFrom('users').select('totp_secret').where('totp_secret', 'is not', null).executeTakeFirstOrThrow()).totp_secret!)).toBe(totpPending);
+    expect(
+      daemon.deps.keyring.decrypt(
+        (await db.selectFrom('users').select('totp_secret').where('totp_secret', 'is not', null).executeTakeFirstOrThrow()).totp_secret!,
+      ),
+    ).toBe(totpPending);
 
     if (kind === 'sqlite') {
       const bytes = sqliteBytes(daemon.database.url);

@@ -17,9 +17,17 @@ describe('secret references', () => {
       name: 'API',
       type: 'http',
       target: 'https://api.example.com/',
-      config: { basicAuthUser: 'ops', basicAuthPassword: '{{secrets.OPS_PASSWORD}}', headers: { Authorization: 'Bearer {{ secrets.API_TOKEN }}', Accept: 'text/plain' } },
+      config: {
+        basicAuthUser: 'ops',
+        basicAuthPassword: '{{secrets.OPS_PASSWORD}}',
+        headers: { Authorization: 'Bearer {{ secrets.API_TOKEN }}', Accept: 'text/plain' },
+      },
     });
-    const secrets = new Map([['OPS_PASSWORD', 'p@ss w0rd'], ['API_TOKEN', 'tok-abc-123'], ['UNUSED', 'never']]);
+    const secrets = new Map([
+      ['OPS_PASSWORD', 'p@ss w0rd'],
+      ['API_TOKEN', 'tok-abc-123'],
+      ['UNUSED', 'never'],
+    ]);
     const prepared = substituteSecrets(http, secrets);
     expect(prepared.check.config).toMatchObject({ basicAuthPassword: 'p@ss w0rd', headers: { Authorization: 'Bearer tok-abc-123', Accept: 'text/plain' } });
     expect(prepared.secretValues.sort()).toEqual(['p@ss w0rd', 'tok-abc-123']);
@@ -50,7 +58,10 @@ describe('secret references', () => {
 
   it('refuses to run a stored check that refers to a secret outside a credential field', () => {
     const stored = { ...check({ name: 'Old', type: 'http', target: 'https://api.example.com/' }) };
-    const legacy = { ...stored, config: { ...stored.config, keyword: { value: 'id {{secrets.API_TOKEN}}', expect: 'present', caseSensitive: true } } } as CheckDefinition;
+    const legacy = {
+      ...stored,
+      config: { ...stored.config, keyword: { value: 'id {{secrets.API_TOKEN}}', expect: 'present', caseSensitive: true } },
+    } as CheckDefinition;
     expect(() => substituteSecrets(legacy, new Map([['API_TOKEN', 'tok-abc-123']]))).toThrow(new MisplacedReferenceError(['config.keyword.value']));
   });
 

@@ -126,7 +126,8 @@ describe.each(DATABASE_KINDS)('an unverified account is taken over by the verifi
     const before = smtp.mails.length;
     expect((await daemon.request('POST', '/auth/password-reset', { body: { email } })).status).toBe(202);
     let mail;
-    while (!(mail = smtp.mails.slice(before).find((m) => m.to.includes(email) && m.subject === 'Reset your password'))) await new Promise((r) => setTimeout(r, 50));
+    while (!(mail = smtp.mails.slice(before).find((m) => m.to.includes(email) && m.subject === 'Reset your password')))
+      await new Promise((r) => setTimeout(r, 50));
     const resetToken = decodeURIComponent(/#token=([A-Za-z0-9_%-]+)/.exec(mail.text)![1]);
     expect((await daemon.request('POST', '/auth/password-reset/confirm', { body: { token: resetToken, newPassword: 'owner-pass-3' } })).status).toBe(204);
     expect((await daemon.request('GET', '/auth/me', { token: session })).status).toBe(401);

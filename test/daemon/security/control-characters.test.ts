@@ -16,8 +16,16 @@ describe.each(DATABASE_KINDS)('names and titles refuse control characters [%s]',
   const post = (path: string, body: unknown) => daemon.request('POST', path, { token: admin, body });
   const cases: [what: string, send: (bad: string) => ReturnType<typeof post>, field: string][] = [
     ['check name', (bad) => post('/orgs/default/checks', { name: bad, slug: 'x1', type: 'tcp', target: 'db.example.com:5432' }), 'name'],
-    ['check description', (bad) => post('/orgs/default/checks', { name: 'Fine', slug: 'x2', type: 'tcp', target: 'db.example.com:5432', description: bad }), 'description'],
-    ['check label value', (bad) => post('/orgs/default/checks', { name: 'Fine', slug: 'x3', type: 'tcp', target: 'db.example.com:5432', labels: { team: bad } }), 'labels.team'],
+    [
+      'check description',
+      (bad) => post('/orgs/default/checks', { name: 'Fine', slug: 'x2', type: 'tcp', target: 'db.example.com:5432', description: bad }),
+      'description',
+    ],
+    [
+      'check label value',
+      (bad) => post('/orgs/default/checks', { name: 'Fine', slug: 'x3', type: 'tcp', target: 'db.example.com:5432', labels: { team: bad } }),
+      'labels.team',
+    ],
     ['status page title', (bad) => post('/orgs/default/status-pages', { title: bad }), 'title'],
     ['status page description', (bad) => post('/orgs/default/status-pages', { title: 'Fine', description: bad }), 'description'],
     ['channel name', (bad) => post('/orgs/default/notification-channels', { name: bad, type: 'email', config: { addresses: ['a@example.com'] } }), 'name'],
@@ -32,20 +40,35 @@ describe.each(DATABASE_KINDS)('names and titles refuse control characters [%s]',
     for (const [what, send, field] of cases) {
       const answer = await send(bad);
       expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBe(400);
-      if (field) expect(answer.body.error.details.issues.map((issue: { path: string }) => issue.path), what).toContain(field);
+      if (field)
+        expect(
+          answer.body.error.details.issues.map((issue: { path: string }) => issue.path),
+          what,
+        ).toContain(field);
     }
     expect(await snapshot()).toEqual(before);
   });
 
   it('keeps tabs and line breaks in descriptions, and plain names', async () => {
-    expect((await post('/orgs/default/checks', { name: 'Payments API', type: 'tcp', target: 'db.example.com:5432', description: 'Line one\nLine\ttwo' })).status).toBe(201);
+    expect(
+      (await post('/orgs/default/checks', { name: 'Payments API', type: 'tcp', target: 'db.example.com:5432', description: 'Line one\nLine\ttwo' })).status,
+    ).toBe(201);
     expect((await post('/orgs/default/status-pages', { title: 'Status', description: 'We watch:\r\n- payments' })).status).toBe(201);
   });
 
   async function snapshot() {
     const db = daemon.deps.db.kysely;
     const count = async (table: 'checks' | 'status_pages' | 'notification_channels' | 'incidents' | 'organizations' | 'personal_tokens' | 'org_secrets') =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    return Promise.all((['checks', 'status_pages', 'notification_channels', 'incidents', 'organizations', 'personal_tokens', 'org_secrets'] as const).map(count));
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return Promise.all(
+      (['checks', 'status_pages', 'notification_channels', 'incidents', 'organizations', 'personal_tokens', 'org_secrets'] as const).map(count),
+    );
   }
 });

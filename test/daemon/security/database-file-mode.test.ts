@@ -14,7 +14,10 @@ describe('the SQLite database file and its -wal and -shm are readable by their o
     try {
       const db = openDatabase(`sqlite:${path}`);
       await migrate(db);
-      await db.kysely.insertInto('organizations').values({ uid: 'o1', slug: 'acme', name: 'Acme', member_limit: null, created_at: new Date().toISOString() }).execute();
+      await db.kysely
+        .insertInto('organizations')
+        .values({ uid: 'o1', slug: 'acme', name: 'Acme', member_limit: null, created_at: new Date().toISOString() })
+        .execute();
       for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(mode(file).toString(8), file).toBe('600');
       await db.close();
     } finally {

@@ -18,7 +18,13 @@ describe.each(DATABASE_KINDS)('limits at the doors [%s]', (kind) => {
     providers = await startTestProviders(base);
     daemon = await startTestDaemon(kind, {
       clock,
-      env: { SVC_LISTEN: `127.0.0.1:${port}`, SVC_BASE_URL: base, SVC_AUTH_REGISTER_RATE_LIMIT: '4', SVC_AUTH_EXTERNAL_SIGN_IN_RATE_LIMIT: '3', ...providers.env },
+      env: {
+        SVC_LISTEN: `127.0.0.1:${port}`,
+        SVC_BASE_URL: base,
+        SVC_AUTH_REGISTER_RATE_LIMIT: '4',
+        SVC_AUTH_EXTERNAL_SIGN_IN_RATE_LIMIT: '3',
+        ...providers.env,
+      },
     });
   });
   afterAll(async () => {

@@ -37,10 +37,11 @@ async function startWitness() {
       seen.length = 0;
       return others;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -72,21 +73,33 @@ describe.each(DATABASE_KINDS)('outbound requests for members go through the egre
     const refused = await daemon.request('PUT', '/orgs/default/saml', { token: admin, body: { metadataUrl: `https://0.0.0.0:${witness.port}/metadata` } });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('refused by the egress policy') });
-    expect(refused.body.error.details.issues).toEqual([{ path: 'metadataUrl', message: 'not fetched: egress policy refuses 0.0.0.0 (link-local, metadata or unspecified address)' }]);
+    expect(refused.body.error.details.issues).toEqual([
+      { path: 'metadataUrl', message: 'not fetched: egress policy refuses 0.0.0.0 (link-local, metadata or unspecified address)' },
+    ]);
     expect(await witness.beforeSentinel()).toEqual([]);
     expect((await daemon.request('GET', '/orgs/default/saml', { token: admin })).status).toBe(404);
   });
 
   it('refuses a webhook channel test to an address the policy forbids, and connects nowhere', async () => {
-    const created = await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'Hook', type: 'webhook', config: { url: `http://0.0.0.0:${witness.port}/hook` } } });
+    const created = await daemon.request('POST', '/orgs/default/notification-channels', {
+      token: admin,
+      body: { name: 'Hook', type: 'webhook', config: { url: `http://0.0.0.0:${witness.port}/hook` } },
+    });
     expect(created.status).toBe(201);
     const test = await daemon.request('POST', `/orgs/default/notification-channels/${created.body.uid}/test`, { token: admin });
-    expect(test.body).toMatchObject({ ok: false, responseCode: null, error: expect.stringContaining('egress policy refuses 0.0.0.0 (link-local, metadata or unspecified address)') });
+    expect(test.body).toMatchObject({
+      ok: false,
+      responseCode: null,
+      error: expect.stringContaining('egress policy refuses 0.0.0.0 (link-local, metadata or unspecified address)'),
+    });
     expect(await witness.beforeSentinel()).toEqual([]);
   });
 
   it('runs a test check only inside SVC_RUNNER_ALLOW: outside it, down saying so, and nothing connects', async () => {
-    const run = await daemon.request('POST', '/orgs/default/checks/test', { token: admin, body: { name: 'Outside', type: 'tcp', target: `127.0.0.1:${witness.port}` } });
+    const run = await daemon.request('POST', '/orgs/default/checks/test', {
+      token: admin,
+      body: { name: 'Outside', type: 'tcp', target: `127.0.0.1:${witness.port}` },
+    });
     expect(run.status).toBe(200);
     expect(run.body).toMatchObject({ status: 'down', message: 'egress policy refuses 127.0.0.1 (outside the allowed networks)' });
     expect(await witness.beforeSentinel()).toEqual([]);
@@ -96,7 +109,11 @@ describe.each(DATABASE_KINDS)('outbound requests for members go through the egre
     const start = await fetch(`${daemon.url}/api/v1/auth/oidc/login`, { redirect: 'manual' });
     expect(start.status).toBe(302);
     expect(new URL(start.headers.get('location')!).searchParams.get('error')).toBe('provider_error');
-    expect(daemon.logs.some((line) => line.includes(`discovery document at http://0.0.0.0:${witness.port}/.well-known/openid-configuration not read: egress policy refuses 0.0.0.0`))).toBe(true);
+    expect(
+      daemon.logs.some((line) =>
+        line.includes(`discovery document at http://0.0.0.0:${witness.port}/.well-known/openid-configuration not read: egress policy refuses 0.0.0.0`),
+      ),
+    ).toBe(true);
     expect(await witness.beforeSentinel()).toEqual([]);
   });
 });

@@ -61,7 +61,14 @@ describe.each(DATABASE_KINDS)('a catastrophic regular expression in a JSON query
     ]) {
       const created = await daemon.request('POST', '/orgs/default/checks', {
         token: admin,
-        body: { name, type: 'http', target: url, intervalSeconds: 30, thresholds: { timeoutMs: 10_000 }, config: { jsonQueries: [{ expression, expected: 'true' }] } },
+        body: {
+          name,
+          type: 'http',
+          target: url,
+          intervalSeconds: 30,
+          thresholds: { timeoutMs: 10_000 },
+          config: { jsonQueries: [{ expression, expected: 'true' }] },
+        },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
@@ -81,7 +88,10 @@ describe.each(DATABASE_KINDS)('a catastrophic regular expression in a JSON query
     expect(slowestMs).toBeLessThan(1000);
     for (const slug of ['match', 'contains']) {
       const check = await daemon.request('GET', `/orgs/default/checks/${slug}`, { token: admin });
-      expect(check.body.lastResult).toMatchObject({ status: 'down', message: expect.stringMatching(/^JSON query .* took too long \(over 1000 ms\) and was stopped/) });
+      expect(check.body.lastResult).toMatchObject({
+        status: 'down',
+        message: expect.stringMatching(/^JSON query .* took too long \(over 1000 ms\) and was stopped/),
+      });
     }
   });
 
@@ -90,7 +100,10 @@ describe.each(DATABASE_KINDS)('a catastrophic regular expression in a JSON query
     console.log(`[${kind}] run now: ${answered} health answers during it, slowest ${slowestMs.toFixed(0)} ms`);
     expect(answered).toBeGreaterThanOrEqual(10);
     expect(result.body).toMatchObject({ status: 'down', message: expect.stringContaining('took too long') });
-    const fine = await daemon.request('PATCH', '/orgs/default/checks/match', { token: admin, body: { config: { jsonQueries: [{ expression: '$length(text)', expected: '28' }] } } });
+    const fine = await daemon.request('PATCH', '/orgs/default/checks/match', {
+      token: admin,
+      body: { config: { jsonQueries: [{ expression: '$length(text)', expected: '28' }] } },
+    });
     expect(fine.status).toBe(200);
     expect((await daemon.request('POST', '/orgs/default/checks/match/run', { token: admin })).body).toMatchObject({ status: 'up' });
   });

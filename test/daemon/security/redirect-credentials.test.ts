@@ -26,7 +26,9 @@ describe.each(DATABASE_KINDS)('a test run of an HTTP check keeps its secrets at 
 
   beforeAll(async () => {
     second = await recorder('127.0.0.2', () => ({ status: 200 }));
-    first = await recorder('127.0.0.1', (url) => (url === '/away' ? { status: 307, location: `${second.origin}/landed` } : url === '/here' ? { status: 302, location: '/landed' } : { status: 200 }));
+    first = await recorder('127.0.0.1', (url) =>
+      url === '/away' ? { status: 307, location: `${second.origin}/landed` } : url === '/here' ? { status: 302, location: '/landed' } : { status: 200 },
+    );
     daemon = await startTestDaemon(kind);
     admin = await daemon.adminToken();
     expect((await daemon.request('PUT', '/orgs/default/secrets/API_TOKEN', { token: admin, body: { value: TOKEN } })).status).toBeLessThan(300);

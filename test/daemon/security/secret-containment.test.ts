@@ -16,7 +16,9 @@ const SECRET = 'Zq8"Xw\\p4/Lm+Ty=Nv&Kc?Rb7Hs%Gj';
 function piecesShown(text: string): string[] {
   const shown: string[] = [];
   const lower = text.toLowerCase();
-  const decoded = [...text.matchAll(/[A-Za-z0-9+/_-]{8,}={0,2}/g)].map((run) => Buffer.from(run[0], run[0].includes('-') || run[0].includes('_') ? 'base64url' : 'base64').toString('latin1'));
+  const decoded = [...text.matchAll(/[A-Za-z0-9+/_-]{8,}={0,2}/g)].map((run) =>
+    Buffer.from(run[0], run[0].includes('-') || run[0].includes('_') ? 'base64url' : 'base64').toString('latin1'),
+  );
   for (let at = 0; at + 8 <= SECRET.length; at++) {
     const piece = SECRET.slice(at, at + 8);
     const forms = [piece, JSON.stringify(piece).slice(1, -1), encodeURIComponent(piece)];
@@ -55,7 +57,9 @@ describe.each(DATABASE_KINDS)('secret values stay out of results, state, inciden
 
   beforeAll(async () => {
     // The target echoes the request's Authorization header back as JSON.
-    target = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ auth: req.headers.authorization ?? '' })));
+    target = createServer((req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ auth: req.headers.authorization ?? '' })),
+    );
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
     receiver = await startFakeReceivers();
@@ -63,7 +67,10 @@ describe.each(DATABASE_KINDS)('secret values stay out of results, state, inciden
     admin = await daemon.adminToken();
     runner = testRunner(daemon, clock);
     expect((await daemon.request('PUT', '/orgs/default/secrets/API_TOKEN', { token: admin, body: { value: SECRET } })).status).toBe(200);
-    const hook = await daemon.request('POST', '/orgs/default/notification-channels', { token: admin, body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` }, default: true } });
+    const hook = await daemon.request('POST', '/orgs/default/notification-channels', {
+      token: admin,
+      body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` }, default: true },
+    });
     expect(hook.status).toBe(201);
   });
   afterAll(async () => {
@@ -103,7 +110,8 @@ describe.each(DATABASE_KINDS)('secret values stay out of results, state, inciden
     const incidents = await daemon.request('GET', '/orgs/default/incidents', { token: admin });
     expect(incidents.body.items).toHaveLength(Object.keys(EXPRESSIONS).length);
     texts.incidents = stringsOf(incidents.body);
-    for (const incident of incidents.body.items) texts[`incident ${incident.uid}`] = stringsOf((await daemon.request('GET', `/orgs/default/incidents/${incident.uid}`, { token: admin })).body);
+    for (const incident of incidents.body.items)
+      texts[`incident ${incident.uid}`] = stringsOf((await daemon.request('GET', `/orgs/default/incidents/${incident.uid}`, { token: admin })).body);
     // What the database keeps, as stored.
     const db = daemon.deps.db.kysely;
     texts.stored = [
@@ -112,7 +120,9 @@ describe.each(DATABASE_KINDS)('secret values stay out of results, state, inciden
     ];
     texts.logs = daemon.logs;
 
-    const leaks = Object.entries(texts).flatMap(([where, strings]) => strings.flatMap((text) => piecesShown(text).map((piece) => `${where}: ${piece} in ${text}`)));
+    const leaks = Object.entries(texts).flatMap(([where, strings]) =>
+      strings.flatMap((text) => piecesShown(text).map((piece) => `${where}: ${piece} in ${text}`)),
+    );
     expect(leaks).toEqual([]);
     // The rest of the message stays readable.
     expect(texts['echoed state'].join('\n')).toContain('[withheld: contained a secret], expected == "nothing"');
@@ -136,7 +146,10 @@ describe.each(DATABASE_KINDS)('secret values stay out of results, state, inciden
     }
     // A change that moves a reference into a keyword is refused the same way.
     expect((await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { ...base, name: 'Allowed' } })).status).toBe(201);
-    const patched = await daemon.request('PATCH', '/orgs/default/checks/allowed', { token: admin, body: { config: { keyword: { value: 'x {{secrets.API_TOKEN}}' } } } });
+    const patched = await daemon.request('PATCH', '/orgs/default/checks/allowed', {
+      token: admin,
+      body: { config: { keyword: { value: 'x {{secrets.API_TOKEN}}' } } },
+    });
     expect(patched.status).toBe(400);
     expect(patched.body.error.details.issues).toContainEqual({ path: 'config.keyword.value', message: expect.stringContaining('credential field') });
 

@@ -36,18 +36,24 @@ describe.each(DATABASE_KINDS)('rate limits are reserved before the work [%s]', (
     const secret = (await daemon.request('POST', '/auth/2fa/setup', { token })).body.secret as string;
     expect((await daemon.request('POST', '/auth/2fa/confirm', { token, body: { code: code(secret) } })).status).toBe(200);
     const mfaToken = (await daemon.request('POST', '/auth/login', { body: { email: 'parallel-2fa@example.com', password: 'right-password-1' } })).body.mfaToken;
-    const answers = await Promise.all(Array.from({ length: 20 }, () => daemon.request('POST', '/auth/2fa/verify', { body: { mfaToken, recoveryCode: 'aaaaa-bbbbb' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => daemon.request('POST', '/auth/2fa/verify', { body: { mfaToken, recoveryCode: 'aaaaa-bbbbb' } })),
+    );
     expect(statuses(answers)).toEqual({ 401: 5, 429: 15 });
   });
 
   it('20 parallel reset requests for one address: at most 5 go through', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => daemon.request('POST', '/auth/password-reset', { body: { email: 'reset-burst@example.com' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => daemon.request('POST', '/auth/password-reset', { body: { email: 'reset-burst@example.com' } })),
+    );
     expect(statuses(answers)).toEqual({ 202: 5, 429: 15 });
   });
 
   it('40 parallel bad verification tokens from one client: at most 20 are tried', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => daemon.request('POST', '/auth/verify-email', { body: { token: `guess-${i}` }, headers: { 'x-forwarded-for': '192.0.2.44' } })),
+      Array.from({ length: 40 }, (_, i) =>
+        daemon.request('POST', '/auth/verify-email', { body: { token: `guess-${i}` }, headers: { 'x-forwarded-for': '192.0.2.44' } }),
+      ),
     );
     expect(statuses(answers)).toEqual({ 400: 20, 429: 20 });
   });
@@ -57,10 +63,13 @@ describe.each(DATABASE_KINDS)('rate limits are reserved before the work [%s]', (
 describe.each(DATABASE_KINDS)('nobody can lock anyone out [%s]', (kind) => {
   let daemon: TestDaemon;
   const from = (address: string) => ({ 'x-forwarded-for': address });
-  const login = (email: string, password: string, client: string) => daemon.request('POST', '/auth/login', { body: { email, password }, headers: from(client) });
+  const login = (email: string, password: string, client: string) =>
+    daemon.request('POST', '/auth/login', { body: { email, password }, headers: from(client) });
 
   beforeAll(async () => {
-    daemon = await startTestDaemon(kind, { env: { SVC_AUTH_LOGIN_RATE_LIMIT: '5', SVC_AUTH_LOGIN_RATE_LIMIT_PER_ACCOUNT: '12', SVC_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' } });
+    daemon = await startTestDaemon(kind, {
+      env: { SVC_AUTH_LOGIN_RATE_LIMIT: '5', SVC_AUTH_LOGIN_RATE_LIMIT_PER_ACCOUNT: '12', SVC_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' },
+    });
   });
   afterAll(() => daemon?.stop());
 
@@ -112,10 +121,16 @@ describe.each(DATABASE_KINDS)('without SVC_TRUST_PROXY, X-Forwarded-For is ignor
   it('a client cannot escape its limit by naming other addresses', async () => {
     await daemon.register('plain@example.com', 'plain-password-1');
     for (let i = 0; i < 3; i++) {
-      const res = await daemon.request('POST', '/auth/login', { body: { email: 'plain@example.com', password: 'nope-nope' }, headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+      const res = await daemon.request('POST', '/auth/login', {
+        body: { email: 'plain@example.com', password: 'nope-nope' },
+        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+      });
       expect(res.status).toBe(401);
     }
-    const res = await daemon.request('POST', '/auth/login', { body: { email: 'plain@example.com', password: 'nope-nope' }, headers: { 'x-forwarded-for': '203.0.113.99' } });
+    const res = await daemon.request('POST', '/auth/login', {
+      body: { email: 'plain@example.com', password: 'nope-nope' },
+      headers: { 'x-forwarded-for': '203.0.113.99' },
+    });
     expect(res.status).toBe(429);
   });
 });

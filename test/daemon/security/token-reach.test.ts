@@ -13,7 +13,8 @@ describe.each(DATABASE_KINDS)('personal access tokens stay out of server adminis
     daemon = await startTestDaemon(kind);
     admin = await daemon.adminToken();
     victim = await daemon.register('bystander@example.com');
-    const mint = async (scope: string) => (await daemon.request('POST', '/auth/tokens', { token: admin, body: { name: scope, org: 'default', scopes: [scope] } })).body.token as string;
+    const mint = async (scope: string) =>
+      (await daemon.request('POST', '/auth/tokens', { token: admin, body: { name: scope, org: 'default', scopes: [scope] } })).body.token as string;
     tokens = { api: await mint('api'), 'api:read': await mint('api:read') };
   });
   afterAll(async () => {

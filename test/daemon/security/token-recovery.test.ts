@@ -45,7 +45,9 @@ describe.each(DATABASE_KINDS)('personal access tokens and account recovery [%s]'
     const before = smtp.mails.length;
     expect((await daemon.request('POST', '/auth/password-reset', { body: { email: 'recover@example.com' } })).status).toBe(202);
     const link = /[?#]token=([A-Za-z0-9_%-]+)/.exec((await mailTo('recover@example.com', 'Reset your password', before)).text)![1];
-    expect((await daemon.request('POST', '/auth/password-reset/confirm', { body: { token: decodeURIComponent(link), newPassword: 'recovered-123' } })).status).toBe(204);
+    expect(
+      (await daemon.request('POST', '/auth/password-reset/confirm', { body: { token: decodeURIComponent(link), newPassword: 'recovered-123' } })).status,
+    ).toBe(204);
     expect(await works(token)).toBe(401);
     expect((await mailTo('recover@example.com', 'Your password was reset', before)).text).toContain('every personal access token');
   });
@@ -53,11 +55,16 @@ describe.each(DATABASE_KINDS)('personal access tokens and account recovery [%s]'
   it('a password change keeps tokens unless asked, and the notice lists the ones still live', async () => {
     const { session, token } = await accountWithToken('changer@example.com', 'ci-runner');
     let before = smtp.mails.length;
-    expect((await daemon.request('POST', '/auth/password', { token: session, body: { currentPassword: 'password-123', newPassword: 'password-456' } })).status).toBe(204);
+    expect(
+      (await daemon.request('POST', '/auth/password', { token: session, body: { currentPassword: 'password-123', newPassword: 'password-456' } })).status,
+    ).toBe(204);
     expect(await works(token)).toBe(200);
     expect((await mailTo('changer@example.com', 'Your password was changed', before)).text).toContain('- ci-runner (organization default');
     before = smtp.mails.length;
-    const res = await daemon.request('POST', '/auth/password', { token: session, body: { currentPassword: 'password-456', newPassword: 'password-789', revokeTokens: true } });
+    const res = await daemon.request('POST', '/auth/password', {
+      token: session,
+      body: { currentPassword: 'password-456', newPassword: 'password-789', revokeTokens: true },
+    });
     expect(res.status).toBe(204);
     expect(await works(token)).toBe(401);
     expect((await mailTo('changer@example.com', 'Your password was changed', before)).text).toContain('No personal access token of the account is live.');
@@ -66,13 +73,20 @@ describe.each(DATABASE_KINDS)('personal access tokens and account recovery [%s]'
   it('an e-mail change keeps tokens unless asked, and the notice lists the ones still live', async () => {
     const { session, token } = await accountWithToken('mover@example.com', 'deploy-bot');
     let before = smtp.mails.length;
-    expect((await daemon.request('PATCH', '/auth/me', { token: session, body: { email: 'moved@example.com', currentPassword: 'password-123' } })).status).toBe(200);
+    expect((await daemon.request('PATCH', '/auth/me', { token: session, body: { email: 'moved@example.com', currentPassword: 'password-123' } })).status).toBe(
+      200,
+    );
     expect(await works(token)).toBe(200);
     expect((await mailTo('mover@example.com', 'The e-mail address of your account was changed', before)).text).toContain('- deploy-bot (organization default');
     before = smtp.mails.length;
-    const res = await daemon.request('PATCH', '/auth/me', { token: session, body: { email: 'moved-again@example.com', currentPassword: 'password-123', revokeTokens: true } });
+    const res = await daemon.request('PATCH', '/auth/me', {
+      token: session,
+      body: { email: 'moved-again@example.com', currentPassword: 'password-123', revokeTokens: true },
+    });
     expect(res.status).toBe(200);
     expect(await works(token)).toBe(401);
-    expect((await mailTo('moved@example.com', 'The e-mail address of your account was changed', before)).text).toContain('No personal access token of the account is live.');
+    expect((await mailTo('moved@example.com', 'The e-mail address of your account was changed', before)).text).toContain(
+      'No personal access token of the account is live.',
+    );
   });
 });

@@ -3,12 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ImportInputError, type ConversionResult } from '../../../importers/converter.js';
-import {
-  HostedApiError,
-  convertHostedMonitorApi,
-  fetchHostedMonitors,
-  type HostedMonitorData,
-} from '../../../importers/betterstack/index.js';
+import { HostedApiError, convertHostedMonitorApi, fetchHostedMonitors, type HostedMonitorData } from '../../../importers/betterstack/index.js';
 
 // The adapter against a real HTTP server on 127.0.0.1 that plays the hosted API. The token
 // picks the server's behaviour; every token looks like a secret, and none may appear in an error.

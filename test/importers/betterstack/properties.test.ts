@@ -13,20 +13,91 @@ const accountText = readFileSync(new URL('account.json', dir), 'utf8');
 const account = JSON.parse(accountText) as Required<HostedMonitorData>;
 
 const MONITOR_KEYS = [
-  'url', 'pronounceable_name', 'monitor_type', 'monitor_group_id', 'status', 'policy_id', 'required_keyword', 'verify_ssl',
-  'check_frequency', 'call', 'sms', 'email', 'push', 'critical_alert', 'http_method', 'request_timeout', 'recovery_period',
-  'request_headers', 'request_body', 'follow_redirects', 'remember_cookies', 'paused_at', 'ssl_expiration',
-  'domain_expiration', 'regions', 'expected_status_codes', 'port', 'confirmation_period', 'paused', 'auth_username',
-  'auth_password', 'maintenance_from', 'maintenance_to', 'playwright_script', 'environment_variables',
+  'url',
+  'pronounceable_name',
+  'monitor_type',
+  'monitor_group_id',
+  'status',
+  'policy_id',
+  'required_keyword',
+  'verify_ssl',
+  'check_frequency',
+  'call',
+  'sms',
+  'email',
+  'push',
+  'critical_alert',
+  'http_method',
+  'request_timeout',
+  'recovery_period',
+  'request_headers',
+  'request_body',
+  'follow_redirects',
+  'remember_cookies',
+  'paused_at',
+  'ssl_expiration',
+  'domain_expiration',
+  'regions',
+  'expected_status_codes',
+  'port',
+  'confirmation_period',
+  'paused',
+  'auth_username',
+  'auth_password',
+  'maintenance_from',
+  'maintenance_to',
+  'playwright_script',
+  'environment_variables',
 ];
 const HEARTBEAT_KEYS = ['url', 'name', 'period', 'grace', 'paused', 'paused_at', 'heartbeat_group_id', 'email', 'policy_id'];
-const KINDS = ['status', 'expected_status_code', 'keyword', 'keyword_absence', 'ping', 'tcp', 'udp', 'smtp', 'pop', 'imap', 'dns', 'playwright', 'other', '__proto__', 'constructor'];
+const KINDS = [
+  'status',
+  'expected_status_code',
+  'keyword',
+  'keyword_absence',
+  'ping',
+  'tcp',
+  'udp',
+  'smtp',
+  'pop',
+  'imap',
+  'dns',
+  'playwright',
+  'other',
+  '__proto__',
+  'constructor',
+];
 
 const loose: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom('', '0', '25,465,587', 'abc,1', '65536', 'https://example.com/', 'example.com', '[::1]', '::1', '1.1.1.1',
-    'https://u:p@example.com/', 'get', 'TRACE', '__proto__', null, true, false, -1, 0, 1e9, [{ name: 'Authorization', value: 'x' }],
-    [{ name: '__proto__', value: 'x' }, { name: 'X-A', value: 1 }], [200, '2xx', 'bad', 99]),
+  fc.constantFrom(
+    '',
+    '0',
+    '25,465,587',
+    'abc,1',
+    '65536',
+    'https://example.com/',
+    'example.com',
+    '[::1]',
+    '::1',
+    '1.1.1.1',
+    'https://u:p@example.com/',
+    'get',
+    'TRACE',
+    '__proto__',
+    null,
+    true,
+    false,
+    -1,
+    0,
+    1e9,
+    [{ name: 'Authorization', value: 'x' }],
+    [
+      { name: '__proto__', value: 'x' },
+      { name: 'X-A', value: 1 },
+    ],
+    [200, '2xx', 'bad', 99],
+  ),
   fc.string({ maxLength: 30 }),
   fc.integer({ min: -10, max: 10_000_000 }),
 );
@@ -34,7 +105,11 @@ const loose: fc.Arbitrary<unknown> = fc.oneof(
 function resources(keys: readonly string[], base: fc.Arbitrary<Record<string, unknown>>) {
   return fc.array(
     fc.oneof(
-      fc.record({ id: fc.oneof(fc.string({ maxLength: 5 }), fc.nat()), type: fc.constant('x'), attributes: base.chain((b) => fc.dictionary(fc.constantFrom(...keys), loose, { maxKeys: 12 }).map((extra) => ({ ...b, ...extra }))) }),
+      fc.record({
+        id: fc.oneof(fc.string({ maxLength: 5 }), fc.nat()),
+        type: fc.constant('x'),
+        attributes: base.chain((b) => fc.dictionary(fc.constantFrom(...keys), loose, { maxKeys: 12 }).map((extra) => ({ ...b, ...extra }))),
+      }),
       loose,
     ),
     { maxLength: 10 },
@@ -62,7 +137,10 @@ function assertSound(outcome: ConversionResult | 'refused'): number {
 
 describe('random data', () => {
   test('any JSON value is refused or converted', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => void assertSound(convertOrRefuse(JSON.stringify(value) ?? 'null'))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => void assertSound(convertOrRefuse(JSON.stringify(value) ?? 'null'))),
+      { numRuns: 300 },
+    );
   });
 
   test('every cut of the fixture short of its end is refused', () => {

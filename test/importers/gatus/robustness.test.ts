@@ -58,7 +58,10 @@ describe('input that is not a Gatus configuration', () => {
   test.each([
     ['a recursive alias', 'a: &a [1, *a]\nendpoints: []\n'],
     ['deep nesting', `endpoints: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`],
-    ['deep nesting through aliases', `${Array.from({ length: 30 }, (_, i) => `a${i}: &a${i} [[[[[${i === 0 ? '' : `*a${i - 1}`}]]]]]`).join('\n')}\nendpoints: *a29\n`],
+    [
+      'deep nesting through aliases',
+      `${Array.from({ length: 30 }, (_, i) => `a${i}: &a${i} [[[[[${i === 0 ? '' : `*a${i - 1}`}]]]]]`).join('\n')}\nendpoints: *a29\n`,
+    ],
   ])('%s is refused', (_name, input) => {
     expect(refusal(input).message).toMatch(/^expected a Gatus YAML configuration/);
   });
@@ -67,7 +70,7 @@ describe('input that is not a Gatus configuration', () => {
     expect(convertConfigFile('a: &a {<<: *a, x: 1}\nendpoints: []\n')).toEqual({ checks: [], warnings: [], skipped: [] });
   });
 
-  test('a merge key takes the keys of each mapping it names, the endpoint\'s own first', () => {
+  test("a merge key takes the keys of each mapping it names, the endpoint's own first", () => {
     const text = [
       'a: &a {interval: 30s, group: one}',
       'b: &b {group: two, enabled: false}',
@@ -103,7 +106,23 @@ const plain = (maxLength: number) => fc.string({ maxLength }).filter((text) => !
 
 // Pieces of realistic endpoints, mixed with arbitrary values, so that random configurations
 // reach deep into the converter rather than failing at the first field.
-const scheme = fc.constantFrom('https://', 'http://', 'tcp://', 'udp://', 'icmp://', 'tls://', 'starttls://', 'grpc://', 'grpcs://', 'ws://', 'wss://', 'ssh://', 'sctp://', 'ftp://', '');
+const scheme = fc.constantFrom(
+  'https://',
+  'http://',
+  'tcp://',
+  'udp://',
+  'icmp://',
+  'tls://',
+  'starttls://',
+  'grpc://',
+  'grpcs://',
+  'ws://',
+  'wss://',
+  'ssh://',
+  'sctp://',
+  'ftp://',
+  '',
+);
 const host = fc.constantFrom('example.com', 'db.internal:5432', '192.0.2.1', '[2001:db8::1]:443', 'u:p@host.example:22', '${HOST}', 'a b', '');
 const condition = fc.oneof(
   fc.constantFrom(
@@ -125,9 +144,9 @@ const condition = fc.oneof(
     '[BODY].n == pat(a*b)',
   ),
   plain(40),
-  fc.tuple(fc.constantFrom('[STATUS]', '[BODY]', '[RESPONSE_TIME]', '[BODY].x'), fc.constantFrom('==', '!=', '<', '>='), plain(12)).map(
-    ([left, op, right]) => `${left} ${op} ${right}`,
-  ),
+  fc
+    .tuple(fc.constantFrom('[STATUS]', '[BODY]', '[RESPONSE_TIME]', '[BODY].x'), fc.constantFrom('==', '!=', '<', '>='), plain(12))
+    .map(([left, op, right]) => `${left} ${op} ${right}`),
 );
 // `<<` is YAML's merge key: a random one with a scalar value is not a configuration at all.
 const key = (maxLength: number) => plain(maxLength).filter((k) => k !== '<<');
@@ -135,7 +154,10 @@ const anything = fc.oneof(plain(20), fc.integer(), fc.boolean(), fc.constant(nul
 const endpoint = fc.record(
   {
     name: fc.oneof(plain(30), fc.constantFrom('api', 'API', 'Api', '${NAME}'), anything),
-    url: fc.oneof(fc.tuple(scheme, host, fc.constantFrom('', '/health', '?q=1')).map(([s, h, p]) => s + h + p), anything),
+    url: fc.oneof(
+      fc.tuple(scheme, host, fc.constantFrom('', '/health', '?q=1')).map(([s, h, p]) => s + h + p),
+      anything,
+    ),
     interval: fc.oneof(fc.constantFrom('1s', '30s', '1h30m', '100h', '0', 'x', '${I}'), anything),
     enabled: anything,
     group: anything,
@@ -146,14 +168,26 @@ const endpoint = fc.record(
     conditions: fc.oneof(fc.array(condition, { maxLength: 6 }), anything),
     client: fc.oneof(
       fc.record(
-        { insecure: anything, 'ignore-redirect': anything, timeout: fc.oneof(fc.constantFrom('5s', '2m', '1ms'), anything), oauth2: anything, 'proxy-url': anything },
+        {
+          insecure: anything,
+          'ignore-redirect': anything,
+          timeout: fc.oneof(fc.constantFrom('5s', '2m', '1ms'), anything),
+          oauth2: anything,
+          'proxy-url': anything,
+        },
         { requiredKeys: [] },
       ),
       anything,
     ),
-    dns: fc.oneof(fc.record({ 'query-type': fc.constantFrom('A', 'MX', 'ANY', ''), 'query-name': fc.constantFrom('example.com', '', 'bad name') }), fc.constant(undefined)),
+    dns: fc.oneof(
+      fc.record({ 'query-type': fc.constantFrom('A', 'MX', 'ANY', ''), 'query-name': fc.constantFrom('example.com', '', 'bad name') }),
+      fc.constant(undefined),
+    ),
     ssh: fc.oneof(fc.record({ username: anything, password: anything }, { requiredKeys: [] }), fc.constant(undefined)),
-    alerts: fc.oneof(fc.array(fc.record({ type: fc.constantFrom('slack', 'email'), 'failure-threshold': anything }, { requiredKeys: [] }), { maxLength: 3 }), anything),
+    alerts: fc.oneof(
+      fc.array(fc.record({ type: fc.constantFrom('slack', 'email'), 'failure-threshold': anything }, { requiredKeys: [] }), { maxLength: 3 }),
+      anything,
+    ),
     'extra-labels': fc.oneof(fc.dictionary(key(70), anything, { maxKeys: 4 }), anything),
   },
   { requiredKeys: [] },

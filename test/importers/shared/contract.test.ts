@@ -42,13 +42,7 @@ describe('sources', () => {
 describe('SlugAllocator', () => {
   test('suffixes collisions in call order', () => {
     const slugs = new SlugAllocator();
-    expect(['API', 'api', 'Api!', 'api-2', 'Other'].map((name) => slugs.allocate(name))).toEqual([
-      'api',
-      'api-2',
-      'api-3',
-      'api-2-2',
-      'other',
-    ]);
+    expect(['API', 'api', 'Api!', 'api-2', 'Other'].map((name) => slugs.allocate(name))).toEqual(['api', 'api-2', 'api-3', 'api-2-2', 'other']);
   });
 
   test('keeps suffixed slugs within 63 characters', () => {
@@ -187,7 +181,9 @@ describe('labels and headers', () => {
       },
     });
     expect(JSON.stringify(check)).not.toMatch(/abc|"k"/);
-    expect(scope.warnings.find((w) => w.field === 'headers.authorization')?.message).toContain('set secret SHOP_FRONT_AUTHORIZATION (svc secrets set SHOP_FRONT_AUTHORIZATION)');
+    expect(scope.warnings.find((w) => w.field === 'headers.authorization')?.message).toContain(
+      'set secret SHOP_FRONT_AUTHORIZATION (svc secrets set SHOP_FRONT_AUTHORIZATION)',
+    );
     expect(scope.warnings.map((w) => [w.code, w.field])).toEqual([
       ['SECRET_DROPPED', 'headers.authorization'],
       ['SECRET_DROPPED', 'headers.X-API-Key'],
@@ -212,13 +208,7 @@ describe('input helpers', () => {
   });
 
   test('loose values', () => {
-    expect([numberValue('42'), numberValue(' 7 '), numberValue(''), numberValue(null), numberValue('4a')]).toEqual([
-      42,
-      7,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect([numberValue('42'), numberValue(' 7 '), numberValue(''), numberValue(null), numberValue('4a')]).toEqual([42, 7, undefined, undefined, undefined]);
     expect([integerValue('3'), integerValue(2.5)]).toEqual([3, undefined]);
     expect([flagValue('yes'), flagValue('Off'), flagValue(1), flagValue('maybe')]).toEqual([true, false, true, undefined]);
     expect([textValue(5), textValue(null), textValue({})]).toEqual(['5', undefined, undefined]);

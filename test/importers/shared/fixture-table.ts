@@ -2,13 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { validateCheck } from '../../../checks/index.js';
-import {
-  ImportInputError,
-  MANAGED_LABEL_KEY,
-  type ConversionResult,
-  type Converter,
-  type ImportSource,
-} from '../../../importers/converter.js';
+import { ImportInputError, MANAGED_LABEL_KEY, type ConversionResult, type Converter, type ImportSource } from '../../../importers/converter.js';
 import { IMPORT_SOURCE_DESCRIPTIONS } from '../../../contract/import-sources.js';
 import { updateSwitch } from '../../support/required-tool.js';
 

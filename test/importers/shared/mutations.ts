@@ -10,12 +10,10 @@ export function mutatedText(texts: readonly string[], tokens: readonly string[])
     remove: fc.nat({ max: 40 }),
     insert: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...tokens)),
   });
-  return fc
-    .tuple(fc.constantFrom(...texts), fc.array(edit, { minLength: 1, maxLength: 4 }))
-    .map(([original, edits]) =>
-      edits.reduce((text, { at, remove, insert }) => {
-        const position = at % (text.length + 1);
-        return text.slice(0, position) + insert + text.slice(position + remove);
-      }, original),
-    );
+  return fc.tuple(fc.constantFrom(...texts), fc.array(edit, { minLength: 1, maxLength: 4 })).map(([original, edits]) =>
+    edits.reduce((text, { at, remove, insert }) => {
+      const position = at % (text.length + 1);
+      return text.slice(0, position) + insert + text.slice(position + remove);
+    }, original),
+  );
 }

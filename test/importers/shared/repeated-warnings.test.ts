@@ -17,7 +17,12 @@ describe('warnings that would repeat for every item', () => {
     expect(result.checks).toHaveLength(16);
     const history = result.warnings.filter((warning) => warning.message.includes('status history'));
     expect(history).toEqual([
-      { item: 'status history', code: 'UNSUPPORTED_SETTING', field: 'logs', message: 'status history (logs, response_times) of 16 monitors never carries over' },
+      {
+        item: 'status history',
+        code: 'UNSUPPORTED_SETTING',
+        field: 'logs',
+        message: 'status history (logs, response_times) of 16 monitors never carries over',
+      },
     ]);
   });
 });

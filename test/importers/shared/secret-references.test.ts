@@ -15,7 +15,9 @@ describe('imports refer to secrets instead of dropping credentials', () => {
     const references = result.checks.flatMap((check) => referencedSecrets(check.config).map((name) => ({ slug: check.slug, name })));
     expect(references.map((r) => r.name)).toEqual(expect.arrayContaining(['ANALYTICS_DB_PASSWORD', 'FINANCE_SQL_PASSWORD', 'SHOP_KEYWORD_PASSWORD']));
     for (const { slug, name } of references) {
-      const warning = result.warnings.find((w) => w.slug === slug && w.code === 'SECRET_DROPPED' && w.message.includes(`set secret ${name} (svc secrets set ${name})`));
+      const warning = result.warnings.find(
+        (w) => w.slug === slug && w.code === 'SECRET_DROPPED' && w.message.includes(`set secret ${name} (svc secrets set ${name})`),
+      );
       expect(warning, `${slug}: ${name}`).toBeDefined();
     }
     // Before the slug is known a name has a stand-in; none is left over.

@@ -3,10 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { validateCheck } from '../../../checks/index.js';
 import type { ConversionResult } from '../../../importers/converter.js';
-import {
-  convertSelfhostedMonitorDb,
-  prepareSelfhostedMonitorDb,
-} from '../../../importers/uptime-kuma/index.js';
+import { convertSelfhostedMonitorDb, prepareSelfhostedMonitorDb } from '../../../importers/uptime-kuma/index.js';
 import { FIXTURE_DIR, buildFixtureDatabase } from '../../fixtures/import/uptime-kuma/build-database.js';
 import { expectedAt, expectFixture } from '../shared/fixture-table.js';
 
@@ -33,10 +30,40 @@ const CASES: FixtureCase[] = [
 
 // Every secret written into the fixtures; none may reach the converted checks or the warnings.
 const SECRETS = [
-  'abc.def', 'hunter2', 'client-secret-value', 's3cr', 'Pa55', 'app:pw', 'cachepass', 'oraclepass', 'mqttpass',
-  'kafkapass', 'rabbitpass', 't0ken', 'public', 'radiuspass', 'sharedsecret', 'deploy:pw', 'Xk2pQ9', 'proxypass',
-  'eyJhbGciOi', 'k-123', 'BEGIN PRIVATE KEY', 'ntlmpass', 'password=pw', 'shop-pass', 'session=abc123', 'a1B2c3D4e5',
-  'An4lytics', 'mqtt-pass', 'radius-pass', 'Fin4nce', 'hooks.slack', 'mailpass', '123:abc', 'shoppass',
+  'abc.def',
+  'hunter2',
+  'client-secret-value',
+  's3cr',
+  'Pa55',
+  'app:pw',
+  'cachepass',
+  'oraclepass',
+  'mqttpass',
+  'kafkapass',
+  'rabbitpass',
+  't0ken',
+  'public',
+  'radiuspass',
+  'sharedsecret',
+  'deploy:pw',
+  'Xk2pQ9',
+  'proxypass',
+  'eyJhbGciOi',
+  'k-123',
+  'BEGIN PRIVATE KEY',
+  'ntlmpass',
+  'password=pw',
+  'shop-pass',
+  'session=abc123',
+  'a1B2c3D4e5',
+  'An4lytics',
+  'mqtt-pass',
+  'radius-pass',
+  'Fin4nce',
+  'hooks.slack',
+  'mailpass',
+  '123:abc',
+  'shoppass',
 ];
 
 beforeAll(async () => {

@@ -4,10 +4,7 @@ import { FIXTURE_DIR, buildFixtureDatabase } from '../../fixtures/import/uptime-
 
 // Each test imports the importer afresh, so that sql.js starts out not loaded.
 async function freshImporter() {
-  const [importer, contract] = await Promise.all([
-    import('../../../importers/uptime-kuma/index.js'),
-    import('../../../importers/converter.js'),
-  ]);
+  const [importer, contract] = await Promise.all([import('../../../importers/uptime-kuma/index.js'), import('../../../importers/converter.js')]);
   return { ...importer, ImportInputError: contract.ImportInputError };
 }
 

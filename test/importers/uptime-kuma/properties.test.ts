@@ -12,10 +12,42 @@ import { FIXTURE_DIR, buildFixtureDatabase, schemaSql } from '../../fixtures/imp
 
 const SQLITE_MAGIC = new TextEncoder().encode('SQLite format 3\0');
 const TYPES = [
-  'http', 'keyword', 'json-query', 'port', 'ping', 'dns', 'docker', 'push', 'group', 'real-browser', 'grpc-keyword',
-  'kafka-producer', 'mqtt', 'rabbitmq', 'smtp', 'snmp', 'ntp', 'websocket-upgrade', 'sqlserver', 'postgres', 'mysql',
-  'mongodb', 'oracledb', 'redis', 'radius', 'steam', 'gamedig', 'tailscale-ping', 'system-service', 'sip-options',
-  'globalping', 'manual', 'unknown', '__proto__', 'constructor', 'toString',
+  'http',
+  'keyword',
+  'json-query',
+  'port',
+  'ping',
+  'dns',
+  'docker',
+  'push',
+  'group',
+  'real-browser',
+  'grpc-keyword',
+  'kafka-producer',
+  'mqtt',
+  'rabbitmq',
+  'smtp',
+  'snmp',
+  'ntp',
+  'websocket-upgrade',
+  'sqlserver',
+  'postgres',
+  'mysql',
+  'mongodb',
+  'oracledb',
+  'redis',
+  'radius',
+  'steam',
+  'gamedig',
+  'tailscale-ping',
+  'system-service',
+  'sip-options',
+  'globalping',
+  'manual',
+  'unknown',
+  '__proto__',
+  'constructor',
+  'toString',
 ];
 
 function convertOrRefuse(input: Uint8Array | string): ConversionResult | 'refused' {
@@ -44,9 +76,29 @@ function assertSound(outcome: ConversionResult | 'refused'): void {
 const looseValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
   fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
-  fc.constantFrom('', ' ', '0', '1', 'true', '-5', '1e309', 'https://', 'https://example.com/x', 'a b', '::1', '[::1]:53',
-    '__proto__', 'example.com', 'postgres://u:p@h:1/d', 'Server=h,1;Password=p', '{"Authorization": "x"}', '["200-299"]',
-    '[{"type":"expression","variable":"record","operator":"contains","value":"x"}]', 'mqtts://h', 'wss://h/p'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '1',
+    'true',
+    '-5',
+    '1e309',
+    'https://',
+    'https://example.com/x',
+    'a b',
+    '::1',
+    '[::1]:53',
+    '__proto__',
+    'example.com',
+    'postgres://u:p@h:1/d',
+    'Server=h,1;Password=p',
+    '{"Authorization": "x"}',
+    '["200-299"]',
+    '[{"type":"expression","variable":"record","operator":"contains","value":"x"}]',
+    'mqtts://h',
+    'wss://h/p',
+  ),
   fc.string({ maxLength: 40 }),
   fc.integer({ min: -100_000, max: 10_000_000 }),
 );
@@ -70,7 +122,10 @@ beforeAll(async () => {
 
 describe('random and damaged bytes', () => {
   test('arbitrary bytes are refused or converted, never anything else', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 4096 }), (bytes) => assertSound(convertOrRefuse(bytes))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 4096 }), (bytes) => assertSound(convertOrRefuse(bytes))),
+      { numRuns: 300 },
+    );
   });
 
   test('bytes behind a SQLite header are refused or converted', () => {
@@ -100,7 +155,10 @@ describe('random and damaged bytes', () => {
 
 describe('random JSON', () => {
   test('any JSON value is refused or converted', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => assertSound(convertOrRefuse(JSON.stringify(value) ?? 'null'))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => assertSound(convertOrRefuse(JSON.stringify(value) ?? 'null'))),
+      { numRuns: 300 },
+    );
   });
 
   test('every cut of the backup short of its end is refused', () => {
@@ -113,11 +171,16 @@ describe('random JSON', () => {
   });
 
   test('a backup with fields of any shape converts, item by item', () => {
-    const keys = [...sqlColumns, ...sqlColumns.map((c) => c.replace(/_([a-z])/g, (_, l: string) => l.toUpperCase())), 'tags', 'notificationIDList', 'accepted_statuscodes'];
-    const entry = fc.record(
-      { type: fc.constantFrom(...TYPES), name: fc.oneof(fc.string({ maxLength: 30 }), looseValue) },
-      { requiredKeys: [] },
-    ).chain((base) => fc.dictionary(fc.constantFrom(...keys), looseValue, { maxKeys: 25 }).map((extra) => ({ ...extra, ...base })));
+    const keys = [
+      ...sqlColumns,
+      ...sqlColumns.map((c) => c.replace(/_([a-z])/g, (_, l: string) => l.toUpperCase())),
+      'tags',
+      'notificationIDList',
+      'accepted_statuscodes',
+    ];
+    const entry = fc
+      .record({ type: fc.constantFrom(...TYPES), name: fc.oneof(fc.string({ maxLength: 30 }), looseValue) }, { requiredKeys: [] })
+      .chain((base) => fc.dictionary(fc.constantFrom(...keys), looseValue, { maxKeys: 25 }).map((extra) => ({ ...extra, ...base })));
     fc.assert(
       fc.property(fc.array(fc.oneof(entry, looseValue), { maxLength: 12 }), (monitorList) => {
         const outcome = convertOrRefuse(JSON.stringify({ version: '1.23.16', notificationList: [], monitorList }));
@@ -183,7 +246,10 @@ describe('random JSON', () => {
 describe('random rows in a real schema', () => {
   test('rows with random column values convert, item by item', async () => {
     const SQL = await initSqlJs();
-    const columnValue = fc.oneof(looseValue.filter((v) => typeof v === 'string' || typeof v === 'number'), fc.constant(null));
+    const columnValue = fc.oneof(
+      looseValue.filter((v) => typeof v === 'string' || typeof v === 'number'),
+      fc.constant(null),
+    );
     const row = fc.record({
       type: fc.constantFrom(...TYPES),
       values: fc.dictionary(fc.constantFrom(...sqlColumns.filter((c) => c !== 'id' && c !== 'type')), columnValue, { maxKeys: 20 }),

@@ -5,18 +5,8 @@ import Database from 'better-sqlite3';
 import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ImportInputError } from '../../../importers/converter.js';
-import {
-  convertSelfhostedMonitorDb,
-  inspectSelfhostedMonitorDb,
-  isSqliteFile,
-  prepareSelfhostedMonitorDb,
-} from '../../../importers/uptime-kuma/index.js';
-import {
-  FIXTURE_DIR,
-  buildDatabase,
-  buildFixtureDatabase,
-  schemaSql,
-} from '../../fixtures/import/uptime-kuma/build-database.js';
+import { convertSelfhostedMonitorDb, inspectSelfhostedMonitorDb, isSqliteFile, prepareSelfhostedMonitorDb } from '../../../importers/uptime-kuma/index.js';
+import { FIXTURE_DIR, buildDatabase, buildFixtureDatabase, schemaSql } from '../../fixtures/import/uptime-kuma/build-database.js';
 import { buildLargeDatabase } from '../../fixtures/import/uptime-kuma/generate-large.js';
 
 const MARIADB_HINT = /MariaDB/;

@@ -101,7 +101,16 @@ describe('DNS monitors (server/monitor-types/dns.js, server/monitor-conditions/)
 
 describe('SNMP monitors (server/monitor-types/snmp.js)', () => {
   test('the community string becomes a secret reference with a warning naming the secret, never "public" by default', () => {
-    const result = convertOne({ type: 'snmp', hostname: '127.0.0.1', port: 161, snmp_version: '2c', snmp_oid: '1.3.6.1.2.1.1.3.0', radiusPassword: 'n0t-public', jsonPathOperator: '>', expectedValue: '0' });
+    const result = convertOne({
+      type: 'snmp',
+      hostname: '127.0.0.1',
+      port: 161,
+      snmp_version: '2c',
+      snmp_oid: '1.3.6.1.2.1.1.3.0',
+      radiusPassword: 'n0t-public',
+      jsonPathOperator: '>',
+      expectedValue: '0',
+    });
     const config = result.checks[0]!.config as Record<string, unknown>;
     expect(config.community).toMatch(/^\{\{secrets\.[A-Z0-9_]+\}\}$/);
     expect(JSON.stringify(result)).not.toContain('n0t-public');
@@ -133,7 +142,16 @@ describe('WebSocket monitors (server/monitor-types/websocket-upgrade.js)', () =>
 
 describe('MQTT monitors (server/monitor-types/mqtt.js)', () => {
   test('a JSON query compares the text with == whatever the operator, as Kuma does, and says so', () => {
-    const result = convertOne({ type: 'mqtt', hostname: '127.0.0.1', port: 1883, mqttTopic: 't', mqttCheckType: 'json-query', jsonPath: 'v', jsonPathOperator: '>', expectedValue: '20' });
+    const result = convertOne({
+      type: 'mqtt',
+      hostname: '127.0.0.1',
+      port: 1883,
+      mqttTopic: 't',
+      mqttCheckType: 'json-query',
+      jsonPath: 'v',
+      jsonPathOperator: '>',
+      expectedValue: '20',
+    });
     expect(result.checks[0]!.config).toMatchObject({ jsonQueries: [{ expression: 'v', operator: '==', expected: '20', compareAs: 'text' }] });
     expect(result.warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'jsonPathOperator' }]);
   });

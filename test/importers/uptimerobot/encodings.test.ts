@@ -95,7 +95,11 @@ describe('v2 code encodings', () => {
     const name = `${result.checks[0].slug.toUpperCase().replace(/-/g, '_')}_PASSWORD`;
     expect(result.checks[0].config).toMatchObject({ basicAuthUser: 'u', basicAuthPassword: `{{secrets.${name}}}` });
     expect(result.warnings).toEqual([
-      expect.objectContaining({ code: 'SECRET_DROPPED', field: 'http_password', message: expect.stringContaining(`set secret ${name} (svc secrets set ${name})`) }),
+      expect.objectContaining({
+        code: 'SECRET_DROPPED',
+        field: 'http_password',
+        message: expect.stringContaining(`set secret ${name} (svc secrets set ${name})`),
+      }),
     ]);
     expect(JSON.stringify(result)).not.toContain('"p"');
   });
@@ -140,8 +144,6 @@ describe('input that is not a monitors listing', () => {
     const result = convertUptimeApiMonitor(
       JSON.stringify({ stat: 'ok', pagination: { offset: 0, limit: 1, total: 3 }, monitors: [{ id: 1, friendly_name: 'A', type: 3, url: 'a.example.com' }] }),
     );
-    expect(result.warnings).toEqual([
-      expect.objectContaining({ item: 'pagination', message: expect.stringMatching(/monitors 1 to 1 of 3/) }),
-    ]);
+    expect(result.warnings).toEqual([expect.objectContaining({ item: 'pagination', message: expect.stringMatching(/monitors 1 to 1 of 3/) })]);
   });
 });

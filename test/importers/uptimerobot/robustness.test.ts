@@ -14,7 +14,10 @@ const texts = readdirSync(FIXTURES)
 // Each field in every encoding the API uses for it, plus arbitrary values.
 const anything = fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 100_000 }), fc.boolean(), fc.constant(null), fc.constant(''), fc.double());
 const codeOf = (...codes: number[]) => fc.oneof(fc.constantFrom(...codes), fc.constantFrom(...codes).map(String), fc.constantFrom('', null), anything);
-const url = fc.oneof(fc.constantFrom('https://example.com', 'example.com', '192.0.2.1', 'tcp://db.example.com:5432', '2001:db8::1', 'http://u:p@x.example', '', 'not a url'), fc.string({ maxLength: 20 }));
+const url = fc.oneof(
+  fc.constantFrom('https://example.com', 'example.com', '192.0.2.1', 'tcp://db.example.com:5432', '2001:db8::1', 'http://u:p@x.example', '', 'not a url'),
+  fc.string({ maxLength: 20 }),
+);
 const v2Monitor = fc.record(
   {
     id: fc.oneof(fc.integer(), fc.string({ maxLength: 6 })),
@@ -65,7 +68,10 @@ const v3Monitor = fc.record(
           dnsRecords: fc.dictionary(fc.constantFrom('a', 'aaaa', 'mx', 'xyz'), fc.array(anything, { maxLength: 2 }), { maxKeys: 2 }),
           apiAssertions: fc.record({
             logic: fc.constantFrom('AND', 'OR'),
-            checks: fc.array(fc.record({ property: fc.oneof(fc.constantFrom('status_code', '$.a', '$[0].b', '$.`x'), anything), comparison: anything, target: anything }), { maxLength: 3 }),
+            checks: fc.array(
+              fc.record({ property: fc.oneof(fc.constantFrom('status_code', '$.a', '$[0].b', '$.`x'), anything), comparison: anything, target: anything }),
+              { maxLength: 3 },
+            ),
           }),
           udp: fc.record({ payload: anything, packetLossThreshold: anything }, { requiredKeys: [] }),
         },

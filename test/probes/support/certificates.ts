@@ -33,10 +33,40 @@ export function makeCertificates(): TestCertificates {
     openssl('req', '-x509', ...newKey, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=svc probe test CA');
     const leaf = (name: string, days: string): KeyPair => {
       openssl('req', ...newKey, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', '/CN=localhost');
-      openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', days, '-extfile', 'ext', '-out', `${name}.pem`);
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-days',
+        days,
+        '-extfile',
+        'ext',
+        '-out',
+        `${name}.pem`,
+      );
       return { cert: read(`${name}.pem`), key: read(`${name}.key`) };
     };
-    openssl('req', '-x509', ...newKey, '-keyout', 'self.key', '-out', 'self.pem', '-days', '30', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1');
+    openssl(
+      'req',
+      '-x509',
+      ...newKey,
+      '-keyout',
+      'self.key',
+      '-out',
+      'self.pem',
+      '-days',
+      '30',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    );
     return {
       ca: read('ca.pem'),
       valid: leaf('valid', '90'),

@@ -20,14 +20,22 @@ export async function startDnsmasq(records: string[]): Promise<Dnsmasq> {
   const port = await freeUdpPort();
   const child: ChildProcess = spawn(
     'dnsmasq',
-    ['--no-daemon', '--conf-file=/dev/null', '--no-resolv', '--no-hosts', '--bind-interfaces', '--listen-address=127.0.0.1', `--port=${port}`, '--pid-file=', ...records],
+    [
+      '--no-daemon',
+      '--conf-file=/dev/null',
+      '--no-resolv',
+      '--no-hosts',
+      '--bind-interfaces',
+      '--listen-address=127.0.0.1',
+      `--port=${port}`,
+      '--pid-file=',
+      ...records,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`dnsmasq exited (${code}): ${stderr.trim()}`))),
-  );
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`dnsmasq exited (${code}): ${stderr.trim()}`))));
   const spawned = new Promise<never>((_, reject) => child.once('error', reject));
   // dnsmasq logs "started" once it listens.
   const ready = new Promise<void>((resolve) => {

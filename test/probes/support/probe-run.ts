@@ -7,12 +7,7 @@ import { runProbe } from '../../../probes/run-probe.js';
 import { loadProbeAndDriver } from '../../support/probe-runs.js';
 
 /** A normalised check of `type` (defaults filled by the catalog), or a thrown list of problems. */
-export function checkOf(
-  type: CheckTypeName,
-  target: string,
-  config: Record<string, unknown> = {},
-  thresholds: ThresholdsInput = {},
-): CheckDefinition {
+export function checkOf(type: CheckTypeName, target: string, config: Record<string, unknown> = {}, thresholds: ThresholdsInput = {}): CheckDefinition {
   const validation = validateCheck({ name: `${type} probe test`, type, target, config, thresholds });
   if (!validation.ok) throw new Error(`invalid test check: ${JSON.stringify(validation.issues)}`);
   return validation.check;

@@ -23,9 +23,24 @@ export interface KafkaFakeOptions {
 
 class Writer {
   private parts: Buffer[] = [];
-  int16(value: number) { const b = Buffer.alloc(2); b.writeInt16BE(value); this.parts.push(b); return this; }
-  int32(value: number) { const b = Buffer.alloc(4); b.writeInt32BE(value); this.parts.push(b); return this; }
-  int64(value: bigint) { const b = Buffer.alloc(8); b.writeBigInt64BE(value); this.parts.push(b); return this; }
+  int16(value: number) {
+    const b = Buffer.alloc(2);
+    b.writeInt16BE(value);
+    this.parts.push(b);
+    return this;
+  }
+  int32(value: number) {
+    const b = Buffer.alloc(4);
+    b.writeInt32BE(value);
+    this.parts.push(b);
+    return this;
+  }
+  int64(value: bigint) {
+    const b = Buffer.alloc(8);
+    b.writeBigInt64BE(value);
+    this.parts.push(b);
+    return this;
+  }
   string(value: string | null) {
     if (value === null) return this.int16(-1);
     const bytes = Buffer.from(value);
@@ -33,15 +48,36 @@ class Writer {
     this.parts.push(bytes);
     return this;
   }
-  bytes(value: Buffer) { this.int32(value.length); this.parts.push(value); return this; }
-  array<T>(items: T[], write: (item: T) => void) { this.int32(items.length); items.forEach(write); return this; }
-  done() { return Buffer.concat(this.parts); }
+  bytes(value: Buffer) {
+    this.int32(value.length);
+    this.parts.push(value);
+    return this;
+  }
+  array<T>(items: T[], write: (item: T) => void) {
+    this.int32(items.length);
+    items.forEach(write);
+    return this;
+  }
+  done() {
+    return Buffer.concat(this.parts);
+  }
 }
 
 class Reader {
-  constructor(private buffer: Buffer, private offset = 0) {}
-  int16() { const v = this.buffer.readInt16BE(this.offset); this.offset += 2; return v; }
-  int32() { const v = this.buffer.readInt32BE(this.offset); this.offset += 4; return v; }
+  constructor(
+    private buffer: Buffer,
+    private offset = 0,
+  ) {}
+  int16() {
+    const v = this.buffer.readInt16BE(this.offset);
+    this.offset += 2;
+    return v;
+  }
+  int32() {
+    const v = this.buffer.readInt32BE(this.offset);
+    this.offset += 4;
+    return v;
+  }
   string() {
     const length = this.int16();
     if (length < 0) return null;
@@ -49,8 +85,16 @@ class Reader {
     this.offset += length;
     return value;
   }
-  bytes() { const length = this.int32(); const v = this.buffer.subarray(this.offset, this.offset + length); this.offset += length; return v; }
-  array<T>(read: () => T): T[] { const n = this.int32(); return Array.from({ length: Math.max(n, 0) }, read); }
+  bytes() {
+    const length = this.int32();
+    const v = this.buffer.subarray(this.offset, this.offset + length);
+    this.offset += length;
+    return v;
+  }
+  array<T>(read: () => T): T[] {
+    const n = this.int32();
+    return Array.from({ length: Math.max(n, 0) }, read);
+  }
 }
 
 /** Starts the fake broker on a free loopback port; its metadata names itself as the only broker. */
@@ -63,7 +107,11 @@ export async function startKafkaFake(options: KafkaFakeOptions): Promise<KafkaFa
     const out = new Writer();
     if (apiKey === API.apiVersions) {
       const supported: Array<[number, number, number]> = [
-        [API.produce, 0, 0], [API.metadata, 0, 0], [API.saslHandshake, 0, 1], [API.apiVersions, 0, 2], [API.saslAuthenticate, 0, 0],
+        [API.produce, 0, 0],
+        [API.metadata, 0, 0],
+        [API.saslHandshake, 0, 1],
+        [API.apiVersions, 0, 2],
+        [API.saslAuthenticate, 0, 0],
       ];
       out.int16(version > 2 ? ERROR.unsupportedVersion : ERROR.none).array(supported, ([key, min, max]) => out.int16(key).int16(min).int16(max));
       if (version >= 1) out.int32(0); // throttle_time_ms
@@ -90,7 +138,14 @@ export async function startKafkaFake(options: KafkaFakeOptions): Promise<KafkaFa
       return out.array(topics, (topic) => {
         const known = options.topics.includes(topic);
         out.int16(known ? ERROR.none : ERROR.unknownTopic).string(topic);
-        out.array(known ? [0] : [], (partition) => out.int16(ERROR.none).int32(partition).int32(1).array([1], (r) => out.int32(r)).array([1], (r) => out.int32(r)));
+        out.array(known ? [0] : [], (partition) =>
+          out
+            .int16(ERROR.none)
+            .int32(partition)
+            .int32(1)
+            .array([1], (r) => out.int32(r))
+            .array([1], (r) => out.int32(r)),
+        );
       });
     }
     if (apiKey === API.produce) {
@@ -101,7 +156,10 @@ export async function startKafkaFake(options: KafkaFakeOptions): Promise<KafkaFa
         out.string(topic).array(partitions, ({ partition, records }) => {
           const known = options.topics.includes(topic);
           if (known) produced.push({ topic, partition, bytes: records.length });
-          out.int32(partition).int16(known ? ERROR.none : ERROR.unknownTopic).int64(BigInt(produced.length - 1));
+          out
+            .int32(partition)
+            .int16(known ? ERROR.none : ERROR.unknownTopic)
+            .int64(BigInt(produced.length - 1));
         });
       });
     }

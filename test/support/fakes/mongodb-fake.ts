@@ -57,10 +57,21 @@ export async function startMongoFake(user: { username: string; password: string 
       case 'hello':
       case 'ismaster':
         return {
-          helloOk: true, ismaster: true, isWritablePrimary: true, maxBsonObjectSize: 16 * 1024 * 1024,
-          maxMessageSizeBytes: 48_000_000, maxWriteBatchSize: 100_000, localTime: new Date(),
-          logicalSessionTimeoutMinutes: 30, connectionId: nextId++, minWireVersion: 0, maxWireVersion: 21,
-          readOnly: false, saslSupportedMechs: ['SCRAM-SHA-256'], ok: 1, ...helloExtras(port),
+          helloOk: true,
+          ismaster: true,
+          isWritablePrimary: true,
+          maxBsonObjectSize: 16 * 1024 * 1024,
+          maxMessageSizeBytes: 48_000_000,
+          maxWriteBatchSize: 100_000,
+          localTime: new Date(),
+          logicalSessionTimeoutMinutes: 30,
+          connectionId: nextId++,
+          minWireVersion: 0,
+          maxWireVersion: 21,
+          readOnly: false,
+          saslSupportedMechs: ['SCRAM-SHA-256'],
+          ok: 1,
+          ...helloExtras(port),
         };
       case 'ping':
       case 'endsessions':

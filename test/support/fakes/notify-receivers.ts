@@ -25,14 +25,21 @@ export interface FakeReceivers {
 // answers follow the services' documented responses (Slack and Telegram answer 200 with `ok`,
 // PagerDuty and Opsgenie 202), and each fake refuses a request missing the fields its API requires.
 function answer(path: string, json: any): [number, unknown] {
-  if (path.startsWith('/slack-api/chat.postMessage')) return json?.channel && json?.text ? [200, { ok: true, ts: '1.2' }] : [200, { ok: false, error: 'no_text' }];
-  if (path.startsWith('/telegram/bot')) return /\/sendMessage$/.test(path) && json?.chat_id && json?.text ? [200, { ok: true, result: { message_id: 1 } }] : [400, { ok: false }];
+  if (path.startsWith('/slack-api/chat.postMessage'))
+    return json?.channel && json?.text ? [200, { ok: true, ts: '1.2' }] : [200, { ok: false, error: 'no_text' }];
+  if (path.startsWith('/telegram/bot'))
+    return /\/sendMessage$/.test(path) && json?.chat_id && json?.text ? [200, { ok: true, result: { message_id: 1 } }] : [400, { ok: false }];
   if (path.startsWith('/pagerduty/v2/enqueue')) {
-    const valid = json?.routing_key && json?.dedup_key && ['trigger', 'acknowledge', 'resolve'].includes(json?.event_action) && (json.event_action !== 'trigger' || (json.payload?.summary && json.payload?.source && json.payload?.severity));
+    const valid =
+      json?.routing_key &&
+      json?.dedup_key &&
+      ['trigger', 'acknowledge', 'resolve'].includes(json?.event_action) &&
+      (json.event_action !== 'trigger' || (json.payload?.summary && json.payload?.source && json.payload?.severity));
     return valid ? [202, { status: 'success', message: 'Event processed', dedup_key: json.dedup_key }] : [400, { status: 'invalid event' }];
   }
   if (path.startsWith('/opsgenie/v2/alerts')) return [202, { result: 'Request will be processed', took: 0.1, requestId: 'r' }];
-  if (path.startsWith('/pushover/1/messages.json')) return json?.token && json?.user && json?.message ? [200, { status: 1, request: 'r' }] : [400, { status: 0 }];
+  if (path.startsWith('/pushover/1/messages.json'))
+    return json?.token && json?.user && json?.message ? [200, { status: 1, request: 'r' }] : [400, { status: 0 }];
   if (path.startsWith('/teams')) return json?.attachments?.[0]?.contentType === 'application/vnd.microsoft.card.adaptive' ? [202, ''] : [400, ''];
   if (path.startsWith('/discord')) return json?.content ? [204, ''] : [400, { message: 'Cannot send an empty message' }];
   if (path.startsWith('/moved')) return [302, 'see elsewhere'];
@@ -63,7 +70,10 @@ export async function startFakeReceivers(options: { tls?: { cert: string; key: s
       const path = req.url ?? '/';
       requests.push({ method: req.method ?? '', path, headers: req.headers, body, json });
       const [status, reply] = answer(path, json);
-      res.writeHead(status, { 'content-type': typeof reply === 'string' ? 'text/plain' : 'application/json', ...(status === 302 ? { location: 'http://169.254.169.254/' } : {}) });
+      res.writeHead(status, {
+        'content-type': typeof reply === 'string' ? 'text/plain' : 'application/json',
+        ...(status === 302 ? { location: 'http://169.254.169.254/' } : {}),
+      });
       res.end(typeof reply === 'string' ? reply : JSON.stringify(reply));
     });
   };

@@ -21,8 +21,14 @@ const SDER_COUNT = 3;
 /** TTC encodings, as the driver reads them. */
 class Writer {
   private readonly parts: Buffer[] = [];
-  byte(value: number) { this.parts.push(Buffer.from([value])); return this; }
-  raw(bytes: Buffer) { this.parts.push(bytes); return this; }
+  byte(value: number) {
+    this.parts.push(Buffer.from([value]));
+    return this;
+  }
+  raw(bytes: Buffer) {
+    this.parts.push(bytes);
+    return this;
+  }
   /** UB2/UB4/UB8: a length byte, then the value big-endian in as few bytes as it needs. */
   ub(value: number) {
     if (value === 0) return this.byte(0);
@@ -32,13 +38,18 @@ class Writer {
     return this.byte(size).raw(bytes);
   }
   /** A string with a one-byte length (all the values here are short). */
-  str(text: string) { const bytes = Buffer.from(text); return this.byte(bytes.length).raw(bytes); }
+  str(text: string) {
+    const bytes = Buffer.from(text);
+    return this.byte(bytes.length).raw(bytes);
+  }
   keyValue(key: string, value: string, flag = 0) {
     this.ub(Buffer.byteLength(key)).str(key).ub(Buffer.byteLength(value));
     if (value) this.str(value);
     return this.ub(flag);
   }
-  done() { return Buffer.concat(this.parts); }
+  done() {
+    return Buffer.concat(this.parts);
+  }
 }
 
 /** A DATA packet after ACCEPT: 4-byte length (large SDU), type, flags, checksum, data flags. */
@@ -85,11 +96,19 @@ function protocolAnswer(): Buffer {
   const charset = Buffer.alloc(2);
   charset.writeUInt16LE(873); // AL32UTF8
   return new Writer()
-    .byte(MESSAGE.protocol).byte(6).byte(0).raw(Buffer.from('fake-oracle\0')).raw(charset).byte(0)
+    .byte(MESSAGE.protocol)
+    .byte(6)
+    .byte(0)
+    .raw(Buffer.from('fake-oracle\0'))
+    .raw(charset)
+    .byte(0)
     .raw(Buffer.from([0, 0])) // no elements
-    .raw(Buffer.from([0, fdo.length])).raw(fdo)
-    .byte(compileCaps.length).raw(compileCaps)
-    .byte(runtimeCaps.length).raw(runtimeCaps)
+    .raw(Buffer.from([0, fdo.length]))
+    .raw(fdo)
+    .byte(compileCaps.length)
+    .raw(compileCaps)
+    .byte(runtimeCaps.length)
+    .raw(runtimeCaps)
     .done();
 }
 
@@ -97,7 +116,11 @@ function dataTypesAnswer(): Buffer {
   const timeZone = Buffer.alloc(11);
   timeZone[4] = 60; // UTC: hours and minutes are offset by 60
   timeZone[5] = 60;
-  return new Writer().byte(MESSAGE.dataTypes).raw(timeZone).raw(Buffer.from([0, 0])).done();
+  return new Writer()
+    .byte(MESSAGE.dataTypes)
+    .raw(timeZone)
+    .raw(Buffer.from([0, 0]))
+    .done();
 }
 
 const status = () => new Writer().byte(MESSAGE.status).ub(0).ub(0).done();
@@ -121,12 +144,24 @@ function selectOneAnswer(): Buffer {
 /** An error ending the call, as the driver's processErrorInfo reads it (TTC field version 12.2). */
 function errorAnswer(code: number, text: string, call: { cursorId?: number; rowCount?: number } = {}): Buffer {
   const out = new Writer().byte(MESSAGE.error);
-  out.ub(0).ub(0).ub(0).ub(0).ub(0).ub(0).ub(call.cursorId ?? 0).ub(0); // call status .. cursor id, error position
+  out
+    .ub(0)
+    .ub(0)
+    .ub(0)
+    .ub(0)
+    .ub(0)
+    .ub(0)
+    .ub(call.cursorId ?? 0)
+    .ub(0); // call status .. cursor id, error position
   out.raw(Buffer.alloc(6)); // sql type, fatal, flags, cursor options, UPI parameter, warning flag
   out.ub(0).ub(0).byte(0).ub(0).ub(0); // row id
   out.ub(0).byte(0).byte(0).ub(0).ub(0).ub(0); // OS error .. logical row id
   out.ub(0).ub(0).ub(0); // batch errors, offsets, messages
-  return out.ub(code).ub(call.rowCount ?? 0).str(`${text}\n`).done();
+  return out
+    .ub(code)
+    .ub(call.rowCount ?? 0)
+    .str(`${text}\n`)
+    .done();
 }
 
 const aes = (key: Buffer, data: Buffer, decrypt = false) => {

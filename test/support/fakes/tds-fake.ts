@@ -84,10 +84,12 @@ function loginField(login: Buffer, at: number): Buffer {
 
 /** LOGIN7 passwords are scrambled: each byte's nibbles swapped, then XOR 0xA5. */
 function unscramble(bytes: Buffer): string {
-  return Buffer.from(bytes.map((byte) => {
-    const x = byte ^ 0xa5;
-    return ((x & 0x0f) << 4) | (x >> 4);
-  })).toString('utf16le');
+  return Buffer.from(
+    bytes.map((byte) => {
+      const x = byte ^ 0xa5;
+      return ((x & 0x0f) << 4) | (x >> 4);
+    }),
+  ).toString('utf16le');
 }
 
 function loginAnswer(database: string): Buffer {
@@ -127,7 +129,12 @@ export async function startTdsFake(user: { username: string; password: string })
       const password = unscramble(loginField(message, 44));
       const database = loginField(message, 68).toString('utf16le') || 'master';
       const ok = username === user.username && password === user.password;
-      socket.write(packet(PACKET.tabularResult, ok ? loginAnswer(database) : Buffer.concat([errorToken(18456, `Login failed for user '${username}'.`, 14), done(DONE.error)])));
+      socket.write(
+        packet(
+          PACKET.tabularResult,
+          ok ? loginAnswer(database) : Buffer.concat([errorToken(18456, `Login failed for user '${username}'.`, 14), done(DONE.error)]),
+        ),
+      );
     } else if (type === PACKET.sqlBatch) {
       // ALL_HEADERS (its total length first), then the batch text in UCS-2.
       const sql = message.subarray(message.readUInt32LE(0)).toString('utf16le');

@@ -60,8 +60,10 @@ export async function startFakeProvider(kind: FakeKind, client: { clientId: stri
     origin,
     next: {},
     env(): Record<string, string> {
-      if (kind === 'code_host_b') return { SVC_CODE_HOST_B_CLIENT_ID: client.clientId, SVC_CODE_HOST_B_CLIENT_SECRET: client.clientSecret, SVC_CODE_HOST_B_BASE_URL: origin };
-      if (kind === 'team_chat_install') return { SVC_TEAM_CHAT_INSTALL_AUTHORIZE_URL: `${origin}${paths.authorize}`, SVC_TEAM_CHAT_INSTALL_TOKEN_URL: `${origin}${paths.token}` };
+      if (kind === 'code_host_b')
+        return { SVC_CODE_HOST_B_CLIENT_ID: client.clientId, SVC_CODE_HOST_B_CLIENT_SECRET: client.clientSecret, SVC_CODE_HOST_B_BASE_URL: origin };
+      if (kind === 'team_chat_install')
+        return { SVC_TEAM_CHAT_INSTALL_AUTHORIZE_URL: `${origin}${paths.authorize}`, SVC_TEAM_CHAT_INSTALL_TOKEN_URL: `${origin}${paths.token}` };
       const prefix = `SVC_${kind.toUpperCase()}_`;
       return {
         [`${prefix}CLIENT_ID`]: client.clientId,

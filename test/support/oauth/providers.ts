@@ -37,10 +37,18 @@ export async function startTestProviders(base: string): Promise<TestProviders> {
       // The directory serves every tenant under its own path prefix.
       rewrite(path) {
         enterpriseRawPaths.push(path.split('?')[0]);
-        return path.replace(/^\/[^/]+\/oauth2\/v2\.0\/authorize/, '/auth').replace(/^\/[^/]+\/oauth2\/v2\.0\/token/, '/token').replace(/^\/[^/]+\/discovery\/v2\.0\/keys/, '/jwks');
+        return path
+          .replace(/^\/[^/]+\/oauth2\/v2\.0\/authorize/, '/auth')
+          .replace(/^\/[^/]+\/oauth2\/v2\.0\/token/, '/token')
+          .replace(/^\/[^/]+\/discovery\/v2\.0\/keys/, '/jwks');
       },
     }),
-    startOidcServer({ ...client('team_chat'), redirectUris: callback(base, 'team_chat'), extraClaims: ['https://slack.com/team_id', 'https://slack.com/is_guest'], claimsInIdToken: true }),
+    startOidcServer({
+      ...client('team_chat'),
+      redirectUris: callback(base, 'team_chat'),
+      extraClaims: ['https://slack.com/team_id', 'https://slack.com/is_guest'],
+      claimsInIdToken: true,
+    }),
     // Keeps e-mail claims out of the ID token, so the user-info endpoint is exercised.
     startOidcServer({ ...client('oidc'), redirectUris: callback(base, 'oidc'), tokenAuth: 'client_secret_basic' }),
     startFakeProvider('code_host_a', client('code_host_a')),

@@ -118,7 +118,12 @@ export class TestIdentityProvider {
 
   /** Signs the element with ID `id` in `xml` (enveloped, exclusive C14N), the signature after its Issuer. */
   sign(xml: string, id: string, weak = false): string {
-    const signer = new SignedXml({ privateKey: this.key, publicCert: this.cert, signatureAlgorithm: weak ? RSA_SHA1 : RSA_SHA256, canonicalizationAlgorithm: EXC_C14N });
+    const signer = new SignedXml({
+      privateKey: this.key,
+      publicCert: this.cert,
+      signatureAlgorithm: weak ? RSA_SHA1 : RSA_SHA256,
+      canonicalizationAlgorithm: EXC_C14N,
+    });
     const element = `//*[@ID='${id}']`;
     signer.addReference({ xpath: element, digestAlgorithm: weak ? SHA1 : SHA256, transforms: [ENVELOPED, EXC_C14N] });
     signer.computeSignature(xml, { location: { reference: `${element}/*[local-name(.)='Issuer']`, action: 'after' } });

@@ -60,7 +60,10 @@ describe('compiled module', () => {
   it('hashes and verifies with plain Node, and never keeps the process alive', async () => {
     await writeFile(join(outDir, 'main.mjs'), SCRIPT);
     const { stdout } = await run(process.execPath, ['main.mjs'], { cwd: outDir, timeout: 20_000 });
-    const [first, second] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const [first, second] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(first).toEqual({
       fromBcrypt: expect.stringMatching(/^\$2b\$10\$/),
       bcryptVerifies: true,

@@ -68,9 +68,7 @@ describe('self-identifying hashes (SPEC rule 1)', () => {
   ];
 
   it('verifies a hash made under one policy after switching algorithm or costs, both ways', async () => {
-    const made = await Promise.all(
-      variants.map(async ([name, overrides]) => ({ name, stored: await hasherWith(overrides).hash(`pw of ${name}`) })),
-    );
+    const made = await Promise.all(variants.map(async ([name, overrides]) => ({ name, stored: await hasherWith(overrides).hash(`pw of ${name}`) })));
     const checks = variants.flatMap(([verifierName, overrides]) => {
       const verifier = hasherWith(overrides);
       return made.map(async ({ name, stored }) => {

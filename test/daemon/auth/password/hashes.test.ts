@@ -24,9 +24,15 @@ describe('parseStoredHash', () => {
   });
 
   it('reads argon2i and argon2d, and a string without a version as version 16', () => {
-    expect(parseStoredHash('$argon2i$v=19$m=4096,t=3,p=1$c29tZXNhbHQ$iWh06vD8Fy27wf9npn6FXWiCX4K6pW6Ue1Bnzz07Z8A')).toMatchObject(
-      { algorithm: 'argon2i', version: 19, memory: 4096, time: 3, threads: 1, saltLength: 8, keyLength: 32 },
-    );
+    expect(parseStoredHash('$argon2i$v=19$m=4096,t=3,p=1$c29tZXNhbHQ$iWh06vD8Fy27wf9npn6FXWiCX4K6pW6Ue1Bnzz07Z8A')).toMatchObject({
+      algorithm: 'argon2i',
+      version: 19,
+      memory: 4096,
+      time: 3,
+      threads: 1,
+      saltLength: 8,
+      keyLength: 32,
+    });
     expect(parseStoredHash('$argon2d$m=8192,t=1,p=2$c29tZXNhbHQ$aGFzaA')).toMatchObject({
       algorithm: 'argon2d',
       version: 16,
@@ -99,9 +105,15 @@ describe('parseStoredHash', () => {
   it('never throws, whatever the input (property)', () => {
     const fragments = fc.constantFrom('$', 'argon2id', 'argon2i', '2b', 'v=19', 'm=1', ',', 't=2', 'p=1', 'c29tZXNhbHQ', '12', '=');
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.array(fragments).map((parts) => parts.join(''))), (stored) => {
-        parseStoredHash(stored);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(fragments).map((parts) => parts.join('')),
+        ),
+        (stored) => {
+          parseStoredHash(stored);
+        },
+      ),
     );
   });
 });
@@ -163,8 +175,7 @@ describe('hashMatchesPolicy', () => {
         const stored = makeDummyHash(a);
         expect(hashMatchesPolicy(stored, a)).toBe(true);
         const same =
-          a.algorithm === b.algorithm &&
-          (a.algorithm === 'bcrypt' ? a.bcrypt.cost === b.bcrypt.cost : JSON.stringify(a.argon2) === JSON.stringify(b.argon2));
+          a.algorithm === b.algorithm && (a.algorithm === 'bcrypt' ? a.bcrypt.cost === b.bcrypt.cost : JSON.stringify(a.argon2) === JSON.stringify(b.argon2));
         expect(hashMatchesPolicy(stored, b)).toBe(same);
       }),
     );

@@ -44,9 +44,7 @@ describe('validatePolicy: start-up errors (SPEC rule 3)', () => {
     [12.5, 'must be an integer'],
     [Number.NaN, 'must be an integer'],
   ])('rejects bcrypt cost %s', (cost, message) => {
-    expect(validatePolicy(withOverrides({ algorithm: 'bcrypt', bcrypt: { cost } })).errors).toEqual([
-      { field: 'bcrypt.cost', message },
-    ]);
+    expect(validatePolicy(withOverrides({ algorithm: 'bcrypt', bcrypt: { cost } })).errors).toEqual([{ field: 'bcrypt.cost', message }]);
   });
 
   it.each([10, 31])('accepts bcrypt cost %i', (cost) => {
@@ -54,9 +52,7 @@ describe('validatePolicy: start-up errors (SPEC rule 3)', () => {
   });
 
   it('rejects argon2id memory 8191 KiB and accepts 8192 KiB with a warning', () => {
-    expect(validatePolicy(withOverrides({ argon2: { memory: 8191 } })).errors).toEqual([
-      { field: 'argon2.memory', message: 'must be at least 8192 KiB' },
-    ]);
+    expect(validatePolicy(withOverrides({ argon2: { memory: 8191 } })).errors).toEqual([{ field: 'argon2.memory', message: 'must be at least 8192 KiB' }]);
     const accepted = validatePolicy(withOverrides({ argon2: { memory: 8192, time: 4 } }));
     expect(accepted.errors).toEqual([]);
     expect(accepted.warnings.map((w) => w.field)).toEqual(['argon2.memory']);
@@ -64,10 +60,7 @@ describe('validatePolicy: start-up errors (SPEC rule 3)', () => {
 
   it('checks the bcrypt cost while argon2id is selected, and the argon2 knobs while bcrypt is', () => {
     expect(errorFields(withOverrides({ algorithm: 'argon2id', bcrypt: { cost: 40 } }))).toEqual(['bcrypt.cost']);
-    expect(errorFields(withOverrides({ algorithm: 'bcrypt', argon2: { memory: 1024, saltLength: 4 } }))).toEqual([
-      'argon2.memory',
-      'argon2.saltLength',
-    ]);
+    expect(errorFields(withOverrides({ algorithm: 'bcrypt', argon2: { memory: 1024, saltLength: 4 } }))).toEqual(['argon2.memory', 'argon2.saltLength']);
   });
 
   it.each([
@@ -178,12 +171,9 @@ describe('validatePolicy: warnings below the recommended floors (SPEC rule 4)', 
 });
 
 describe('validatePolicyOverrides', () => {
-  it.each([null, undefined, {}, { algorithm: null, argon2: null, bcrypt: null, rehashOnLogin: null }])(
-    'accepts %o (everything inherited)',
-    (input) => {
-      expect(validatePolicyOverrides(input)).toEqual([]);
-    },
-  );
+  it.each([null, undefined, {}, { algorithm: null, argon2: null, bcrypt: null, rehashOnLogin: null }])('accepts %o (everything inherited)', (input) => {
+    expect(validatePolicyOverrides(input)).toEqual([]);
+  });
 
   it('accepts a complete set of valid values', () => {
     expect(validatePolicyOverrides(structuredClone(DEFAULT_POLICY))).toEqual([]);
@@ -244,8 +234,7 @@ describe('validatePolicyOverrides', () => {
       fc.boolean(),
       fc.constantFrom('argon2id', 'bcrypt', 'argon2i'),
     );
-    const section = (keys: string[]) =>
-      fc.oneof(fc.constant(null), fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }));
+    const section = (keys: string[]) => fc.oneof(fc.constant(null), fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }));
     const overrides = fc.record(
       {
         algorithm: value,
