@@ -36,7 +36,7 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
   };
 
   beforeAll(async () => {
-    [daemon, browser, target] = await Promise.all([startTestDaemon(kind), launchBrowser(), startTarget()]);
+    [daemon, browser, target] = await Promise.all([startTestDaemon(kind, { env: { SVC_CHECKS_PER_ORG_LIMIT: '0' } }), launchBrowser(), startTarget()]);
     token = await daemon.adminToken();
     const thresholds = { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 5000, degradedResponseMs: 200 };
     await create({ slug: 'web', name: 'Web', type: 'http', target: `${target.url}/ok`, intervalSeconds: 60, thresholds, labels: { team: 'web' } });
