@@ -456,6 +456,8 @@ export interface Incident {
   resolvedBySystem: boolean;
   /** Why the system resolved it: the check recovered, or was paused or deleted. Null otherwise. */
   resolution: IncidentResolution | null;
+  /** The message of the result that opened it, when a check going down did; null otherwise. */
+  openingMessage: string | null;
   updatedAt: string;
 }
 

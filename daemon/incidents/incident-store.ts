@@ -22,23 +22,36 @@ export type IncidentView = ContractIncident;
 type Db = Kysely<Database>;
 
 function selectIncidents(db: Db, orgUid: string) {
-  return db
-    .selectFrom('incidents as i')
-    .leftJoin('checks as c', 'c.uid', 'i.check_uid')
-    .leftJoin('users as o', 'o.uid', 'i.opened_by')
-    .leftJoin('users as a', 'a.uid', 'i.acknowledged_by')
-    .leftJoin('users as r', 'r.uid', 'i.resolved_by')
-    .selectAll('i')
-    .select([
-      'c.slug as current_slug',
-      'o.email as o_email',
-      'o.name as o_name',
-      'a.email as a_email',
-      'a.name as a_name',
-      'r.email as r_email',
-      'r.name as r_name',
-    ])
-    .where('i.organization_uid', '=', orgUid);
+  return (
+    db
+      .selectFrom('incidents as i')
+      .leftJoin('checks as c', 'c.uid', 'i.check_uid')
+      .leftJoin('users as o', 'o.uid', 'i.opened_by')
+      .leftJoin('users as a', 'a.uid', 'i.acknowledged_by')
+      .leftJoin('users as r', 'r.uid', 'i.resolved_by')
+      .selectAll('i')
+      .select([
+        'c.slug as current_slug',
+        'o.email as o_email',
+        'o.name as o_name',
+        'a.email as a_email',
+        'a.name as a_name',
+        'r.email as r_email',
+        'r.name as r_name',
+      ])
+      // The result that opened it: the message of the state change into down that names it.
+      .select((eb) =>
+        eb
+          .selectFrom('check_state_changes as sc')
+          .select('sc.message')
+          .whereRef('sc.incident_uid', '=', 'i.uid')
+          .where('sc.to_state', '=', 'down')
+          .orderBy('sc.uid')
+          .limit(1)
+          .as('opening_message'),
+      )
+      .where('i.organization_uid', '=', orgUid)
+  );
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectIncidents>['executeTakeFirstOrThrow']>>;
@@ -60,6 +73,7 @@ function toView(row: Row): IncidentView {
     resolvedBy: actor(row.resolved_by, row.r_email, row.r_name),
     resolvedBySystem: Boolean(row.resolved_by_system),
     resolution: row.resolution ?? null,
+    openingMessage: row.opening_message ?? null,
     updatedAt: row.updated_at,
   };
 }

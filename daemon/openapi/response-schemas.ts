@@ -1895,6 +1895,17 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
           }
         ]
       },
+      "openingMessage": {
+        "description": "The message of the result that opened it, when a check going down did; null otherwise.",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
       "updatedAt": {
         "type": "string"
       }
@@ -1912,6 +1923,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "resolvedBy",
       "resolvedBySystem",
       "resolution",
+      "openingMessage",
       "updatedAt"
     ]
   },

@@ -71,6 +71,11 @@ export function IncidentsPage({ org, role, search }: { org: string; role?: Role;
                   </>
                 ) : null}
               </p>
+              {incident.openingMessage ? (
+                <p class="hint" data-opening-message>
+                  Opened by: {incident.openingMessage}
+                </p>
+              ) : null}
               <IncidentTimeline incident={incident} />
               {writer && incident.status !== 'resolved' ? (
                 <div class="button-row">

@@ -58,15 +58,20 @@ describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s
 
   const incidentOf = async (slug: string) => {
     const list = await daemon.request('GET', '/orgs/default/incidents', { token: admin });
-    return (list.body.items as { checkSlug: string; status: string; resolution: string | null; resolvedBySystem: boolean }[]).find(
-      (incident) => incident.checkSlug === slug,
-    )!;
+    return (
+      list.body.items as { checkSlug: string; status: string; resolution: string | null; resolvedBySystem: boolean; openingMessage: string | null }[]
+    ).find((incident) => incident.checkSlug === slug)!;
   };
 
   it('pausing resolves the incident as check-paused, notifies it, and shows paused at once', async () => {
     const paused = await daemon.request('PATCH', '/orgs/default/checks/shop', { token: admin, body: { enabled: false } });
     expect(paused.status).toBe(200);
-    expect(await incidentOf('shop')).toMatchObject({ status: 'resolved', resolvedBySystem: true, resolution: 'check-paused' });
+    expect(await incidentOf('shop')).toMatchObject({
+      status: 'resolved',
+      resolvedBySystem: true,
+      resolution: 'check-paused',
+      openingMessage: 'expected status 200-299, got 503',
+    });
     const [, , resolved] = await receiver.waitFor('/hook', 3);
     expect(resolved.json).toMatchObject({
       event: 'incident.resolved',
