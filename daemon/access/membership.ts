@@ -1,10 +1,11 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { Database, Organization } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, notFound, type AppError } from '../errors.js';
 import type { Role } from './permissions.js';
+import type { Executor } from '../db/executor.js';
 
 /** How someone came to join, recorded in the audit log. */
 export type JoinVia = 'invitation' | 'membership_request' | 'email_pattern' | 'team_chat' | 'ldap' | 'saml';
@@ -31,7 +32,7 @@ export interface JoinInput {
  * first, so two concurrent changes cannot both pass the count. A no-op UPDATE locks on both
  * engines: a row lock on PostgreSQL, the write lock on SQLite.
  */
-export async function lockOrganization(trx: Kysely<Database>, organizationUid: string): Promise<Organization> {
+export async function lockOrganization(trx: Executor, organizationUid: string): Promise<Organization> {
   const org = await trx
     .updateTable('organizations')
     .set({ member_limit: sql`member_limit` })
@@ -43,7 +44,7 @@ export async function lockOrganization(trx: Kysely<Database>, organizationUid: s
 }
 
 /** How many members an organization has (optionally of one role). */
-export async function countMembers(db: Kysely<Database>, organizationUid: string, role?: Role): Promise<number> {
+export async function countMembers(db: Executor, organizationUid: string, role?: Role): Promise<number> {
   let query = db
     .selectFrom('members')
     .select((eb) => eb.fn.countAll<number>().as('n'))

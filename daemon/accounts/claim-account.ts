@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
 import { recordAuditInUserOrganizations } from '../audit/audit-log.js';
-import type { Database, User } from '../db/schema.js';
+import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import type { Mail } from '../mail/mailer.js';
 import { revokeUserSessions } from '../auth/sessions.js';
+import type { Executor } from '../db/executor.js';
 
 /** What was taken from the previous holder of an account, for the audit log and the notice. */
 export interface ClaimedCredentials {
@@ -25,7 +25,7 @@ export interface ClaimedCredentials {
  * each organization of the account. The caller links the new identity (or sets the new password)
  * in the same transaction.
  */
-export async function claimUnverifiedAccount(deps: Pick<AppDeps, 'db' | 'clock'>, trx: Kysely<Database>, user: User, via: string): Promise<ClaimedCredentials> {
+export async function claimUnverifiedAccount(deps: Pick<AppDeps, 'db' | 'clock'>, trx: Executor, user: User, via: string): Promise<ClaimedCredentials> {
   const now = deps.clock.now().toISOString();
   const before = await trx
     .selectFrom('users')

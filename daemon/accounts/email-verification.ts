@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely';
 import { isoIn } from '../clock.js';
-import type { Database, User } from '../db/schema.js';
+import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { validationFailed } from '../errors.js';
 import { dashboardLink, verificationMail } from '../mail/notices.js';
 import { RateLimiter } from '../limits/rate-limit.js';
 import { randomToken, sha256 } from '../crypto/tokens.js';
+import type { Executor } from '../db/executor.js';
 
 /** How long a verification link works. */
 export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 3600;
@@ -25,7 +25,7 @@ export interface PendingVerification {
  * and voids any earlier unused one, so only the newest link works.
  */
 export async function issueEmailVerification(
-  db: Kysely<Database>,
+  db: Executor,
   deps: Pick<AppDeps, 'clock'>,
   input: { userUid: string; email: string; purpose: VerificationPurpose },
 ): Promise<PendingVerification> {

@@ -1,8 +1,7 @@
 import type { Context } from 'koa';
-import type { Kysely } from 'kysely';
 import { recordAuditInUserOrganizations } from '../audit/audit-log.js';
 import { isoIn } from '../clock.js';
-import type { Database, User } from '../db/schema.js';
+import type { User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { forbidden, validationFailed } from '../errors.js';
 import type { Mail } from '../mail/mailer.js';
@@ -16,6 +15,7 @@ import { randomToken, safeEqual, sha256 } from '../crypto/tokens.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import { revokeAllPersonalTokens } from '../auth/token-management.js';
 import { findUser, findUserByEmail, normalizeEmail } from './users.js';
+import type { Executor } from '../db/executor.js';
 
 /** How long a reset link works. */
 export const PASSWORD_RESET_TTL_SECONDS = 3600;
@@ -60,7 +60,7 @@ export async function externalAccountsMaySetPassword(deps: Pick<AppDeps, 'db' | 
 }
 
 /** Voids every unused link of an account (a newer link, or a reset that just happened). */
-async function voidResets(db: Kysely<Database>, userUid: string, now: string): Promise<void> {
+async function voidResets(db: Executor, userUid: string, now: string): Promise<void> {
   await db.updateTable('password_resets').set({ used_at: now }).where('user_uid', '=', userUid).where('used_at', 'is', null).execute();
 }
 

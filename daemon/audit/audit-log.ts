@@ -1,10 +1,9 @@
-import type { Kysely } from 'kysely';
 import { newId } from '../db/ids.js';
-import type { Database } from '../db/schema.js';
 import type { Clock } from '../clock.js';
 import { toPage } from '../http/pagination.js';
 import type { AuditKind } from './audit-kinds.js';
 import type { AuditEntry as ContractAuditEntry } from '../../contract/responses.js';
+import type { Executor } from '../db/executor.js';
 
 /** One event to record. `data` must never hold a secret (no token, no password, no hash). */
 export interface AuditEvent {
@@ -33,7 +32,7 @@ export function auditId(clock: Clock): string {
  * Appends events to the audit log. Takes the query builder so that callers record inside the
  * transaction that made the change: the log never claims something that was rolled back.
  */
-export async function recordAudit(db: Kysely<Database>, clock: Clock, ...events: AuditEvent[]): Promise<void> {
+export async function recordAudit(db: Executor, clock: Clock, ...events: AuditEvent[]): Promise<void> {
   if (events.length === 0) return;
   const createdAt = clock.now().toISOString();
   await db
@@ -56,12 +55,7 @@ export async function recordAudit(db: Kysely<Database>, clock: Clock, ...events:
  * Records one event in the audit log of every organization the user belongs to, in the
  * transaction `db` (see recordAudit).
  */
-export async function recordAuditInUserOrganizations(
-  db: Kysely<Database>,
-  clock: Clock,
-  userUid: string,
-  event: Omit<AuditEvent, 'organizationUid'>,
-): Promise<void> {
+export async function recordAuditInUserOrganizations(db: Executor, clock: Clock, userUid: string, event: Omit<AuditEvent, 'organizationUid'>): Promise<void> {
   const orgs = await db.selectFrom('members').select('organization_uid').where('user_uid', '=', userUid).execute();
   await recordAudit(db, clock, ...orgs.map((org) => ({ ...event, organizationUid: org.organization_uid })));
 }
@@ -71,7 +65,7 @@ export type AuditEntryView = ContractAuditEntry;
 
 /** One page of an organization's audit log, newest first, optionally of some kinds only. */
 export async function listAudit(
-  db: Kysely<Database>,
+  db: Executor,
   input: { organizationUid: string; kinds: string[]; limit: number; cursor?: string },
 ): Promise<{ items: AuditEntryView[]; nextCursor: string | null }> {
   let query = db

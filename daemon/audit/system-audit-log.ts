@@ -1,9 +1,8 @@
-import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import type { Database } from '../db/schema.js';
 import { toPage } from '../http/pagination.js';
 import { auditId, toAuditEntryView, type AuditEntryView } from './audit-log.js';
 import type { SystemAuditKind } from './audit-kinds.js';
+import type { Executor } from '../db/executor.js';
 
 /** One event of the server's audit log. `data` must never hold a secret. */
 export interface SystemAuditEvent {
@@ -19,7 +18,7 @@ export interface SystemAuditEvent {
  * Appends an event to the server's audit log, in the caller's transaction `db`, so that it is
  * written exactly when the change it records is.
  */
-export async function recordSystemAudit(db: Kysely<Database>, clock: Clock, event: SystemAuditEvent): Promise<void> {
+export async function recordSystemAudit(db: Executor, clock: Clock, event: SystemAuditEvent): Promise<void> {
   await db
     .insertInto('system_audit_log')
     .values({
@@ -39,7 +38,7 @@ export type SystemAuditEntryView = AuditEntryView & { organizationUid: string | 
 
 /** One page of the server's audit log, newest first, optionally of some kinds only. */
 export async function listSystemAudit(
-  db: Kysely<Database>,
+  db: Executor,
   input: { kinds: string[]; limit: number; cursor?: string },
 ): Promise<{ items: SystemAuditEntryView[]; nextCursor: string | null }> {
   let query = db

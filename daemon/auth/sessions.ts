@@ -1,5 +1,4 @@
 import type { Session as SessionAnswer } from '../../contract/responses.js';
-import type { Kysely } from 'kysely';
 import type { Context } from 'koa';
 import { isoIn } from '../clock.js';
 import type { Membership } from '../access/auth-context.js';
@@ -7,12 +6,13 @@ import { MEMBERSHIP_COLUMNS, takeMembership, type MembershipColumns } from '../a
 import { CALLER_ACCOUNT_COLUMNS, callerAccount, type CallerAccount } from '../access/caller-account.js';
 import { newId } from '../db/ids.js';
 import { preparedRead } from '../db/prepared-read.js';
-import type { Database, Session, User } from '../db/schema.js';
+import type { Session, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { unauthorized } from '../errors.js';
 import { accountView } from '../accounts/account.js';
 import { signHs256, verifyHs256 } from './hs256.js';
 import { randomToken, sha256 } from '../crypto/tokens.js';
+import type { Executor } from '../db/executor.js';
 
 /** What sign-in returns (API.md "Session and sign-in"). */
 export type SessionResponse = SessionAnswer;
@@ -70,7 +70,7 @@ export async function verifyPurposeToken(deps: Deps, token: string, typ: string)
 const LAST_SEEN_GRANULARITY_MS = 60_000;
 
 // One round trip for the session and its account: this runs on every authenticated request.
-const sessionWithAccount = (db: Kysely<Database>, idHash: string) =>
+const sessionWithAccount = (db: Executor, idHash: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.uid', 'sessions.user_uid')
@@ -151,7 +151,7 @@ function splitMembership(row: CallerAccount | (CallerAccount & MembershipColumns
 export async function revokeUserSessions(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   userUid: string,
-  options: { exceptIdHash?: string; trx?: Kysely<Database> } = {},
+  options: { exceptIdHash?: string; trx?: Executor } = {},
 ): Promise<number> {
   let query = (options.trx ?? deps.db.kysely)
     .updateTable('sessions')

@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
-import type { Database } from '../db/schema.js';
 import type { Scope } from '../access/auth-context.js';
 import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import type { TokenView } from './personal-tokens.js';
+import type { Executor } from '../db/executor.js';
 
 /** The user's tokens that still exist (not revoked; expired ones are listed as such), newest first. */
 export async function listPersonalTokens(deps: Pick<AppDeps, 'db'>, userUid: string): Promise<TokenView[]> {
@@ -58,7 +57,7 @@ export async function revokePersonalToken(deps: Pick<AppDeps, 'db' | 'clock'>, u
  * holder asks at a password or e-mail change), in the transaction `db`, recording `token.revoked`
  * in each token's organization. Returns how many were revoked.
  */
-export async function revokeAllPersonalTokens(db: Kysely<Database>, clock: Clock, userUid: string, reason: string): Promise<number> {
+export async function revokeAllPersonalTokens(db: Executor, clock: Clock, userUid: string, reason: string): Promise<number> {
   const now = clock.now().toISOString();
   const revoked = await db
     .updateTable('personal_tokens')

@@ -1,11 +1,11 @@
-import { sql, SqliteAdapter, type Kysely, type Selectable } from 'kysely';
+import { sql, SqliteAdapter, type Selectable } from 'kysely';
 import { checkSwitched } from '../runner/check-switches.js';
 import type { CheckDefinition } from '../../checks/index.js';
 import type { Db } from '../db/connect.js';
 import { newId } from '../db/ids.js';
 import { inTransaction } from '../db/in-transaction.js';
 import { preparedRead } from '../db/prepared-read.js';
-import type { ChecksTable, Database } from '../db/schema.js';
+import type { ChecksTable } from '../db/schema.js';
 import { conflict } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { canonicalJson, checkContent, rowToCheck, sameContent, type CheckContent, type StoredCheck } from './check-rows.js';
@@ -13,12 +13,13 @@ import { isUniqueViolation } from './unique-violation.js';
 import type { CheckState } from '../runner/state-machine.js';
 import { countChecks, refuseBeyondCheckLimit } from './check-limit.js';
 import { encodePosition, type CheckListOrder, type CheckListPosition } from './check-list-query.js';
+import type { Executor } from '../db/executor.js';
 
 // The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
 // Every function takes the query builder to run on, so a caller may pass a transaction.
 
 /** The database, or a transaction of it. */
-export type Executor = Kysely<Database>;
+export type { Executor };
 
 /** One `?label=key=value` filter. */
 export interface LabelFilter {

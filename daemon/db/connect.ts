@@ -20,12 +20,13 @@ import { postgresReader, sqliteReader, type ReadOne } from './prepared-reader.js
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
 import { VERSION } from '../../contract/version.js';
+import type { Executor } from './executor.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
 /** An open database: the query builder, which engine it talks to, and its prepared reads. */
 export interface Db {
-  kysely: Kysely<Database>;
+  kysely: Executor;
   kind: DatabaseKind;
   /** Runs a prepared read (see prepared-read.ts): for reads made on every request. */
   readOne: ReadOne;

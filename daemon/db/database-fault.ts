@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Executor } from './executor.js';
 
 /**
  * A database fault that is no bug of ours and passes by itself: PostgreSQL does not answer, or
@@ -64,7 +63,7 @@ export class WriteHealth {
    * Tries one small write (a row inserted and removed in one transaction) when writes were
    * failing: clears the fault when it works, answers the fault's cause when it still fails.
    */
-  async probe(db: Kysely<Database>): Promise<string | undefined> {
+  async probe(db: Executor): Promise<string | undefined> {
     if (!this.fault) return undefined;
     try {
       await db.transaction().execute(async (trx) => {

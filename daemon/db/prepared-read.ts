@@ -1,5 +1,5 @@
-import type { CompiledQuery, Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { CompiledQuery } from 'kysely';
+import type { Executor } from './executor.js';
 
 /**
  * A read that runs on every request (the caller's session, their role, ...), written with the
@@ -10,7 +10,7 @@ import type { Database } from './schema.js';
  * straight to the query as a value and never look at it; compiling throws when it does not.
  */
 export interface PreparedRead<Args extends unknown[], Row> {
-  build(db: Kysely<Database>, ...args: Args): { compile(): CompiledQuery<Row> };
+  build(db: Executor, ...args: Args): { compile(): CompiledQuery<Row> };
 }
 
 export const preparedRead = <Args extends unknown[], Row>(build: PreparedRead<Args, Row>['build']): PreparedRead<Args, Row> => ({ build });
@@ -26,7 +26,7 @@ const standIn = (index: number) => `\u0000svc-argument-${index}\u0000`;
 /** Where one parameter of the compiled query comes from. */
 type Slot = { argument: number; value?: undefined } | { argument?: undefined; value: unknown };
 
-export function compileRead<Args extends unknown[], Row>(db: Kysely<Database>, read: PreparedRead<Args, Row>): CompiledRead {
+export function compileRead<Args extends unknown[], Row>(db: Executor, read: PreparedRead<Args, Row>): CompiledRead {
   const arity = read.build.length - 1;
   const standIns = Array.from({ length: arity }, (_, i) => standIn(i));
   const compiled = read.build(db, ...(standIns as Args)).compile();

@@ -1,8 +1,8 @@
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { compileRead, type CompiledRead, type PreparedRead } from './prepared-read.js';
-import type { Database } from './schema.js';
+import type { Executor } from './executor.js';
 
 /** Runs a prepared read on committed data, outside any transaction, and returns its first row. */
 export type ReadOne = <Args extends unknown[], Row>(read: PreparedRead<Args, Row>, ...args: Args) => Promise<Row | undefined>;
@@ -11,7 +11,7 @@ export type ReadOne = <Args extends unknown[], Row>(read: PreparedRead<Args, Row
  * Each prepared read compiled once for this database and kept as `prepare` makes it (given the
  * compiled read and its number, unique among them, from 1): the one cache of each reader.
  */
-function compiledReads<Entry>(kysely: Kysely<Database>, prepare: (compiled: CompiledRead, number: number) => Entry): (read: PreparedRead<any, any>) => Entry {
+function compiledReads<Entry>(kysely: Executor, prepare: (compiled: CompiledRead, number: number) => Entry): (read: PreparedRead<any, any>) => Entry {
   const entries = new Map<PreparedRead<any, any>, Entry>();
   return (read) => {
     let entry = entries.get(read);
@@ -29,7 +29,7 @@ function compiledReads<Entry>(kysely: Kysely<Database>, prepare: (compiled: Comp
  * request's transaction, and each read is one synchronous call. An in-memory database has no
  * second connection; its reads queue behind transactions like any other query.
  */
-export function sqliteReader(path: string, kysely: Kysely<Database>): { readOne: ReadOne; close(): void } {
+export function sqliteReader(path: string, kysely: Executor): { readOne: ReadOne; close(): void } {
   if (path === ':memory:') {
     const compiledFor = compiledReads(kysely, (compiled) => compiled);
     return {
@@ -57,7 +57,7 @@ export function sqliteReader(path: string, kysely: Kysely<Database>): { readOne:
  * and plans it once (about a third off each read); without, it is parsed anew each time, as a
  * pooler that does not track prepared statements needs.
  */
-export function postgresReader(pool: pg.Pool, kysely: Kysely<Database>, options: { named: boolean }): { readOne: ReadOne } {
+export function postgresReader(pool: pg.Pool, kysely: Executor, options: { named: boolean }): { readOne: ReadOne } {
   const compiledFor = compiledReads(kysely, (compiled, number) => ({ ...compiled, name: `svc_read_${number}` }));
   return {
     readOne: async (read, ...args) => {

@@ -1,15 +1,14 @@
-import type { Kysely } from 'kysely';
 import type { IncidentResolution } from '../../contract/responses.js';
 import { newId } from '../db/ids.js';
-import type { Database, IncidentsTable } from '../db/schema.js';
+import type { IncidentsTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { enqueueIncidentNotifications } from '../notify/enqueue.js';
+import type { Executor } from '../db/executor.js';
 
 // The one lifecycle of an incident, for people (the API) and the system (the engine):
 // open -> acknowledged -> resolved, or open -> resolved. Every step that changes an incident
 // queues its notifications in the same transaction as the change.
 
-type Db = Kysely<Database>;
 export type IncidentStatus = IncidentsTable['status'];
 
 /** Who opens an incident: a member, or the engine about a check that went down. */
@@ -24,7 +23,7 @@ export interface IncidentOpening {
 }
 
 /** Opens an incident and queues its notifications; answers its uid. Call inside a transaction. */
-export async function openIncident(trx: Db, opening: IncidentOpening, now: Date): Promise<string> {
+export async function openIncident(trx: Executor, opening: IncidentOpening, now: Date): Promise<string> {
   const at = now.toISOString();
   const uid = newId(now.getTime());
   await trx
@@ -55,7 +54,7 @@ export async function openIncident(trx: Db, opening: IncidentOpening, now: Date)
  * win; answers whether this call changed it.
  */
 export async function advanceIncident(
-  trx: Db,
+  trx: Executor,
   incident: { organizationUid: string; uid: string },
   step: 'acknowledge' | 'resolve',
   userUid: string,
@@ -94,7 +93,7 @@ const RESOLUTION_MESSAGES: Partial<Record<IncidentResolution, string>> = {
  * the result that resolved it, or for a paused or deleted check the reason in words). Answers whether this call changed it.
  */
 export async function resolveBySystem(
-  trx: Db,
+  trx: Executor,
   incident: { organizationUid: string; uid: string },
   resolution: IncidentResolution,
   now: Date,
@@ -114,7 +113,7 @@ export async function resolveBySystem(
 }
 
 /** The unresolved incidents about a check, newest first. */
-export async function unresolvedIncidentsOf(trx: Db, checkUid: string): Promise<string[]> {
+export async function unresolvedIncidentsOf(trx: Executor, checkUid: string): Promise<string[]> {
   const rows = await trx
     .selectFrom('incidents')
     .select('uid')

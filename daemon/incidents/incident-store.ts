@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
 import { inTransaction } from '../db/in-transaction.js';
-import type { Database } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import type { Incident as ContractIncident } from '../../contract/responses.js';
 import type { IncidentActor as ContractIncidentActor } from '../../contract/responses.js';
 import { advanceIncident, alreadyResolved, openIncident, type IncidentStatus } from './incident-lifecycle.js';
+import type { Executor } from '../db/executor.js';
 
 // Incidents as the API reads them, and the steps a member takes (the lifecycle itself, shared
 // with the engine, is incident-lifecycle.ts).
@@ -19,9 +18,7 @@ export type Actor = ContractIncidentActor;
 /** An incident as the API answers it. */
 export type IncidentView = ContractIncident;
 
-type Db = Kysely<Database>;
-
-function selectIncidents(db: Db, orgUid: string) {
+function selectIncidents(db: Executor, orgUid: string) {
   return (
     db
       .selectFrom('incidents as i')
@@ -79,13 +76,13 @@ function toView(row: Row): IncidentView {
 }
 
 /** One incident, or undefined. */
-export async function getIncident(db: Db, orgUid: string, uid: string): Promise<IncidentView | undefined> {
+export async function getIncident(db: Executor, orgUid: string, uid: string): Promise<IncidentView | undefined> {
   const row = await selectIncidents(db, orgUid).where('i.uid', '=', uid).executeTakeFirst();
   return row && toView(row);
 }
 
 /** A page of incidents, newest first, optionally of one status. */
-export async function listIncidents(db: Db, orgUid: string, query: PageRequest & { status?: IncidentStatus }): Promise<Page<IncidentView>> {
+export async function listIncidents(db: Executor, orgUid: string, query: PageRequest & { status?: IncidentStatus }): Promise<Page<IncidentView>> {
   let builder = selectIncidents(db, orgUid);
   if (query.status) builder = builder.where('i.status', '=', query.status);
   if (query.cursor) builder = builder.where('i.uid', '<', query.cursor);
@@ -98,7 +95,7 @@ export async function listIncidents(db: Db, orgUid: string, query: PageRequest &
 
 /** A member opens an incident, optionally about a check. */
 export async function openIncidentByMember(
-  db: Db,
+  db: Executor,
   orgUid: string,
   input: { title: string; check?: { uid: string; slug: string }; openedBy: string },
   now: Date,
@@ -114,7 +111,7 @@ export async function openIncidentByMember(
  * the incident unchanged; acknowledging a resolved incident is 409 CONFLICT `INCIDENT_RESOLVED`.
  */
 export async function advanceIncidentByMember(
-  db: Db,
+  db: Executor,
   orgUid: string,
   uid: string,
   step: 'acknowledge' | 'resolve',

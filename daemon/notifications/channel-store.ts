@@ -1,11 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { newId } from '../db/ids.js';
-import type { Database, NotificationChannelsTable } from '../db/schema.js';
+import type { NotificationChannelsTable } from '../db/schema.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { maskConfig, type ChannelConfig, type ChannelType } from './channel-types.js';
-
-type Db = Kysely<Database>;
+import type { Executor } from '../db/executor.js';
 
 /** A channel as the API answers it: secrets masked, always. */
 export interface ChannelView {
@@ -52,24 +51,24 @@ const freshView = (row: Omit<Selectable<NotificationChannelsTable>, 'config'>, t
   updatedAt: row.updated_at,
 });
 
-async function findRow(db: Db, orgUid: string, uid: string) {
+async function findRow(db: Executor, orgUid: string, uid: string) {
   return db.selectFrom('notification_channels').selectAll().where('organization_uid', '=', orgUid).where('uid', '=', uid).executeTakeFirst();
 }
 
 /** The channel with its secrets, or undefined. Never answer this to a client. */
-export async function getStoredChannel(db: Db, keyring: Keyring, orgUid: string, uid: string): Promise<StoredChannel | undefined> {
+export async function getStoredChannel(db: Executor, keyring: Keyring, orgUid: string, uid: string): Promise<StoredChannel | undefined> {
   const row = await findRow(db, orgUid, uid);
   return row && toStored(keyring, row);
 }
 
 /** One channel, masked, or undefined. */
-export async function getChannel(db: Db, keyring: Keyring, orgUid: string, uid: string): Promise<ChannelView | undefined> {
+export async function getChannel(db: Executor, keyring: Keyring, orgUid: string, uid: string): Promise<ChannelView | undefined> {
   const row = await findRow(db, orgUid, uid);
   return row && toView(keyring, row);
 }
 
 /** A page of channels in creation order, masked. */
-export async function listChannels(db: Db, keyring: Keyring, orgUid: string, query: PageRequest): Promise<Page<ChannelView>> {
+export async function listChannels(db: Executor, keyring: Keyring, orgUid: string, query: PageRequest): Promise<Page<ChannelView>> {
   let builder = db.selectFrom('notification_channels').selectAll().where('organization_uid', '=', orgUid);
   if (query.cursor) builder = builder.where('uid', '>', query.cursor);
   const rows = await builder
@@ -81,7 +80,7 @@ export async function listChannels(db: Db, keyring: Keyring, orgUid: string, que
 
 /** Stores a new channel; answers it masked. */
 export async function createChannel(
-  db: Db,
+  db: Executor,
   keyring: Keyring,
   orgUid: string,
   input: { name: string; type: ChannelType; config: ChannelConfig; default?: boolean },
@@ -104,7 +103,7 @@ export async function createChannel(
 
 /** Replaces a channel's name, type and config; undefined when it no longer exists. */
 export async function updateChannel(
-  db: Db,
+  db: Executor,
   keyring: Keyring,
   orgUid: string,
   uid: string,
@@ -128,7 +127,7 @@ export async function updateChannel(
 }
 
 /** Deletes a channel; false when there is none. */
-export async function deleteChannel(db: Db, orgUid: string, uid: string): Promise<boolean> {
+export async function deleteChannel(db: Executor, orgUid: string, uid: string): Promise<boolean> {
   const result = await db.deleteFrom('notification_channels').where('organization_uid', '=', orgUid).where('uid', '=', uid).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { NOTIFICATION_EVENTS } from '../../contract/notification-channels.js';
-import type { Database } from '../db/schema.js';
+import type { Executor } from '../db/executor.js';
 
 export { NOTIFICATION_EVENTS } from '../../contract/notification-channels.js';
 
@@ -46,7 +45,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = notificationS
 
 /** The member's settings and when they were last saved (null: never, the defaults apply). */
 export async function readNotificationSettings(
-  db: Kysely<Database>,
+  db: Executor,
   orgUid: string,
   userUid: string,
 ): Promise<{ settings: NotificationSettings; updatedAt: string | null }> {
@@ -63,13 +62,7 @@ export async function readNotificationSettings(
 }
 
 /** Replaces the member's settings. */
-export async function writeNotificationSettings(
-  db: Kysely<Database>,
-  orgUid: string,
-  userUid: string,
-  settings: NotificationSettings,
-  now: Date,
-): Promise<void> {
+export async function writeNotificationSettings(db: Executor, orgUid: string, userUid: string, settings: NotificationSettings, now: Date): Promise<void> {
   const at = now.toISOString();
   await db
     .insertInto('notification_settings')

@@ -1,10 +1,10 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { sql } from 'kysely';
 import { inTransaction } from '../db/in-transaction.js';
 import { validationFailed } from '../errors.js';
+import type { Executor } from '../db/executor.js';
 
 /** The channels a check chose, in uid order (empty: the organization's default channels apply). */
-export async function readCheckChannels(db: Kysely<Database>, checkUid: string): Promise<string[]> {
+export async function readCheckChannels(db: Executor, checkUid: string): Promise<string[]> {
   const rows = await db.selectFrom('check_channels').select('channel_uid').where('check_uid', '=', checkUid).orderBy('channel_uid').execute();
   return rows.map((row) => row.channel_uid);
 }
@@ -13,7 +13,7 @@ export async function readCheckChannels(db: Kysely<Database>, checkUid: string):
  * Replaces the channels a check chose. Every uid must name a channel of the check's
  * organization (400 lists each one that does not); nothing changes unless all do.
  */
-export async function writeCheckChannels(db: Kysely<Database>, orgUid: string, checkUid: string, channelUids: string[]): Promise<string[]> {
+export async function writeCheckChannels(db: Executor, orgUid: string, checkUid: string, channelUids: string[]): Promise<string[]> {
   const wanted = [...new Set(channelUids)];
   return inTransaction(db, async (trx) => {
     const known = wanted.length

@@ -1,17 +1,18 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable } from 'kysely';
 import { newId } from '../db/ids.js';
-import type { Database, NotificationOutboxTable } from '../db/schema.js';
+import type { NotificationOutboxTable } from '../db/schema.js';
 import { alreadySummarised, FLAP_WINDOW_MINUTES, flappingCount, targetKey } from './flapping.js';
 import type { NotificationEvent, NotificationFacts } from './message.js';
 import { quietHoursEnd } from './quiet-hours.js';
 import { channelsFor, mailRecipients } from './recipients.js';
+import type { Executor } from '../db/executor.js';
 
 /** The incident events that notify. */
 export type IncidentEvent = Extract<NotificationEvent, `incident.${string}`>;
 
 /** Reads what a message about the incident says; undefined when the incident does not exist. */
 async function incidentFacts(
-  db: Kysely<Database>,
+  db: Executor,
   orgUid: string,
   incidentUid: string,
   event: NotificationEvent,
@@ -60,7 +61,7 @@ async function incidentFacts(
  * Returns how many messages were queued.
  */
 export async function enqueueIncidentNotifications(
-  trx: Kysely<Database>,
+  trx: Executor,
   incident: { organizationUid: string; uid: string },
   event: IncidentEvent,
   now: Date,

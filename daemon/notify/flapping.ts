@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Executor } from '../db/executor.js';
 
 // The flapping rule: when a check has had more than FLAP_THRESHOLD incidents opened within the
 // last FLAP_WINDOW_MINUTES, its incidents' single messages (opened, acknowledged, resolved) are
@@ -10,7 +9,7 @@ export const FLAP_THRESHOLD = 3;
 export const FLAP_WINDOW_MINUTES = 60;
 
 /** How many incidents the check had opened in the window, when that makes it flapping; else undefined. */
-export async function flappingCount(db: Kysely<Database>, checkUid: string, now: Date): Promise<number | undefined> {
+export async function flappingCount(db: Executor, checkUid: string, now: Date): Promise<number | undefined> {
   const since = new Date(now.getTime() - FLAP_WINDOW_MINUTES * 60_000).toISOString();
   const row = await db
     .selectFrom('incidents')
@@ -23,7 +22,7 @@ export async function flappingCount(db: Kysely<Database>, checkUid: string, now:
 }
 
 /** The channels and people already sent a flapping summary about the check in this window (`channel:<uid>` or `mail:<address>`). */
-export async function alreadySummarised(db: Kysely<Database>, checkUid: string, now: Date): Promise<Set<string>> {
+export async function alreadySummarised(db: Executor, checkUid: string, now: Date): Promise<Set<string>> {
   const since = new Date(now.getTime() - FLAP_WINDOW_MINUTES * 60_000).toISOString();
   const rows = await db
     .selectFrom('notification_outbox')

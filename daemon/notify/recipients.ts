@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
 import { DEFAULT_NOTIFICATION_SETTINGS, notificationSettingsSchema, type NotificationSettings } from '../notifications/notification-settings.js';
+import type { Executor } from '../db/executor.js';
 
 /** A channel a message goes to. */
 export interface ChannelTarget {
@@ -9,7 +8,7 @@ export interface ChannelTarget {
 }
 
 /** The channels the check chose, or the organization's default channels when it chose none (or there is no check). */
-export async function channelsFor(db: Kysely<Database>, orgUid: string, checkUid: string | null): Promise<ChannelTarget[]> {
+export async function channelsFor(db: Executor, orgUid: string, checkUid: string | null): Promise<ChannelTarget[]> {
   if (checkUid) {
     const chosen = await db
       .selectFrom('check_channels as cc')
@@ -37,7 +36,7 @@ export interface MailRecipient {
 }
 
 /** The members whose own settings ask for e-mail about `event` (quiet hours are applied by the caller). */
-export async function mailRecipients(db: Kysely<Database>, orgUid: string, event: string): Promise<MailRecipient[]> {
+export async function mailRecipients(db: Executor, orgUid: string, event: string): Promise<MailRecipient[]> {
   const rows = await db
     .selectFrom('members as m')
     .innerJoin('users as u', 'u.uid', 'm.user_uid')

@@ -1,13 +1,12 @@
-import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/audit-log.js';
 import { recordSystemAudit } from '../audit/system-audit-log.js';
 import { countMembers, lockOrganization } from '../access/membership.js';
 import { requirePermission } from '../access/authorize.js';
 import type { Role } from '../access/permissions.js';
-import type { Database } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { conflict, notFound } from '../errors.js';
 import type { Member as ContractMember } from '../../contract/responses.js';
+import type { Executor } from '../db/executor.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -35,7 +34,7 @@ export async function listMembers(deps: Pick<AppDeps, 'db'>, organizationUid: st
  * The actor's role re-read under the organization's lock: the role checked when the request
  * began may have been lowered since by a concurrent change, and owner changes must not race.
  */
-async function lockedActorRole(trx: Kysely<Database>, organizationUid: string, actorUid: string): Promise<Role> {
+async function lockedActorRole(trx: Executor, organizationUid: string, actorUid: string): Promise<Role> {
   const row = await trx
     .selectFrom('members')
     .select('role')
@@ -50,7 +49,7 @@ async function lockedActorRole(trx: Kysely<Database>, organizationUid: string, a
 const lastOwner = () => conflict('LAST_OWNER', 'An organization must keep at least one owner: make someone else owner first, or delete the organization.');
 
 /** Revokes the member's live access tokens for the organization; how many. */
-async function revokeMemberTokens(trx: Kysely<Database>, organizationUid: string, userUid: string, now: string): Promise<number> {
+async function revokeMemberTokens(trx: Executor, organizationUid: string, userUid: string, now: string): Promise<number> {
   const revoked = await trx
     .updateTable('personal_tokens')
     .set({ revoked_at: now })

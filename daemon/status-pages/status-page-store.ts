@@ -1,12 +1,11 @@
 import type { StatusPage } from '../../contract/status-pages.js';
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { newId } from '../db/ids.js';
-import type { Database, StatusPagesTable } from '../db/schema.js';
+import type { StatusPagesTable } from '../db/schema.js';
 import { conflict, validationFailed } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { isUniqueViolation } from '../checks/unique-violation.js';
-
-type Db = Kysely<Database>;
+import type { Executor } from '../db/executor.js';
 
 /** A status page as the API answers it. */
 export type StatusPageView = StatusPage;
@@ -22,7 +21,7 @@ export interface StatusPageFields {
 
 const slugTaken = (slug: string) => conflict('SLUG_TAKEN', `A status page with slug "${slug}" already exists in this organization.`);
 
-async function checksOf(db: Db, pageUids: string[]): Promise<Map<string, string[]>> {
+async function checksOf(db: Executor, pageUids: string[]): Promise<Map<string, string[]>> {
   const byPage = new Map<string, string[]>(pageUids.map((uid) => [uid, []]));
   if (pageUids.length === 0) return byPage;
   const rows = await db
@@ -50,7 +49,7 @@ function toView(row: Selectable<StatusPagesTable>, checks: string[]): StatusPage
 }
 
 /** The uids of the checks with these slugs, in order; 400 naming each slug that is not a check. */
-async function resolveChecks(db: Db, orgUid: string, slugs: string[]): Promise<string[]> {
+async function resolveChecks(db: Executor, orgUid: string, slugs: string[]): Promise<string[]> {
   if (slugs.length === 0) return [];
   const rows = await db.selectFrom('checks').select(['uid', 'slug']).where('organization_uid', '=', orgUid).where('slug', 'in', slugs).execute();
   const bySlug = new Map(rows.map((row) => [row.slug, row.uid]));
@@ -59,7 +58,7 @@ async function resolveChecks(db: Db, orgUid: string, slugs: string[]): Promise<s
   return slugs.map((slug) => bySlug.get(slug)!);
 }
 
-async function replaceChecks(db: Db, pageUid: string, checkUids: string[]): Promise<void> {
+async function replaceChecks(db: Executor, pageUid: string, checkUids: string[]): Promise<void> {
   await db.deleteFrom('status_page_checks').where('status_page_uid', '=', pageUid).execute();
   if (checkUids.length > 0) {
     await db
@@ -69,18 +68,18 @@ async function replaceChecks(db: Db, pageUid: string, checkUids: string[]): Prom
   }
 }
 
-async function findRow(db: Db, orgUid: string, slug: string) {
+async function findRow(db: Executor, orgUid: string, slug: string) {
   return db.selectFrom('status_pages').selectAll().where('organization_uid', '=', orgUid).where('slug', '=', slug).executeTakeFirst();
 }
 
 /** One status page, or undefined. */
-export async function getStatusPage(db: Db, orgUid: string, slug: string): Promise<StatusPageView | undefined> {
+export async function getStatusPage(db: Executor, orgUid: string, slug: string): Promise<StatusPageView | undefined> {
   const row = await findRow(db, orgUid, slug);
   return row && toView(row, (await checksOf(db, [row.uid])).get(row.uid)!);
 }
 
 /** A page of status pages in creation order. */
-export async function listStatusPages(db: Db, orgUid: string, query: PageRequest): Promise<Page<StatusPageView>> {
+export async function listStatusPages(db: Executor, orgUid: string, query: PageRequest): Promise<Page<StatusPageView>> {
   let builder = db.selectFrom('status_pages').selectAll().where('organization_uid', '=', orgUid);
   if (query.cursor) builder = builder.where('uid', '>', query.cursor);
   const rows = await builder
@@ -96,7 +95,7 @@ export async function listStatusPages(db: Db, orgUid: string, query: PageRequest
 }
 
 /** Creates a status page; 409 `SLUG_TAKEN` when the slug is in use, 400 for unknown checks. */
-export async function createStatusPage(db: Db, orgUid: string, fields: StatusPageFields, now: Date): Promise<StatusPageView> {
+export async function createStatusPage(db: Executor, orgUid: string, fields: StatusPageFields, now: Date): Promise<StatusPageView> {
   const at = now.toISOString();
   const row: Selectable<StatusPagesTable> = {
     uid: newId(now.getTime()),
@@ -128,7 +127,7 @@ export async function createStatusPage(db: Db, orgUid: string, fields: StatusPag
  * the whole list of checks). Undefined when there is no such page.
  */
 export async function updateStatusPage(
-  db: Db,
+  db: Executor,
   orgUid: string,
   slug: string,
   changes: Partial<StatusPageFields>,
@@ -163,7 +162,7 @@ export async function updateStatusPage(
 }
 
 /** Deletes a status page; false when there is none. */
-export async function deleteStatusPage(db: Db, orgUid: string, slug: string): Promise<boolean> {
+export async function deleteStatusPage(db: Executor, orgUid: string, slug: string): Promise<boolean> {
   const result = await db.deleteFrom('status_pages').where('organization_uid', '=', orgUid).where('slug', '=', slug).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database, User } from '../../db/schema.js';
+import type { User } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { createUser, findUser, findUserByEmail, normalizeEmail } from '../../accounts/users.js';
@@ -7,6 +6,7 @@ import type { ExternalProfile } from './catalog.js';
 import { accountClaimedNotice, claimUnverifiedAccount } from '../../accounts/claim-account.js';
 import { SignInError } from './provider-error.js';
 import { registrationPatternAllows } from '../../accounts/registration-pattern.js';
+import type { Executor } from '../../db/executor.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger' | 'mailer' | 'caches'>;
 
@@ -101,7 +101,7 @@ async function claimAccount(deps: Deps, provider: string, profile: ExternalProfi
   return { user: { ...user, password_hash: null, email_verified: 1, must_change_password: 0 }, created: false };
 }
 
-async function link(db: Kysely<Database>, deps: Pick<AppDeps, 'clock'>, provider: string, profile: ExternalProfile, userUid: string): Promise<void> {
+async function link(db: Executor, deps: Pick<AppDeps, 'clock'>, provider: string, profile: ExternalProfile, userUid: string): Promise<void> {
   const now = deps.clock.now().toISOString();
   const inserted = await db
     .insertInto('linked_identities')

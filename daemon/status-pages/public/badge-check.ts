@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import type { PublicCheckState } from './public-status.js';
+import type { Executor } from '../../db/executor.js';
 
 /** What a badge may show of a check: its name (already public on a page) and its state. */
 export interface BadgeCheck {
@@ -15,7 +14,7 @@ export interface BadgeCheck {
  * of that organization; undefined otherwise (no such organization, no such check, or a check no
  * public page shows), so every refusal is the same 404.
  */
-export async function loadBadgeCheck(db: Kysely<Database>, orgSlug: string, checkSlug: string): Promise<BadgeCheck | undefined> {
+export async function loadBadgeCheck(db: Executor, orgSlug: string, checkSlug: string): Promise<BadgeCheck | undefined> {
   const row = await db
     .selectFrom('checks as c')
     .innerJoin('organizations as o', 'o.uid', 'c.organization_uid')

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Executor } from '../../db/executor.js';
 
 /** How long the finished days of a check are kept in memory before they are read again. */
 const TTL_MS = 60_000;
@@ -25,7 +24,7 @@ export class DayHistoryCache {
   private readonly entries = new Map<number, Entry>();
 
   /** Runs and down runs per series and day, from `firstDay` to `today` inclusive. */
-  async read(db: Kysely<Database>, seriesList: readonly number[], firstDay: number, today: number, nowMs: number): Promise<Map<number, Map<number, Counts>>> {
+  async read(db: Executor, seriesList: readonly number[], firstDay: number, today: number, nowMs: number): Promise<Map<number, Map<number, Counts>>> {
     const stale = seriesList.filter((series) => {
       const entry = this.entries.get(series);
       return !entry || entry.today !== today || entry.firstDay !== firstDay || nowMs - entry.readAt > TTL_MS || nowMs < entry.readAt;
@@ -55,7 +54,7 @@ export class DayHistoryCache {
   }
 }
 
-async function rows(db: Kysely<Database>, seriesList: readonly number[], from: number, to: number): Promise<Array<Counts & { series: number; day: number }>> {
+async function rows(db: Executor, seriesList: readonly number[], from: number, to: number): Promise<Array<Counts & { series: number; day: number }>> {
   if (seriesList.length === 0) return [];
   const found = await db
     .selectFrom('check_daily')
