@@ -90,7 +90,9 @@ describe('http probe: credentials on redirects (two loopback origins)', () => {
 
   it('does not resend a body holding a secret to another origin (307), and says why', async () => {
     second.seen.length = 0;
-    const result = await run('/away-keeping-body', { method: 'POST', body: '{"token":"{{secrets.API_TOKEN}}"}' });
+    // References are accepted in credential fields only, so the body holds the value itself (typed
+    // in, or a check stored before that rule); a header's reference makes it one of the run's secrets.
+    const result = await run('/away-keeping-body', { method: 'POST', body: `{"token":"${SECRET}"}` });
     expect(result.status).toBe('down');
     expect(result.message).toBe(`redirect to another origin (${second.origin}) would send a request body that holds a secret`);
     expect(second.seen).toHaveLength(0);
