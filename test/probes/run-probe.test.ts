@@ -26,7 +26,7 @@ describe('runProbe (against a real local HTTP server)', () => {
   it('removes secret values from messages', async () => {
     const check = checkOf('http', `${base}/secret`, { expectedStatusCodes: [200] });
     const result = await runProbe(check, { egress: testEgress(), secretValues: ['500'] });
-    expect(result).toMatchObject({ status: 'down', message: 'expected status 200, got ***' });
+    expect(result).toMatchObject({ status: 'down', message: 'expected status 200, [withheld: contained a secret]' });
   });
 
   it('has an executor for every check type, and says which types can run', async () => {
