@@ -21,7 +21,8 @@ beforeAll(async () => {
     process.execPath,
     [
       join(root, 'node_modules/typescript/bin/tsc'),
-      ...['--outDir', join(outDir, 'password'), '--rootDir', sources],
+      // The module and what it imports (the worker helper), laid out as in dist/.
+      ...['--outDir', outDir, '--rootDir', root],
       ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023'],
       ...['--strict', '--types', 'node', '--skipLibCheck'],
       ...files,
@@ -38,7 +39,7 @@ afterAll(async () => {
 });
 
 const SCRIPT = `
-import { createPasswordHasher, DEFAULT_POLICY, mergePolicy } from './password/index.js';
+import { createPasswordHasher, DEFAULT_POLICY, mergePolicy } from './daemon/auth/password/index.js';
 
 const cheap = mergePolicy(DEFAULT_POLICY, { argon2: { memory: 8192, time: 1, threads: 1 }, bcrypt: { cost: 10 } });
 const bcrypt = createPasswordHasher(mergePolicy(cheap, { algorithm: 'bcrypt' }), { concurrency: 2 });
