@@ -1,7 +1,8 @@
-import { PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../daemon/db/connect.js';
+import type { Database } from '../../daemon/db/schema.js';
 import { compileRead, preparedRead } from '../../daemon/db/prepared-read.js';
 import { postgresReader } from '../../daemon/db/prepared-reader.js';
 import { DATABASE_KINDS } from '../support/databases.js';
@@ -76,7 +77,7 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('prepared reads on Postgre
     const pool = new pg.Pool({ connectionString: daemon.database.url, max: 1 });
     // Dropping the database at the end ends this connection too, after its pool has let go.
     pool.on('error', () => {});
-    const kysely = new Executor({ dialect: new PostgresDialect({ pool }) });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     try {
       const { readOne } = postgresReader(pool, kysely, { named });
       expect(await readOne(ORG_BY_SLUG, 'default')).toEqual({ slug: 'default', name: expect.any(String) });
