@@ -3,6 +3,7 @@ import { createCommandDeps, type CommandDeps, type GlobalOptions } from './conte
 import { exitQuietlyOnClosedPipe } from './closed-pipe.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './errors.js';
 import { VERSION } from '../contract/version.js';
+import { CHANNEL_TYPES } from '../contract/notification-channels.js';
 
 type Loader = () => Promise<{ run(options: any, deps: CommandDeps): Promise<number | void> }>;
 
@@ -210,9 +211,9 @@ export function buildProgram(): Command {
     .action(action(() => import('./commands/channels.js').then((m) => ({ run: m.list }))));
   channels
     .command('create')
-    .description('create a notification channel (types: see docs/notifications.md)')
+    .description('create a notification channel (its settings: svc channels types TYPE)')
     .requiredOption('--name <name>', 'the channel name')
-    .requiredOption('--type <type>', 'email, webhook, slack, discord, teams, telegram, pagerduty, opsgenie, googlechat, mattermost, ntfy or pushover')
+    .requiredOption('--type <type>', `${CHANNEL_TYPES.join(', ')} (svc channels types shows each one's settings)`)
     .option('--config <json>', "the type's settings as a JSON object")
     .option('--config-file <path>', 'the settings from a JSON file (keeps secrets out of the process list)')
     .option('--default', 'apply to every check that chooses no channel')
@@ -222,6 +223,12 @@ export function buildProgram(): Command {
       example('svc channels create --name ops --type webhook --config \'{"url":"https://hooks.example.com/svc","signingSecret":"..."}\' --default'),
     )
     .action(action(() => import('./commands/channels.js').then((m) => ({ run: m.create }))));
+  channels
+    .command('types')
+    .description('the channel types, or one type with its settings, which of them are secrets, and a sample')
+    .argument('[type]', 'a channel type')
+    .addHelpText('after', example('svc channels types slack'))
+    .action(action(() => import('./commands/channel-types.js')));
   channels
     .command('test')
     .description('send a test message to a channel and show whether it arrived')

@@ -18,6 +18,21 @@ export const CHANNEL_TYPES = [
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
+/** A channel type as `GET /channel-types` answers it: what the dashboard and the CLI offer. */
+export interface ChannelTypeInfo {
+  type: ChannelType;
+  title: string;
+  description: string;
+  /** The JSON Schema (draft 2020-12) of the channel's `config`. */
+  configSchema: Record<string, unknown>;
+  /** Config fields only ever shown masked. */
+  secrets: string[];
+  /** Config fields that say where it sends: changing one needs every stored secret sent again. */
+  destination: string[];
+  /** Valid settings to start from, with placeholders. */
+  sample: Record<string, unknown>;
+}
+
 /** The events a member can be notified of. */
 export const NOTIFICATION_EVENTS = ['incident.opened', 'incident.acknowledged', 'incident.resolved', 'check.down', 'check.up'] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];

@@ -2,7 +2,7 @@
 // must return that type (daemon/routes/route.ts), and the OpenAPI document describes the body
 // with the JSON Schema generated from it (scripts/generate-response-schemas.mjs). Types only.
 import type { EnterpriseTenant, GroupRoles, RedirectUrl, SamlProvider, WorkspaceLink } from './enterprise-sign-in.js';
-import type { ChannelDelivery, ChannelTestResult, CheckChannels, NotificationChannel, NotificationSettings } from './notification-channels.js';
+import type { ChannelDelivery, ChannelTestResult, ChannelTypeInfo, CheckChannels, NotificationChannel, NotificationSettings } from './notification-channels.js';
 import type {
   Account,
   AuditEntry,
@@ -59,6 +59,7 @@ export interface ResponseBodies {
   AuditEntryPage: Page<AuditEntry>;
   ChannelDeliveryPage: Page<ChannelDelivery>;
   ChannelTestResult: ChannelTestResult;
+  ChannelTypeList: ChannelTypeInfo[];
   Check: Check;
   CheckChannels: CheckChannels;
   CheckPage: Page<MonitoredCheck>;

@@ -3,7 +3,8 @@ import { newId } from '../db/ids.js';
 import type { NotificationChannelsTable } from '../db/schema.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import type { Keyring } from '../secrets/keyring.js';
-import { maskConfig, type ChannelConfig, type ChannelType } from './channel-types.js';
+import type { ChannelType } from '../../contract/notification-channels.js';
+import { maskConfig, type ChannelConfig } from './channel-settings.js';
 import type { Executor } from '../db/executor.js';
 
 /** A channel as the API answers it: secrets masked, always. */

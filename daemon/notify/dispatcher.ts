@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import type { Logger } from '../log.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { getStoredChannel, type StoredChannel } from '../notifications/channel-store.js';
-import type { ChannelType } from '../notifications/channel-types.js';
+import type { ChannelType } from '../../contract/notification-channels.js';
 import type { NotificationFacts } from './message.js';
 import { DeliveryError } from './delivery-error.js';
 import type { Notifier } from './notifier.js';

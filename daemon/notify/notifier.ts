@@ -1,10 +1,10 @@
 import type { Config } from '../config/config.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { ChannelConfig, ChannelType } from '../notifications/channel-types.js';
+import type { ChannelType } from '../../contract/notification-channels.js';
 import type { EgressPolicy } from '../../probes/egress.js';
 import { DeliveryError } from './delivery-error.js';
-import { DELIVERERS } from './deliverers/index.js';
-import type { Delivery } from './deliverers/deliverer.js';
+import type { ChannelConfig, Delivery } from './channels/channel-type.js';
+import { CHANNEL_TYPE_DEFINITIONS } from './channels/index.js';
 import { createHttpSender } from './http-sender.js';
 import { createMailSender } from './mail-sender.js';
 import { renderMessage, type NotificationFacts } from './message.js';
@@ -29,7 +29,7 @@ export function createNotifier(config: Config, egress: EgressPolicy, metrics: Me
     async deliver({ uid, type, config: channelConfig, facts, now }) {
       const delivery: Delivery = { uid, facts, message: renderMessage(facts, config.baseUrl), config: channelConfig, now };
       try {
-        const { responseCode } = await DELIVERERS[type](delivery, context);
+        const { responseCode } = await CHANNEL_TYPE_DEFINITIONS[type].deliver(delivery, context);
         metrics.notificationDeliveries.inc({ channel_type: type, result: 'sent' });
         return { ok: true, responseCode };
       } catch (error) {

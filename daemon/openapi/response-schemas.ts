@@ -63,6 +63,12 @@ export const RESPONSE_SCHEMAS: Record<ResponseName, JsonSchema> = {
   "ChannelTestResult": {
     "$ref": "#/components/schemas/ChannelTestResult"
   },
+  "ChannelTypeList": {
+    "type": "array",
+    "items": {
+      "$ref": "#/components/schemas/ChannelTypeInfo"
+    }
+  },
   "Check": {
     "$ref": "#/components/schemas/Check"
   },
@@ -889,6 +895,54 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "mattermost",
       "ntfy",
       "pushover"
+    ]
+  },
+  "ChannelTypeInfo": {
+    "description": "A channel type as `GET /channel-types` answers it: what the dashboard and the CLI offer.",
+    "type": "object",
+    "properties": {
+      "type": {
+        "$ref": "#/components/schemas/ChannelType"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "type": "string"
+      },
+      "configSchema": {
+        "description": "The JSON Schema (draft 2020-12) of the channel's `config`.",
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "secrets": {
+        "description": "Config fields only ever shown masked.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "destination": {
+        "description": "Config fields that say where it sends: changing one needs every stored secret sent again.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "sample": {
+        "description": "Valid settings to start from, with placeholders.",
+        "type": "object",
+        "additionalProperties": {}
+      }
+    },
+    "required": [
+      "type",
+      "title",
+      "description",
+      "configSchema",
+      "secrets",
+      "destination",
+      "sample"
     ]
   },
   "Check": {

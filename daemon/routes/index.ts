@@ -13,6 +13,7 @@ import { handoffRoutes } from './handoff.js';
 import { oauthRoutes } from './oauth.js';
 import { teamChatRoutes } from './team-chat.js';
 import { twoFactorRoutes } from './two-factor.js';
+import { channelTypeRoutes } from './channel-types.js';
 import { checkTypeRoutes } from './check-types.js';
 import { checkImportRoutes } from './checks-import.js';
 import { checkRoutes } from './checks.js';
@@ -58,6 +59,7 @@ export const ROUTES: RouteSpec[] = [
   ...auditLogRoutes,
   ...systemUserRoutes,
   ...checkTypeRoutes,
+  ...channelTypeRoutes,
   ...checkImportRoutes,
   ...checkRoutes,
   ...incidentRoutes,

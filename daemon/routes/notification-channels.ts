@@ -3,7 +3,9 @@ import { notFound, validationFailed } from '../errors.js';
 import { parsePage } from '../http/pagination.js';
 import { toIssues } from '../http/validate.js';
 import { createChannel, deleteChannel, getChannel, getStoredChannel, listChannels, updateChannel } from '../notifications/channel-store.js';
-import { CHANNEL_CONFIGS, CHANNEL_TYPES, mergeConfig, secretsLeftBehind, type ChannelConfig, type ChannelType } from '../notifications/channel-types.js';
+import { CHANNEL_TYPES, type ChannelType } from '../../contract/notification-channels.js';
+import { mergeConfig, secretsLeftBehind, type ChannelConfig } from '../notifications/channel-settings.js';
+import { CHANNEL_TYPE_DEFINITIONS } from '../notify/channels/index.js';
 import { orgOf } from './checks.js';
 import { route, type RouteSpec } from '../http/route.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '../plain-text.js';
@@ -19,14 +21,14 @@ const config = z.record(z.string(), z.unknown());
 
 /** Validates a type's config; issues are reported under `config.` and never repeat a value. */
 function validConfig(channelType: ChannelType, value: unknown): ChannelConfig {
-  const result = CHANNEL_CONFIGS[channelType].schema.safeParse(value);
+  const result = CHANNEL_TYPE_DEFINITIONS[channelType].schema.safeParse(value);
   if (!result.success) {
     throw validationFailed(
       toIssues(result.error).map((issue) => ({ path: issue.path ? `config.${issue.path}` : 'config', message: issue.message })),
       'The channel is not valid.',
     );
   }
-  return result.data as ChannelConfig;
+  return result.data;
 }
 
 const channelNotFound = (uid: string) => notFound(`No notification channel "${uid}" in this organization.`);

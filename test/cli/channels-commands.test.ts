@@ -21,11 +21,26 @@ describe('svc CLI: notification channels', () => {
   });
 
   it('has help with an example for each command', async () => {
-    for (const command of ['list', 'create', 'test', 'deliveries']) {
+    for (const command of ['list', 'create', 'types', 'test', 'deliveries']) {
       const help = await runSvc(['channels', command, '--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('Example:');
     }
+  });
+
+  it('lists the channel types, and shows one with its secrets and a sample the daemon accepts', async () => {
+    const listed = await runSvc(['channels', 'types'], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/TYPE\s+TITLE\s+SECRETS/);
+    expect(listed.stdout).toMatch(/pagerduty\s+PagerDuty\s+routingKey/);
+    const slack = await runSvc(['channels', 'types', 'slack'], { env });
+    expect(slack.stdout).toContain('secrets (shown masked): webhookUrl, botToken');
+    const sample = JSON.parse(slack.stdout.slice(slack.stdout.indexOf('{')));
+    const created = await runSvc(['channels', 'create', '--name', 'from sample', '--type', 'slack', '--config', JSON.stringify(sample), '--json'], { env });
+    expect(created.code, created.stderr).toBe(0);
+    const unknown = await runSvc(['channels', 'types', 'carrier-pigeon'], { env });
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('the types are email, webhook');
   });
 
   it('creates, lists and tests a channel, then shows its deliveries', async () => {

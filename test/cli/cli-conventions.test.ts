@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { checkTypeNames } from '../../checks/index.js';
 import { ROLES } from '../../contract/access.js';
 import { IMPORT_SOURCES } from '../../contract/import-sources.js';
-import { CHANNEL_TYPES } from '../../daemon/notifications/channel-types.js';
+import { CHANNEL_TYPES } from '../../contract/notification-channels.js';
 import { CHECK_STATES } from '../../daemon/runner/state-machine.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc, SVC_BIN } from '../support/cli.js';

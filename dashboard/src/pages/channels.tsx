@@ -1,6 +1,14 @@
 import { useState } from 'preact/hooks';
 import { get, patch, post } from '../api/client';
-import { CHANNEL_TYPES, channelsPath, type Channel, type ChannelDelivery, type ChannelTestResult } from '../api/channels';
+import {
+  CHANNEL_TYPES,
+  channelsPath,
+  channelTypesPath,
+  type Channel,
+  type ChannelDelivery,
+  type ChannelTestResult,
+  type ChannelTypeInfo,
+} from '../api/channels';
 import { ApiError, asApiError } from '../api/errors';
 import type { Page, Role } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
@@ -130,8 +138,20 @@ function DeliveryLog({ org, uid }: { org: string; uid: string }) {
 function ChannelForm({ org, channel, onSaved }: { org: string; channel?: Channel; onSaved(): void }) {
   const prefix = channel ? `edit-${channel.uid}` : 'new-channel';
   const [name, setName] = useState(channel?.name ?? '');
+  const types = useAsync(() => get<ChannelTypeInfo[]>(channelTypesPath), []);
   const [type, setType] = useState<string>(channel?.type ?? 'webhook');
-  const [config, setConfig] = useState(channel ? JSON.stringify(channel.config, null, 2) : '{\n  "url": ""\n}');
+  const [config, setConfig] = useState<string | undefined>(channel ? JSON.stringify(channel.config, null, 2) : undefined);
+  const info = types.data?.find((t) => t.type === type);
+  const sampleOf = (name: string) => {
+    const sample = types.data?.find((t) => t.type === name)?.sample;
+    return sample ? JSON.stringify(sample, null, 2) : '';
+  };
+  // A new channel starts from its type's sample until its settings are edited.
+  const shown = config ?? sampleOf(type);
+  const chooseType = (next: string) => {
+    if (!channel && config === sampleOf(type)) setConfig(undefined);
+    setType(next);
+  };
   const [isDefault, setDefault] = useState(channel?.default ?? false);
   const [error, setError] = useState<ApiError>();
   const issues = issuesByPath(error?.issues ?? []);
@@ -140,7 +160,7 @@ function ChannelForm({ org, channel, onSaved }: { org: string; channel?: Channel
     setError(undefined);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(config);
+      parsed = JSON.parse(shown);
     } catch {
       setError(new ApiError(400, 'VALIDATION_FAILED', 'The settings are not valid JSON.', { issues: [{ path: 'config', message: 'must be a JSON object' }] }));
       return;
@@ -156,7 +176,7 @@ function ChannelForm({ org, channel, onSaved }: { org: string; channel?: Channel
       else await post(channelsPath(org), { name, type, config: parsed, default: isDefault });
       if (!channel) {
         setName('');
-        setConfig('{\n  "url": ""\n}');
+        setConfig(undefined);
       }
       onSaved();
     } catch (caught) {
@@ -168,10 +188,10 @@ function ChannelForm({ org, channel, onSaved }: { org: string; channel?: Channel
       <ErrorBanner error={error} title="Not saved" />
       <TextField id={`${prefix}-name`} label="Name" value={name} onValue={setName} required errors={issues.get('name')} />
       <FieldShell id={`${prefix}-type`} label="Type" errors={issues.get('type')}>
-        <select id={`${prefix}-type`} value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value)}>
-          {CHANNEL_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
+        <select id={`${prefix}-type`} value={type} onChange={(e) => chooseType((e.currentTarget as HTMLSelectElement).value)}>
+          {(types.data ?? CHANNEL_TYPES.map((t) => ({ type: t, title: t }))).map((t) => (
+            <option key={t.type} value={t.type}>
+              {t.title}
             </option>
           ))}
         </select>
@@ -179,13 +199,19 @@ function ChannelForm({ org, channel, onSaved }: { org: string; channel?: Channel
       <FieldShell
         id={`${prefix}-config`}
         label="Settings (JSON)"
-        hint={channel ? 'Secrets show masked and stay as they are unless you replace them.' : 'The fields of each type are listed in docs/notifications.md.'}
+        hint={[
+          info?.description,
+          info && info.secrets.length > 0 ? `Secrets (${info.secrets.join(', ')}) are only ever shown masked.` : undefined,
+          channel ? 'Secrets show masked and stay as they are unless you replace them.' : 'Replace the sample values with your own.',
+        ]
+          .filter(Boolean)
+          .join(' ')}
         errors={[
           ...(issues.get('config') ?? []),
           ...[...issues].filter(([path]) => path.startsWith('config.')).map(([path, messages]) => `${path.slice(7)}: ${messages.join(', ')}`),
         ]}
       >
-        <textarea id={`${prefix}-config`} class="mono" rows={6} value={config} onInput={(e) => setConfig((e.currentTarget as HTMLTextAreaElement).value)} />
+        <textarea id={`${prefix}-config`} class="mono" rows={6} value={shown} onInput={(e) => setConfig((e.currentTarget as HTMLTextAreaElement).value)} />
       </FieldShell>
       <CheckboxField id={`${prefix}-default`} label="Default channel (for checks that choose none)" checked={isDefault} onChange={setDefault} />
       <button type="submit">{channel ? 'Save' : 'Create channel'}</button>
