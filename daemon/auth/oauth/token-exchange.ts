@@ -38,7 +38,8 @@ export async function exchangeCode(
   }
   let response: Response;
   try {
-    response = await deps.fetch(tokenUrl, { method: 'POST', headers, body: form.toString(), signal: AbortSignal.timeout(TIMEOUT_MS) });
+    // No redirects: a 307 would send the code and the client secret on to wherever it points.
+    response = await deps.fetch(tokenUrl, { method: 'POST', headers, body: form.toString(), redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
     throw new SignInError('provider_error', `${provider.key} token endpoint unreachable: ${(error as Error).message}`);
   }
@@ -57,6 +58,8 @@ export async function fetchWithToken<T>(deps: Pick<AppDeps, 'fetch'>, provider: 
   try {
     response = await deps.fetch(url, {
       headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', 'user-agent': 'svc' },
+      // No redirects: the access token goes to the provider's API and nowhere else.
+      redirect: 'error',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
