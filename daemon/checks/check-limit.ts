@@ -1,9 +1,18 @@
+import { PostgresAdapter } from 'kysely';
 import { conflict } from '../errors.js';
 import type { Executor } from './check-store.js';
 
-/** How many checks the organization holds now. */
-export async function countChecks(db: Executor, orgUid: string): Promise<number> {
-  const row = await db
+/**
+ * How many checks the organization holds now, inside the transaction that will add some. On
+ * PostgreSQL the organization's row is locked first, so two transactions adding checks at once
+ * count one after the other and cannot both pass the limit (read committed would let each count
+ * without the other's rows); SQLite's transactions are serialized already.
+ */
+export async function countChecks(trx: Executor, orgUid: string): Promise<number> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await trx.selectFrom('organizations').select('uid').where('uid', '=', orgUid).forUpdate().execute();
+  }
+  const row = await trx
     .selectFrom('checks')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('organization_uid', '=', orgUid)

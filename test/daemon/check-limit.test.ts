@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { sampleCheck } from '../../checks/index.js';
+import { countChecks } from '../../daemon/checks/check-limit.js';
+import { createCheck } from '../../daemon/checks/check-store.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { checksSnapshot, convertPath, gatusConfig } from './import/helpers.js';
@@ -44,3 +48,39 @@ describe.each(DATABASE_KINDS)('checks per organization (SVC_CHECKS_PER_ORG_LIMIT
     expect((await importGatus('')).body).toMatchObject({ created: 0, unchanged: 2 });
   });
 });
+
+// Two transactions adding checks at once must count one after the other (daemon/checks/check-limit.ts):
+// under read committed, both would count the same rows and both pass the limit.
+describe.each(DATABASE_KINDS)('the check limit under concurrent transactions [%s]', (kind) => {
+  let daemon: TestDaemon;
+  beforeAll(async () => {
+    daemon = await startTestDaemon(kind);
+  });
+  afterAll(() => daemon?.stop());
+
+  it('lets a second create wait for the first, then refuses it when the first took the last place', async () => {
+    const db = daemon.deps.db;
+    const orgUid = (await db.kysely.selectFrom('organizations').select('uid').where('slug', '=', 'default').executeTakeFirstOrThrow()).uid;
+    const tcp = (slug: string) => ({ ...sampleCheck('tcp')!, slug, name: slug });
+    const limit = (await countChecks(db.kysely, orgUid)) + 1;
+    let second: Promise<unknown> | undefined;
+    await db.kysely.transaction().execute(async (trx) => {
+      expect(await countChecks(trx, orgUid)).toBe(limit - 1);
+      second = createCheck(db.kysely, orgUid, tcp('second'), new Date(), limit).catch((error: unknown) => error);
+      if (kind === 'postgres') await waitForLockWait(db);
+      await createCheck(trx, orgUid, tcp('first'), new Date(), limit);
+    });
+    expect(await second).toMatchObject({ details: { reason: 'CHECK_LIMIT_REACHED' } });
+    expect(await countChecks(db.kysely, orgUid)).toBe(limit);
+  });
+});
+
+/** Resolves once a PostgreSQL session waits for a lock (the second transaction behind the first). */
+async function waitForLockWait(db: TestDaemon['deps']['db']): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await sql<{ n: string }>`select count(*) as n from pg_locks where not granted`.execute(db.kysely);
+    if (Number(rows[0].n) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the second transaction never waited for the first');
+}
