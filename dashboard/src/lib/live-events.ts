@@ -21,6 +21,8 @@ export interface LiveSubscriber {
 
 /** The server follows at most this many checks run by run on one stream. */
 const MAX_RESULT_CHECKS = 500;
+/** And the address stays well under what servers and proxies accept: past this, later checks are not followed run by run. */
+const MAX_RESULTS_CHARS = 4_000;
 const FIRST_RETRY_MS = 2_000;
 const MAX_RETRY_MS = 30_000;
 /** Busy (429) or away: wait at least this long before trying again. */
@@ -114,7 +116,12 @@ class LiveConnection {
   private wanted(): string {
     const slugs = new Set<string>();
     for (const subscriber of this.subscribers) for (const slug of subscriber.results) slugs.add(slug);
-    return [...slugs].sort().slice(0, MAX_RESULT_CHECKS).join(',');
+    let query = '';
+    for (const slug of [...slugs].sort().slice(0, MAX_RESULT_CHECKS)) {
+      if (query.length + slug.length + 1 > MAX_RESULTS_CHARS) break;
+      query += query ? `,${slug}` : slug;
+    }
+    return query;
   }
 
   /** Opens the stream again when the followed checks changed (the replay covers the moment between). */
