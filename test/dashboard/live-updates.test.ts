@@ -158,4 +158,8 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard live updates [%s]', (kind)
     await page.waitForTimeout(QUIET_MS);
     expect(requests.since()).toEqual([]);
   }, 90_000);
+
+  it('reported no console errors', () => {
+    expect(browser.problems).toEqual([]);
+  });
 });
