@@ -2,6 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { openStream } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { OrgEventData } from '../api/types';
+import { sessionState, subscribeSession } from './session';
 
 /** One event of the organization's stream, by its name (`reset` is told as a resync instead). */
 export type LiveEvent = { [Name in Exclude<keyof OrgEventData, 'reset'>]: { name: Name; data: OrgEventData[Name] } }[Exclude<keyof OrgEventData, 'reset'>];
@@ -102,6 +103,15 @@ class LiveConnection {
       this.retryMs = FIRST_RETRY_MS;
       void this.connect();
     }
+  }
+
+  /** The session changed: a stream opened with the former one must not go on. */
+  restart(): void {
+    this.close();
+    this.gap = true;
+    this.lastEventId = undefined;
+    if (this.subscribers.size > 0 && sessionState().token) void this.connect();
+    else this.setStatus('down');
   }
 
   close(): void {
@@ -227,6 +237,14 @@ const connections = new Map<string, LiveConnection>();
 
 document.addEventListener('visibilitychange', () => {
   for (const connection of connections.values()) connection.visibility(document.visibilityState === 'visible');
+});
+
+let streamToken = sessionState().token;
+subscribeSession(() => {
+  const token = sessionState().token;
+  if (token === streamToken) return;
+  streamToken = token;
+  for (const connection of connections.values()) connection.restart();
 });
 
 /** Follows the live events of an organization until the returned function is called. */
