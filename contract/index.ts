@@ -2,6 +2,7 @@
 export * from './access.js';
 export * from './audit-kinds.js';
 export * from './enterprise-sign-in.js';
+export type * from './events.js';
 export * from './import-sources.js';
 export * from './import-warnings.js';
 export * from './notification-channels.js';

@@ -2,6 +2,7 @@ import type { Executor } from '../checks/check-store.js';
 import type { Logger } from '../log.js';
 import { EventStream } from './event-stream.js';
 import { eventsSince, type OrgEvent } from './org-events.js';
+import { ResultWatch } from './result-watch.js';
 
 export interface EventHubOptions {
   /** Open streams this daemon serves at most (SVC_EVENTS_MAX_STREAMS). */
@@ -28,6 +29,7 @@ export type StreamRefusal = 'draining' | 'daemon-full' | 'member-full';
 export class EventHub {
   private readonly streams = new Set<EventStream>();
   private readonly perMember = new Map<string, number>();
+  private readonly runs = new ResultWatch();
   private cursor: { since: string; seen: Map<string, string> } | undefined;
   private starting: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -47,16 +49,22 @@ export class EventHub {
    * Opens a stream, or says which bound refuses it. Resolves once the poller knows where it
    * stands, so every row written after the answer is delivered.
    */
-  async open(organizationUid: string, userUid: string, checks: Set<string> | undefined): Promise<EventStream | StreamRefusal> {
+  async open(
+    organizationUid: string,
+    userUid: string,
+    checks: Set<string> | undefined,
+    results: ReadonlyMap<number, string> = new Map(),
+  ): Promise<EventStream | StreamRefusal> {
     const memberKey = `${organizationUid}:${userUid}`;
     if (this.closed) return 'draining';
     if (this.streams.size >= this.options.maxStreams) return 'daemon-full';
     if ((this.perMember.get(memberKey) ?? 0) >= this.options.maxStreamsPerMember) return 'member-full';
-    const stream = new EventStream(organizationUid, memberKey, checks, this.options.heartbeatMs, (closed) => this.forget(closed));
+    const stream = new EventStream(organizationUid, memberKey, checks, this.options.heartbeatMs, results, (closed) => this.forget(closed));
     this.streams.add(stream);
     this.perMember.set(memberKey, (this.perMember.get(memberKey) ?? 0) + 1);
     try {
       await (this.starting ??= this.start());
+      if (results.size > 0) await this.runs.follow(this.db, results.keys());
     } catch (error) {
       this.starting = undefined;
       stream.close();
@@ -77,6 +85,7 @@ export class EventHub {
     const left = (this.perMember.get(stream.memberKey) ?? 1) - 1;
     if (left > 0) this.perMember.set(stream.memberKey, left);
     else this.perMember.delete(stream.memberKey);
+    if (stream.results.size > 0) this.runs.keep(new Set([...this.streams].flatMap((open) => [...open.results.keys()])));
     if (this.streams.size === 0) this.stop();
   }
 
@@ -123,6 +132,8 @@ export class EventHub {
         fresh.push(event);
       }
       for (const event of fresh) for (const stream of this.streams) stream.push(event);
+      if (this.runs.size > 0)
+        for (const { series, result } of await this.runs.newRuns(this.db)) for (const stream of this.streams) stream.pushResult(series, result);
       const newest = events.at(-1)?.at;
       if (newest) {
         // Never backwards; past a full read, on from its newest row so the next one makes progress.

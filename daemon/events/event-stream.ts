@@ -1,9 +1,12 @@
 import { PassThrough } from 'node:stream';
+import type { CheckResultEvent } from '../../contract/events.js';
+import type { ResultView } from '../runner/result-codes.js';
 import type { OrgEvent } from './org-events.js';
 
 /**
  * One client's `text/event-stream`: the events of one organization (of some checks when
- * narrowed), a `: ping` comment every heartbeat so proxies keep it open, and `close()`.
+ * narrowed), each run of the checks it follows run by run, a `: ping` comment every heartbeat
+ * so proxies keep it open, and `close()`.
  */
 export class EventStream {
   readonly body = new PassThrough();
@@ -18,6 +21,8 @@ export class EventStream {
     readonly memberKey: string,
     private readonly checks: Set<string> | undefined,
     heartbeatMs: number,
+    /** The checks followed run by run (`?results=`): their result series, with their slugs. */
+    readonly results: ReadonlyMap<number, string>,
     private readonly onClose: (stream: EventStream) => void,
   ) {
     this.body.write('retry: 2000\n: connected\n\n');
@@ -36,6 +41,15 @@ export class EventStream {
     if (!this.wants(event)) return;
     if (this.held) this.held.push(event);
     else this.send(event);
+  }
+
+  /**
+   * The latest run of a followed check: `check.result`, with no id (runs are not replayed; a
+   * client that reconnects reads the figures again).
+   */
+  pushResult(series: number, result: ResultView): void {
+    const slug = this.results.get(series);
+    if (slug !== undefined) this.write('check.result', undefined, { slug, ...result } satisfies CheckResultEvent);
   }
 
   /** Sends the missed events, then the live ones held back meanwhile (each once). */

@@ -1,5 +1,6 @@
 import type { Executor } from '../checks/check-store.js';
 import type { Selectable } from 'kysely';
+import type { CheckStateEvent, IncidentEvent } from '../../contract/events.js';
 import type { CheckStateChangesTable, IncidentsTable } from '../db/schema.js';
 
 /** What the events stream says: a check changed state, or an incident moved on. */
@@ -15,7 +16,7 @@ export interface OrgEvent {
   checkSlug: string | null;
   /** When it happened (ISO-8601). */
   at: string;
-  data: Record<string, unknown>;
+  data: CheckStateEvent | IncidentEvent;
 }
 
 const INCIDENT_STEPS = [
@@ -32,7 +33,14 @@ export function stateChangeEvent(row: Selectable<CheckStateChangesTable>): OrgEv
     organizationUid: row.organization_uid,
     checkSlug: row.check_slug,
     at: row.at,
-    data: { slug: row.check_slug, state: row.to_state, from: row.from_state, since: row.at, message: row.message, incidentUid: row.incident_uid },
+    data: {
+      slug: row.check_slug,
+      state: row.to_state as CheckStateEvent['state'],
+      from: row.from_state as CheckStateEvent['from'],
+      since: row.at,
+      message: row.message,
+      incidentUid: row.incident_uid,
+    },
   };
 }
 

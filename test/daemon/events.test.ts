@@ -126,6 +126,28 @@ describe.each(DATABASE_KINDS)('organization events [%s]', (kind) => {
       .toBe(200);
   });
 
+  it('?results= adds a check.result for each run of those checks, without an id, and none of the others', async () => {
+    const stream = await events(admin, '?results=blog');
+    expect(stream.status).toBe(200);
+    for (let run = 0; run < 2; run++) {
+      clock.advance(30_000);
+      await runner.tick();
+      const result = await stream.next((event) => event.event === 'check.result', 2000);
+      expect(result.data).toMatchObject({ slug: 'blog', status: 'down', latencyMs: expect.any(Number), message: expect.any(String) });
+      expect(Date.parse(result.data.at)).toBeGreaterThan(0);
+      expect(result.id).toBeUndefined();
+    }
+    // Only blog is followed run by run; shop's state changes still come, its runs do not.
+    await pause('shop', false);
+    const paused = await stream.next((event) => event.event === 'check.result' || (event.event === 'check.state' && event.data.slug === 'shop'), 2000);
+    expect(paused).toMatchObject({ event: 'check.state', data: { slug: 'shop', state: 'paused' } });
+
+    expect((await openEvents(`${first.url}/api/v1/orgs/default/events?results=nope`, admin)).status).toBe(404);
+    const tooMany = Array.from({ length: 501 }, (_, i) => `c${i}`).join(',');
+    expect((await openEvents(`${first.url}/api/v1/orgs/default/events?results=${tooMany}`, admin)).status).toBe(400);
+    expect((await openEvents(`${first.url}/api/v1/orgs/default/events?results=`, admin)).status).toBe(400);
+  });
+
   it('draining the daemon ends its open streams, so their clients reconnect elsewhere', async () => {
     // The streams of the tests before are closed by their clients; the daemon notices soon.
     let stream!: SseClient;

@@ -74,6 +74,11 @@ export async function request<T>(method: Method, path: string, options: RequestO
     parsed = undefined;
   }
   if (response.ok) return parsed as T;
+  throw failure(response, parsed, path, token, options);
+}
+
+/** The ApiError of an error answer; the session learns of an ended session, a required password change, a 403. */
+function failure(response: Response, parsed: unknown, path: string, token: string | undefined, options: RequestOptions): ApiError {
   const error = (parsed as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
   const apiError = new ApiError(
     response.status,
@@ -84,7 +89,34 @@ export async function request<T>(method: Method, path: string, options: RequestO
   if (token && apiError.code === 'UNAUTHORIZED' && !options.credentialCheck) hooks.onUnauthorized();
   if (token && apiError.code === 'PASSWORD_CHANGE_REQUIRED') hooks.onPasswordChangeRequired();
   if (token && apiError.code === 'FORBIDDEN' && path !== '/auth/me') hooks.onForbidden();
-  throw apiError;
+  return apiError;
+}
+
+/**
+ * Opens a streaming GET (server-sent events) with the session's bearer token, which
+ * `EventSource` cannot send: the response once the server answered 2xx, or an ApiError.
+ */
+export async function openStream(
+  path: string,
+  options: { query?: RequestOptions['query']; headers?: Record<string, string>; signal: AbortSignal },
+): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers };
+  const token = hooks.token();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(urlOf(path, options.query), { headers, credentials: 'omit', cache: 'no-store', signal: options.signal });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'The server could not be reached.');
+  }
+  if (response.ok && response.body) return response;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await response.text());
+  } catch {
+    parsed = undefined;
+  }
+  throw failure(response, parsed, path, token, {});
 }
 
 export const get = <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options);

@@ -7,7 +7,8 @@ import { formatDate, plural } from '../lib/format';
 import { formatUptime, timeAgo } from '../lib/uptime-format';
 import { useAsync } from '../lib/use-async';
 import { useLiveList } from '../lib/use-live-list';
-import { usePolling } from '../lib/use-polling';
+import { useLiveUpdates } from '../lib/use-live-updates';
+import { LiveIndicator } from './live-indicator';
 import { ErrorBanner } from './error-banner';
 import { Link } from './link';
 import { ResponseChart } from './response-chart';
@@ -19,11 +20,15 @@ const WINDOWS = UPTIME_WINDOWS;
 const RESULTS_PER_PAGE = 20;
 
 const STATE_CHANGES_SHOWN = 50;
+/** The response-time chart's results. */
+const CHART_RESULTS = 500;
 
 /**
  * What the engine knows of one check: state, run now, uptime per window, the 90-day bar, the
  * response-time chart, results with paging, the state history, incidents and (heartbeat) the ping
- * URL. Reads again every few seconds.
+ * URL. Live events keep it current: each run joins the results and the chart in place, a state
+ * change or an incident step of the check reads the rest again, and the uptimes are read again at
+ * most once a minute while it runs.
  */
 export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; check: MonitoredCheck; canRun: boolean; onRan(): void }) {
   const path = `/orgs/${encodeURIComponent(org)}/checks/${encodeURIComponent(check.slug)}`;
@@ -31,7 +36,7 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
     () => Promise.all(WINDOWS.map((window) => get<Uptime>(`${path}/uptime`, { query: { window, ...(window === '90d' ? { bucket: 'day' } : {}) } }))),
     [path],
   );
-  const recent = useAsync(() => get<Page<CheckResult>>(`${path}/results`, { query: { limit: '500' } }), [path]);
+  const recent = useAsync(() => get<Page<CheckResult>>(`${path}/results`, { query: { limit: String(CHART_RESULTS) } }), [path]);
   const results = useLiveList((cursor) => get<Page<CheckResult>>(`${path}/results`, { query: { limit: String(RESULTS_PER_PAGE), cursor } }), [path]);
   const incidents = useAsync(() => get<Page<Incident>>(`/orgs/${encodeURIComponent(org)}/incidents`, { query: { limit: '200' } }), [org]);
   const history = useAsync(
@@ -45,7 +50,23 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
     void results.refresh();
     incidents.reload();
   };
-  usePolling(refreshAll, [path, results.refresh]);
+  const live = useLiveUpdates(org, {
+    results: [check.slug],
+    onEvent(event) {
+      if (event.name !== 'check.result' || event.data.slug !== check.slug) return;
+      const { slug: _slug, ...result } = event.data;
+      const newer = (items: CheckResult[]) => !items[0] || items[0].at < result.at;
+      results.update((items, page) => (page === 0 && newer(items) ? [result, ...items] : items));
+      if (recent.data && newer(recent.data.items)) recent.setData({ ...recent.data, items: [result, ...recent.data.items].slice(0, CHART_RESULTS) });
+    },
+    stale: (event) =>
+      (event.name === 'check.state' && event.data.slug === check.slug) ||
+      (event.name.startsWith('incident.') && 'checkSlug' in event.data && event.data.checkSlug === check.slug)
+        ? 'now'
+        : undefined,
+    refresh: refreshAll,
+  });
+  useLiveUpdates(org, { stale: (event) => (event.name === 'check.result' && event.data.slug === check.slug ? 'later' : undefined), refresh: uptimes.reload });
   const [running, setRunning] = useState(false);
   const [runError, setRunError] = useState<ApiError>();
   const [ran, setRan] = useState<CheckResult>();
@@ -75,7 +96,7 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
       <div class="page-head">
         <p class="lead">
           <StateBadge state={check.state} /> since {formatDate(check.stateSince)}; last run {timeAgo(check.lastResult?.at)}
-          {check.lastResult ? ` (${check.lastResult.latencyMs} ms, ${check.lastResult.message})` : ''}
+          {check.lastResult ? ` (${check.lastResult.latencyMs} ms, ${check.lastResult.message})` : ''} <LiveIndicator status={live} />
         </p>
         {canRun ? (
           <button type="button" onClick={() => void runNow()} disabled={running}>

@@ -10,6 +10,8 @@ export interface LiveList<T> {
   loadMore(): Promise<void>;
   /** Reads every loaded page again, in place (for polling). */
   refresh(): Promise<void>;
+  /** Changes the loaded items in place (a live event), with no request. */
+  update(change: (items: T[], pageIndex: number) => T[]): void;
 }
 
 /**
@@ -73,5 +75,9 @@ export function useLiveList<T>(fetchPage: (cursor?: string) => Promise<Page<T>>,
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
 
-  return { items: pages.flatMap(({ page }) => page.items), loading, error, nextCursor: pages.at(-1)?.page.nextCursor, loadMore, refresh };
+  const update = useCallback((change: (items: T[], pageIndex: number) => T[]) => {
+    setPages((prev) => prev.map(({ cursor, page }, index) => ({ cursor, page: { ...page, items: change(page.items, index) } })));
+  }, []);
+
+  return { items: pages.flatMap(({ page }) => page.items), loading, error, nextCursor: pages.at(-1)?.page.nextCursor, loadMore, refresh, update };
 }

@@ -11,14 +11,24 @@ import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
 import { useAction } from '../lib/use-action';
 import { useAsync } from '../lib/use-async';
-import { usePolling } from '../lib/use-polling';
+import { useLiveUpdates } from '../lib/use-live-updates';
 
 /** One check: its state, uptime, results and incidents, then its whole definition; edit and delete for those who may write. */
 export function CheckDetailPage({ org, slug, role }: { org: string; slug: string; role?: Role }) {
   const base = `/orgs/${encodeURIComponent(org)}/checks`;
   const check = useAsync(() => get<MonitoredCheck>(`${base}/${encodeURIComponent(slug)}`), [org, slug]);
   usePageTitle(check.data?.name ?? slug);
-  usePolling(check.reload, [check.reload]);
+  useLiveUpdates(org, {
+    results: [slug],
+    onEvent(event) {
+      const c = check.data;
+      if (event.name !== 'check.result' || event.data.slug !== slug || !c) return;
+      const { slug: _slug, ...result } = event.data;
+      if (!c.lastResult || c.lastResult.at < result.at) check.setData({ ...c, lastResult: result });
+    },
+    stale: (event) => (event.name === 'check.state' && event.data.slug === slug ? 'now' : undefined),
+    refresh: check.reload,
+  });
   const { busy, error, run } = useAction();
 
   /** Pauses (enabled false) or resumes (enabled true) the check; pausing resolves its open incident. */

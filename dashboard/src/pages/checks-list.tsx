@@ -10,7 +10,8 @@ import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
 import { useLiveList } from '../lib/use-live-list';
-import { usePolling } from '../lib/use-polling';
+import { useLiveUpdates } from '../lib/use-live-updates';
+import { LiveIndicator } from '../components/live-indicator';
 import { StateBadge } from '../components/state-badge';
 import { Sparkline } from '../components/sparkline';
 import { formatUptime, timeAgo } from '../lib/uptime-format';
@@ -22,9 +23,14 @@ const ORDERS = [
   { value: 'name', label: 'Name' },
 ] as const;
 
+/** How many response times a row's sparkline shows (the API's `recentLatencies`). */
+const SPARKLINE_POINTS = 20;
+
 /**
- * Checks with their state, 24-hour uptime, last response time and last run, read again every few
- * seconds, what needs attention first unless `?order=name`. Filters and the order live in the
+ * Checks with their state, 24-hour uptime, last response time and last run, what needs attention
+ * first unless `?order=name`. Live events keep it current: each run of a listed check moves its
+ * row in place, a state change anywhere reads the loaded pages again (the filter and the order
+ * may change), and uptimes are read again at most once a minute. Filters and the order live in the
  * address (?state=&type=&label=k=v&order=), so a filtered list can be linked and reloaded.
  */
 export function ChecksListPage({ org, role, search }: { org: string; role?: Role; search: URLSearchParams }) {
@@ -35,14 +41,29 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
   const labels = search.getAll('label');
   const order = search.get('order') === 'name' ? 'name' : 'attention';
   const types = useAsync(() => get<CheckType[]>('/check-types'), []);
-  const { items, loading, error, nextCursor, loadMore, refresh } = useLiveList(
+  const { items, loading, error, nextCursor, loadMore, refresh, update } = useLiveList(
     (cursor) =>
       get<Page<MonitoredCheck>>(`/orgs/${encodeURIComponent(org)}/checks`, {
         query: { state: state || undefined, type: type || undefined, label: labels, include: 'uptime24h,latencies', order, limit: '50', cursor },
       }),
     [org, state, type, order, labels.join('\n')],
   );
-  usePolling(() => void refresh(), [refresh]);
+  const live = useLiveUpdates(org, {
+    results: items.map((check) => check.slug),
+    onEvent(event) {
+      if (event.name !== 'check.result') return;
+      const { slug, ...result } = event.data;
+      update((checks) =>
+        checks.map((check) =>
+          check.slug === slug && (!check.lastResult || check.lastResult.at < result.at)
+            ? { ...check, lastResult: result, recentLatencies: [...(check.recentLatencies ?? []), result.latencyMs].slice(-SPARKLINE_POINTS) }
+            : check,
+        ),
+      );
+    },
+    stale: (event) => (event.name === 'check.state' ? 'now' : event.name === 'check.result' ? 'later' : undefined),
+    refresh: () => void refresh(),
+  });
   const [stateInput, setStateInput] = useState(state);
   const [typeInput, setTypeInput] = useState(type);
   const [labelInput, setLabelInput] = useState(labels.join(', '));
@@ -69,6 +90,7 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
     <main id="main" class="full-width">
       <div class="page-head">
         <h1 tabIndex={-1}>Checks</h1>
+        <LiveIndicator status={live} />
         {canWrite(role) ? (
           <div class="button-row">
             <Link class="button primary" href={`${base}/-/new`}>

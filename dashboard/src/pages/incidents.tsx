@@ -10,16 +10,22 @@ import { navigate } from '../lib/router';
 import { canWrite } from '../lib/roles';
 import { usePageTitle } from '../lib/title';
 import { useAsync } from '../lib/use-async';
+import { useLiveUpdates } from '../lib/use-live-updates';
+import { LiveIndicator } from '../components/live-indicator';
 import { INCIDENT_STATUSES } from '../../../contract/states';
 
 const STATUSES = INCIDENT_STATUSES;
 
-/** Incidents, newest first, by status (?status=); users and up open, acknowledge and resolve them. */
+/**
+ * Incidents, newest first, by status (?status=); users and up open, acknowledge and resolve them.
+ * Read again when an incident opens or moves on (live events), or every few seconds while they are away.
+ */
 export function IncidentsPage({ org, role, search }: { org: string; role?: Role; search: URLSearchParams }) {
   usePageTitle('Incidents');
   const status = search.get('status') ?? '';
   const path = `/orgs/${encodeURIComponent(org)}/incidents`;
   const list = useAsync(() => get<Page<Incident>>(path, { query: { status: status || undefined, limit: '50' } }), [org, status]);
+  const live = useLiveUpdates(org, { stale: (event) => (event.name.startsWith('incident.') ? 'now' : undefined), refresh: list.reload });
   const [error, setError] = useState<ApiError>();
   const writer = canWrite(role);
 
@@ -35,7 +41,10 @@ export function IncidentsPage({ org, role, search }: { org: string; role?: Role;
 
   return (
     <main id="main">
-      <h1 tabIndex={-1}>Incidents</h1>
+      <div class="page-head">
+        <h1 tabIndex={-1}>Incidents</h1>
+        <LiveIndicator status={live} />
+      </div>
       <div class="toolbar">
         <FieldShell id="incident-status" label="Status">
           <select

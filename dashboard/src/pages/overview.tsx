@@ -7,14 +7,16 @@ import { formatDate } from '../lib/format';
 import { usePageTitle } from '../lib/title';
 import { timeAgo } from '../lib/uptime-format';
 import { useAsync } from '../lib/use-async';
-import { usePolling } from '../lib/use-polling';
+import { useLiveUpdates } from '../lib/use-live-updates';
+import { LiveIndicator } from '../components/live-indicator';
 
 const COUNTED: CheckState[] = ['up', 'degraded', 'down', 'paused', 'pending'];
 const RECENT_CHANGES = 10;
 
 /**
  * The landing page of an organization: checks per state (counted by the server, whatever their
- * number), open incidents, the latest state changes; read again every few seconds.
+ * number), open incidents, the latest state changes; read again when a check changes state or an
+ * incident moves on (live events), or every few seconds while they are away.
  */
 export function OverviewPage({ org }: { org: string }) {
   usePageTitle('Overview');
@@ -27,17 +29,23 @@ export function OverviewPage({ org }: { org: string }) {
     );
     return [...open.items, ...acknowledged.items];
   }, [org]);
-  usePolling(() => {
-    states.reload();
-    changes.reload();
-    incidents.reload();
-  }, [states.reload, changes.reload, incidents.reload]);
+  const live = useLiveUpdates(org, {
+    stale: (event) => (event.name === 'check.result' ? undefined : 'now'),
+    refresh() {
+      states.reload();
+      changes.reload();
+      incidents.reload();
+    },
+  });
   const counts = states.data?.counts;
   const recent = changes.data?.items ?? [];
 
   return (
     <main id="main">
-      <h1 tabIndex={-1}>Overview</h1>
+      <div class="page-head">
+        <h1 tabIndex={-1}>Overview</h1>
+        <LiveIndicator status={live} />
+      </div>
       <ErrorBanner error={states.error ?? changes.error ?? incidents.error} />
       <h2>Checks</h2>
       {counts ? (
