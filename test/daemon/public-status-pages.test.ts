@@ -31,9 +31,9 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${daemon.url}${path}`, { headers });
 
   beforeAll(async () => {
-    // One local server: /ok answers at once, /slow after 300 ms (degraded above 100 ms), /broken 500.
+    // One local server: /ok answers at once, /slow after 3 s (degraded above 1.5 s, far from /ok on a busy machine), /broken 500.
     server = createServer((req, res) => {
-      if (req.url?.endsWith('/slow')) setTimeout(() => res.writeHead(200).end('slow'), 300);
+      if (req.url?.endsWith('/slow')) setTimeout(() => res.writeHead(200).end('slow'), 3000);
       else res.writeHead(req.url?.endsWith('/broken') ? 500 : 200).end('answer');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
     daemon = await startTestDaemon(kind, { clock });
     admin = await daemon.adminToken();
     viewer = (await addMember(daemon, 'status-viewer@example.com', 'viewer')).token;
-    const thresholds = { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 3000, degradedResponseMs: 100 };
+    const thresholds = { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 8000, degradedResponseMs: 1500 };
     for (const [name, path] of [
       ['Website', 'ok'],
       ['Search', 'slow'],

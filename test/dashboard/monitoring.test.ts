@@ -8,10 +8,10 @@ import { signInAsAdmin } from './flows.js';
 
 const skip = browserSkipReason();
 
-/** A local target: 200 at /ok, 200 after 400 ms at /slow, 500 at /broken. */
+/** A local target: 200 at /ok, 200 after 3 s at /slow, 500 at /broken. */
 async function startTarget(): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
-    if (request.url === '/slow') setTimeout(() => response.end('slow'), 400);
+    if (request.url === '/slow') setTimeout(() => response.end('slow'), 3000);
     else if (request.url === '/broken') {
       response.statusCode = 500;
       response.end('broken');
@@ -38,7 +38,8 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
   beforeAll(async () => {
     [daemon, browser, target] = await Promise.all([startTestDaemon(kind, { env: { SVC_CHECKS_PER_ORG_LIMIT: '0' } }), launchBrowser(), startTarget()]);
     token = await daemon.adminToken();
-    const thresholds = { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 5000, degradedResponseMs: 200 };
+    // Far apart, so a busy machine's slow answer at /ok is not taken for degraded.
+    const thresholds = { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 8000, degradedResponseMs: 1500 };
     await create({ slug: 'web', name: 'Web', type: 'http', target: `${target.url}/ok`, intervalSeconds: 60, thresholds, labels: { team: 'web' } });
     await create({ slug: 'slow-api', name: 'Slow API', type: 'http', target: `${target.url}/slow`, intervalSeconds: 60, thresholds, labels: { team: 'api' } });
     await create({ slug: 'billing', name: 'Billing', type: 'http', target: `${target.url}/broken`, intervalSeconds: 60, thresholds, labels: { team: 'api' } });
