@@ -49,7 +49,7 @@ export const publicStatusRoutes: RouteSpec[] = [
     permission: 'public',
     writes: { mediaType: 'application/json', body: 'PublicStatus', description: 'The public page: ETag, cached 30 s; 304 when the ETag matches.' },
     summary:
-      'A public status page as JSON: {title, description, state, checks: [{name, state, uptime90d, days}], incidents}; 404 when not public. ETag, cached 30 s.',
+      'A public status page as JSON: {title, description, state, checks: [{name, state, updateState, uptime90d, days}], incidents, updates}; 404 when not public. ETag, cached 30 s.',
     async handler({ deps, ctx, params }) {
       await limitPublicClient(deps, ctx.ip);
       const status = await loadPublicStatus(deps, { orgSlug: params.org, pageSlug: params.page });
