@@ -51,7 +51,7 @@ import type {
   TwoFactorSetup,
   Uptime,
 } from './responses.js';
-import type { PublicStatus, StatusPage } from './status-pages.js';
+import type { PublicStatus, StatusPage, StatusPageUpdate, Subscriber, SubscriberCounts, SubscriptionRequested } from './status-pages.js';
 
 /** The body of each success answer, by the name a route declares. */
 export interface ResponseBodies {
@@ -113,6 +113,11 @@ export interface ResponseBodies {
   StateChangePage: Page<StateChange>;
   StatusPage: StatusPage;
   StatusPagePage: Page<StatusPage>;
+  StatusPageUpdate: StatusPageUpdate;
+  StatusPageUpdatePage: Page<StatusPageUpdate>;
+  SubscriberCounts: SubscriberCounts;
+  SubscriberList: List<Subscriber>;
+  SubscriptionRequested: SubscriptionRequested;
   SystemAuditEntryPage: Page<SystemAuditEntry>;
   SystemUserPage: Page<SystemUser>;
   TokenList: List<TokenView>;

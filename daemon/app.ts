@@ -11,6 +11,7 @@ import { mountRoutes } from './http/mount.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { ROUTES } from './routes/index.js';
 import { statusPageSite } from './status-pages/public/status-page-site.js';
+import { subscriptionSite } from './status-pages/public/subscription-site.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(api.routes());
   app.use(api.allowedMethods());
   // Public status pages and their feeds live outside the API, at /status/{org}/{page}.
+  app.use(subscriptionSite(deps));
   app.use(statusPageSite(deps));
   // Every other path is the dashboard (deep links get its index.html).
   app.use(dashboardStatic());

@@ -27,6 +27,8 @@ import { egressFetch } from '../probes/egress-fetch.js';
 import { Runner } from './runner/runner.js';
 import { startDispatcher } from './notify/dispatcher.js';
 import { createNotifier } from './notify/notifier.js';
+import { createMailSender } from './notify/mail-sender.js';
+import { startSubscriberMailer } from './status-pages/subscribers/subscriber-mailer.js';
 
 /** A running daemon. */
 export interface RunningDaemon {
@@ -180,6 +182,9 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     handler = createApp(deps).callback();
     // Notifications go out from every node, whatever its role: the outbox is shared and leased.
     const dispatcher = startDispatcher(deps);
+    // Status-page subscribers' mail has its own outbox, shared and leased the same way.
+    const subscriberMail = createMailSender(config.mail.smtpUrl, config.mail.from);
+    const subscriberMailer = startSubscriberMailer({ db, clock, config, logger, sender: subscriberMail });
     const url = server ? addressUrl(server.address() as AddressInfo) : '';
     const metricsUrl = metricsServer ? `${addressUrl(metricsServer.address() as AddressInfo)}/metrics` : undefined;
     if (server) logger.info({ url, database: db.kind, ...(metricsUrl ? { metrics: metricsUrl } : {}) }, `svc daemon listening on ${url}`);
@@ -209,6 +214,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       if (!finished) logger.warn(`shutdown: requests and runs still under way after ${config.shutdownTimeoutSeconds} s (SVC_SHUTDOWN_TIMEOUT) are cut off`);
       server?.closeAllConnections();
       await dispatcher.stop();
+      await subscriberMailer.stop();
+      subscriberMail.close();
       await notifier.close();
       metricsServer?.close();
       metricsServer?.closeAllConnections();

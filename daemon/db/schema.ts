@@ -1,6 +1,7 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { Role } from '../../contract/access.js';
 import type { IncidentResolution } from '../../contract/responses.js';
+import type { StatusPageUpdateState } from '../../contract/status-pages.js';
 
 /**
  * The database tables. The same schema runs on SQLite and PostgreSQL, so it keeps to types both
@@ -33,6 +34,11 @@ export interface Database {
   incidents: IncidentsTable;
   status_pages: StatusPagesTable;
   status_page_checks: StatusPageChecksTable;
+  status_page_updates: StatusPageUpdatesTable;
+  status_page_update_checks: StatusPageUpdateChecksTable;
+  status_page_subscribers: StatusPageSubscribersTable;
+  status_page_unsubscribe_tokens: StatusPageUnsubscribeTokensTable;
+  status_page_mail: StatusPageMailTable;
   notification_channels: NotificationChannelsTable;
   notification_settings: NotificationSettingsTable;
   system_audit_log: SystemAuditLogTable;
@@ -258,6 +264,62 @@ export interface StatusPageChecksTable {
   status_page_uid: string;
   check_uid: string;
   position: number;
+}
+
+/** An update posted on a status page (migration 019). */
+export interface StatusPageUpdatesTable {
+  uid: string;
+  status_page_uid: string;
+  title: string;
+  /** Plain text or the Markdown subset of daemon/status-pages/markdown-subset.ts. */
+  body: string;
+  state: StatusPageUpdateState;
+  created_at: string;
+  updated_at: string;
+  /** When its state became resolved; null while open. */
+  resolved_at: string | null;
+}
+
+export interface StatusPageUpdateChecksTable {
+  update_uid: string;
+  check_uid: string;
+  position: number;
+}
+
+/** An e-mail subscriber of a status page: personal data, never shown publicly nor logged. */
+export interface StatusPageSubscribersTable {
+  uid: string;
+  status_page_uid: string;
+  email: string;
+  email_key: string;
+  /** SHA-256 of the token of the last confirmation link sent; null once confirmed. */
+  confirm_token_hash: string | null;
+  confirm_sent_at: string | null;
+  confirmed_at: string | null;
+  created_at: string;
+}
+
+export interface StatusPageUnsubscribeTokensTable {
+  token_hash: string;
+  subscriber_uid: string;
+  created_at: string;
+}
+
+/** The outbox of subscriber mail: pending -> leased -> sent, or failed once retrying is over. */
+export interface StatusPageMailTable {
+  uid: string;
+  subscriber_uid: string;
+  kind: 'confirmation' | 'message';
+  subject: string;
+  text: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  created_at: string;
 }
 
 export interface NotificationChannelsTable {

@@ -4,7 +4,7 @@ import { withoutControlCharacters } from '../plain-text.js';
 
 /** Sends one notification e-mail, or throws a DeliveryError (unlike the notice mailer, which only logs). */
 export interface MailSender {
-  send(mail: { to: string[]; subject: string; text: string }): Promise<{ responseCode: number | null }>;
+  send(mail: { to: string[]; subject: string; text: string; headers?: Record<string, string> }): Promise<{ responseCode: number | null }>;
   close(): void;
 }
 
@@ -16,7 +16,13 @@ export function createMailSender(smtpUrl: string | undefined, from: string): Mai
       if (!smtpUrl) throw new DeliveryError('no SMTP server is configured (SVC_SMTP_URL)', null, true);
       transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(smtpUrl));
       try {
-        const info = await (await transport).sendMail({ from, to: mail.to, subject: withoutControlCharacters(mail.subject), text: mail.text });
+        const info = await (await transport).sendMail({
+          from,
+          to: mail.to,
+          subject: withoutControlCharacters(mail.subject),
+          text: mail.text,
+          ...(mail.headers ? { headers: mail.headers } : {}),
+        });
         const code = /^(\d{3})/.exec(String(info.response ?? ''));
         return { responseCode: code ? Number(code[1]) : null };
       } catch (error) {

@@ -474,6 +474,54 @@ export const RESPONSE_SCHEMAS: Record<ResponseName, JsonSchema> = {
       "nextCursor"
     ]
   },
+  "StatusPageUpdate": {
+    "$ref": "#/components/schemas/StatusPageUpdate"
+  },
+  "StatusPageUpdatePage": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/StatusPageUpdate"
+        }
+      },
+      "nextCursor": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      }
+    },
+    "required": [
+      "items",
+      "nextCursor"
+    ]
+  },
+  "SubscriberCounts": {
+    "$ref": "#/components/schemas/SubscriberCounts"
+  },
+  "SubscriberList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Subscriber"
+        }
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "SubscriptionRequested": {
+    "$ref": "#/components/schemas/SubscriptionRequested"
+  },
   "SystemAuditEntryPage": {
     "type": "object",
     "properties": {
@@ -3030,6 +3078,24 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "state": {
         "$ref": "#/components/schemas/PublicCheckState"
       },
+      "updateState": {
+        "description": "The state of the newest open update naming the check; null when none does.",
+        "anyOf": [
+          {
+            "type": "string",
+            "enum": [
+              "resolved",
+              "investigating",
+              "identified",
+              "monitoring",
+              "maintenance"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
       "uptime90d": {
         "description": "Uptime over the last 90 days in percent, or null when nothing ran.",
         "anyOf": [
@@ -3071,6 +3137,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
     "required": [
       "name",
       "state",
+      "updateState",
       "uptime90d",
       "days"
     ]
@@ -3153,6 +3220,13 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "items": {
           "$ref": "#/components/schemas/PublicIncident"
         }
+      },
+      "updates": {
+        "description": "Open updates first (newest first), then those resolved in the last 90 days (newest first).",
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PublicUpdate"
+        }
       }
     },
     "required": [
@@ -3160,7 +3234,65 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "description",
       "state",
       "checks",
-      "incidents"
+      "incidents",
+      "updates"
+    ]
+  },
+  "PublicUpdate": {
+    "description": "An update as the public page shows it.",
+    "type": "object",
+    "properties": {
+      "uid": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "body": {
+        "description": "The body as written.",
+        "type": "string"
+      },
+      "bodyHtml": {
+        "description": "The body rendered to HTML (escaped; only the Markdown subset becomes markup).",
+        "type": "string"
+      },
+      "state": {
+        "$ref": "#/components/schemas/StatusPageUpdateState"
+      },
+      "checks": {
+        "description": "Names of the listed checks it names.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "createdAt": {
+        "type": "string"
+      },
+      "updatedAt": {
+        "type": "string"
+      },
+      "resolvedAt": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      }
+    },
+    "required": [
+      "uid",
+      "title",
+      "body",
+      "bodyHtml",
+      "state",
+      "checks",
+      "createdAt",
+      "updatedAt",
+      "resolvedAt"
     ]
   },
   "RecoveryCodes": {
@@ -3533,6 +3665,130 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "checks",
       "createdAt",
       "updatedAt"
+    ]
+  },
+  "StatusPageUpdate": {
+    "description": "An update posted on a status page, as its members manage it.",
+    "type": "object",
+    "properties": {
+      "uid": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "body": {
+        "description": "Plain text or a small Markdown subset (paragraphs, line breaks, bold, italic, code, http(s) links, bullet lists).",
+        "type": "string"
+      },
+      "state": {
+        "$ref": "#/components/schemas/StatusPageUpdateState"
+      },
+      "checks": {
+        "description": "Slugs of the checks it names (checks listed on the page), in order.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "createdAt": {
+        "type": "string"
+      },
+      "updatedAt": {
+        "type": "string"
+      },
+      "resolvedAt": {
+        "description": "When it was resolved; null while open.",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      }
+    },
+    "required": [
+      "uid",
+      "title",
+      "body",
+      "state",
+      "checks",
+      "createdAt",
+      "updatedAt",
+      "resolvedAt"
+    ]
+  },
+  "StatusPageUpdateState": {
+    "type": "string",
+    "enum": [
+      "resolved",
+      "investigating",
+      "identified",
+      "monitoring",
+      "maintenance"
+    ]
+  },
+  "Subscriber": {
+    "description": "A subscriber as the page's export lists it (personal data).",
+    "type": "object",
+    "properties": {
+      "uid": {
+        "type": "string"
+      },
+      "email": {
+        "type": "string"
+      },
+      "confirmedAt": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
+      "createdAt": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "uid",
+      "email",
+      "confirmedAt",
+      "createdAt"
+    ]
+  },
+  "SubscriberCounts": {
+    "description": "How many addresses are subscribed to a page's mail; the addresses themselves only by export.",
+    "type": "object",
+    "properties": {
+      "confirmed": {
+        "description": "Confirmed: these receive mail.",
+        "type": "number"
+      },
+      "unconfirmed": {
+        "description": "Waiting for the address's owner to confirm.",
+        "type": "number"
+      }
+    },
+    "required": [
+      "confirmed",
+      "unconfirmed"
+    ]
+  },
+  "SubscriptionRequested": {
+    "description": "The answer to a subscription request: the same whether or not the address was subscribed.",
+    "type": "object",
+    "properties": {
+      "message": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "message"
     ]
   },
   "SystemAuditEntry": {

@@ -26,6 +26,8 @@ import { channelDeliveryRoutes } from './channel-deliveries.js';
 import { notificationSettingsRoutes } from './notification-settings.js';
 import type { RouteSpec } from '../http/route.js';
 import { statusPageRoutes } from './status-pages.js';
+import { statusPageUpdateRoutes } from './status-page-updates.js';
+import { statusPageSubscriberRoutes } from './status-page-subscribers.js';
 import { systemHashingRoutes } from './system-hashing.js';
 import { systemAuditLogRoutes } from './system-audit-log.js';
 import { systemOrganizationRoutes } from './system-organizations.js';
@@ -64,6 +66,8 @@ export const ROUTES: RouteSpec[] = [
   ...checkRoutes,
   ...incidentRoutes,
   ...statusPageRoutes,
+  ...statusPageUpdateRoutes,
+  ...statusPageSubscriberRoutes,
   ...notificationChannelRoutes,
   ...notificationSettingsRoutes,
   ...systemAuditLogRoutes,

@@ -9,6 +9,9 @@ import { limitPublicClient } from '../status-pages/public/public-rate-limit.js';
 import { loadPublicStatus, type PublicStatus } from '../status-pages/public/public-status.js';
 import type { PublicStatus as PublicStatusAnswer } from '../../contract/status-pages.js';
 import { route, type RouteSpec } from '../http/route.js';
+import { z } from 'zod';
+import { emailField } from '../auth/schemas.js';
+import { requestSubscription, SUBSCRIPTION_REQUESTED } from '../status-pages/subscribers/request-subscription.js';
 
 const SVG = 'image/svg+xml; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -46,12 +49,27 @@ export const publicStatusRoutes: RouteSpec[] = [
     permission: 'public',
     writes: { mediaType: 'application/json', body: 'PublicStatus', description: 'The public page: ETag, cached 30 s; 304 when the ETag matches.' },
     summary:
-      'A public status page as JSON: {title, description, state, checks: [{name, state, uptime90d, days}], incidents}; 404 when not public. ETag, cached 30 s.',
+      'A public status page as JSON: {title, description, state, checks: [{name, state, updateState, uptime90d, days}], incidents, updates}; 404 when not public. ETag, cached 30 s.',
     async handler({ deps, ctx, params }) {
       await limitPublicClient(deps, ctx.ip);
       const status = await loadPublicStatus(deps, { orgSlug: params.org, pageSlug: params.page });
       if (!status) throw noPublicPage();
       await sendCacheable(ctx, deps.caches.gzipped, JSON_TYPE, publicJson(status));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/public/status/:org/:page/subscriptions',
+    permission: 'public',
+    response: 'SubscriptionRequested',
+    status: 202,
+    body: z.strictObject({ email: emailField }),
+    summary:
+      'Subscribe {email} to the mail of a public page: a confirmation mail goes out; the answer is the same whether or not the address was subscribed. Rate-limited per client and per address.',
+    async handler({ deps, ctx, params, body }) {
+      await limitPublicClient(deps, ctx.ip);
+      if (!(await requestSubscription(deps, ctx.ip, { orgSlug: params.org, pageSlug: params.page }, body.email))) throw noPublicPage();
+      return { message: SUBSCRIPTION_REQUESTED };
     },
   }),
   route({

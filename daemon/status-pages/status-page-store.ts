@@ -166,3 +166,9 @@ export async function deleteStatusPage(db: Executor, orgUid: string, slug: strin
   const result = await db.deleteFrom('status_pages').where('organization_uid', '=', orgUid).where('slug', '=', slug).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** The uid, title and public flag of the status page `slug`, or undefined. */
+export async function findStatusPage(db: Executor, orgUid: string, slug: string): Promise<{ uid: string; title: string; public: boolean } | undefined> {
+  const row = await findRow(db, orgUid, slug);
+  return row && { uid: row.uid, title: row.title, public: Boolean(row.public) };
+}

@@ -1,3 +1,4 @@
+import { escapeMarkup } from '../../daemon/markup.js';
 import { DOMParser } from '@xmldom/xmldom';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,6 +42,13 @@ const PAGE_ELEMENTS = new Set([
   'time',
   'footer',
   'a',
+  // An update's body (the Markdown subset) and the subscription form.
+  'em',
+  'code',
+  'form',
+  'label',
+  'input',
+  'button',
 ]);
 const PAGE_ATTRIBUTES = new Set([
   'lang',
@@ -57,6 +65,12 @@ const PAGE_ATTRIBUTES = new Set([
   'aria-labelledby',
   'aria-hidden',
   'datetime',
+  'method',
+  'action',
+  'for',
+  'required',
+  'maxlength',
+  'autocomplete',
 ]);
 
 interface XmlNode {
@@ -133,6 +147,16 @@ describe.each(DATABASE_KINDS)('member-controlled text on the public page, feed a
     expect((await daemon.request('POST', '/orgs/default/status-pages', { token: admin, body: page })).status).toBe(201);
     const incident = await daemon.request('POST', '/orgs/default/incidents', { token: admin, body: { title: hostile('incident'), checkSlug: 'pending' } });
     expect(incident.status, JSON.stringify(incident.body)).toBe(201);
+    const update = await daemon.request('POST', '/orgs/default/status-pages/status/updates', {
+      token: admin,
+      body: {
+        title: hostile('update'),
+        body: `${hostile('body')} [x](javascript:alert(1)) [y](https://example.com/"onclick="alert(1))`,
+        state: 'identified',
+        checks: ['down'],
+      },
+    });
+    expect(update.status, JSON.stringify(update.body)).toBe(201);
   });
   afterAll(async () => {
     await daemon?.stop();
@@ -158,7 +182,11 @@ describe.each(DATABASE_KINDS)('member-controlled text on the public page, feed a
       named(html, 'strong')
         .map((element) => element.textContent)
         .sort(),
-    ).toEqual([hostile('incident'), `${hostile('down')} is down`].sort());
+    ).toEqual([hostile('incident'), `${hostile('down')} is down`, hostile('update')].sort());
+    expect(withClass(html, 'update-body')[0].textContent?.trim()).toBe(
+      `${hostile('body')} [x](javascript:alert(1)) [y](https://example.com/"onclick="alert(1))`,
+    );
+    expect(named(html, 'a').map((element) => element.getAttribute?.('href'))).not.toContain('javascript:alert(1)');
   });
 
   it('writes an Atom feed that parses and gives every title back', async () => {
@@ -166,9 +194,12 @@ describe.each(DATABASE_KINDS)('member-controlled text on the public page, feed a
     const feed = parseXml(xml);
     expect(nodesOfType(feed, 4)).toEqual([]);
     const titles = named(feed, 'title').map((element) => element.textContent);
-    expect(titles[0]).toBe(`${hostile('page title')}: incidents`);
-    expect(titles.slice(1).sort()).toEqual([`${hostile('incident')} (open)`, `${hostile('down')} is down (open)`].sort());
-    expect(named(feed, 'entry')).toHaveLength(2);
+    expect(titles[0]).toBe(`${hostile('page title')}: incidents and updates`);
+    expect(titles.slice(1).sort()).toEqual([`${hostile('incident')} (open)`, `${hostile('down')} is down (open)`, `Identified: ${hostile('update')}`].sort());
+    expect(named(feed, 'entry')).toHaveLength(3);
+    expect(named(feed, 'content')[0].textContent).toBe(
+      `<p>${escapeMarkup(`${hostile('body')} [x](javascript:alert(1)) [y](https://example.com/"onclick="alert(1))`)}</p>\n`,
+    );
   });
 
   it('draws badges that parse, name the check as typed, and take the colour of its state', async () => {

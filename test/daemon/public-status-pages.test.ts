@@ -95,7 +95,7 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
     const bytes = await res.text();
     expectNothingPrivate(bytes);
     const body = JSON.parse(bytes);
-    expect(Object.keys(body).sort()).toEqual(['checks', 'description', 'incidents', 'state', 'title']);
+    expect(Object.keys(body).sort()).toEqual(['checks', 'description', 'incidents', 'state', 'title', 'updates']);
     expect(body).toMatchObject({ title: 'Example status', description: 'Our public services.', state: 'partial outage' });
     expect(body.checks.map((c: { name: string; state: string }) => [c.name, c.state])).toEqual([
       ['Website', 'up'],
@@ -103,7 +103,7 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
       ['Payments', 'down'],
     ]);
     for (const check of body.checks) {
-      expect(Object.keys(check).sort()).toEqual(['days', 'name', 'state', 'uptime90d']);
+      expect(Object.keys(check).sort()).toEqual(['days', 'name', 'state', 'updateState', 'uptime90d']);
       expect(check.days).toHaveLength(90);
       expect(check.days.at(-1)).toEqual({ date: '2026-03-20', uptimePercent: check.name === 'Payments' ? 0 : 100 });
       expect(check.days[0]).toEqual({ date: '2025-12-21', uptimePercent: null });

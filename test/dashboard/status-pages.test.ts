@@ -68,5 +68,36 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard status pages [%s]', (kind)
     await page.setViewportSize({ width: 375, height: 800 });
     expect(await fitsWidth(page)).toBe(true);
     expect(browser.problems).toEqual([]);
-  });
+    // A long walk through the editor: on a busy machine it needs more than the default 30 s.
+  }, 60_000);
+
+  it('posts, edits and resolves updates in the editor, and counts the subscribers', async () => {
+    const token = await daemon.adminToken();
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/status-pages/shop-status');
+    const updates = page.locator('section', { has: page.getByRole('heading', { name: 'Updates', level: 2 }) });
+    await updates.getByText('No updates yet.').waitFor();
+    await updates.getByText('0 confirmed addresses receive the updates by e-mail.').waitFor();
+    await updates.getByLabel('Title').first().fill('Payments are slow');
+    await updates.getByLabel('State').first().selectOption('identified');
+    await updates.getByLabel('Message').first().fill('A **fix** is on its way.');
+    await updates.getByLabel('Payments').first().check();
+    await updates.getByRole('button', { name: 'Post update' }).click();
+    await updates.getByText('A **fix** is on its way.').waitFor();
+    const posted = (await daemon.request('GET', '/orgs/default/status-pages/shop-status/updates', { token })).body.items;
+    expect(posted).toMatchObject([
+      { title: 'Payments are slow', state: 'identified', body: 'A **fix** is on its way.', checks: ['payments'], resolvedAt: null },
+    ]);
+
+    await updates.getByRole('button', { name: 'Edit Payments are slow' }).click();
+    await updates.getByLabel('Title').nth(1).fill('Payments were slow');
+    await updates.getByRole('button', { name: 'Save update' }).click();
+    await updates.getByText('Payments were slow').waitFor();
+    await updates.getByRole('button', { name: 'Resolve' }).click();
+    await updates.getByText(/resolved/).waitFor();
+    const resolved = (await daemon.request('GET', `/orgs/default/status-pages/shop-status/updates/${posted[0].uid}`, { token })).body;
+    expect(resolved).toMatchObject({ title: 'Payments were slow', state: 'resolved' });
+    expect(resolved.resolvedAt).not.toBeNull();
+    expect(browser.problems).toEqual([]);
+  }, 60_000);
 });

@@ -3,3 +3,9 @@ export function publicPageLinks(baseUrl: string, orgSlug: string, pageSlug: stri
   const page = `${baseUrl.replace(/\/+$/, '')}/status/${encodeURIComponent(orgSlug)}/${encodeURIComponent(pageSlug)}`;
   return { page, feed: `${page}/feed.atom` };
 }
+
+/** The links a subscriber's mail carries: confirm the subscription, or end it (GET shows a button, POST acts). */
+export function subscriptionLinks(baseUrl: string, orgSlug: string, pageSlug: string, token: string): { confirm: string; unsubscribe: string } {
+  const { page } = publicPageLinks(baseUrl, orgSlug, pageSlug);
+  return { confirm: `${page}/confirm/${token}`, unsubscribe: `${page}/unsubscribe/${token}` };
+}

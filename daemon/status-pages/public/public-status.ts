@@ -1,7 +1,8 @@
 import type { PageState, PublicCheck, PublicCheckState, PublicStatus as PublicStatusAnswer } from '../../../contract/status-pages.js';
 import type { AppDeps } from '../../deps.js';
+import { loadPageUpdates } from './public-updates.js';
 
-export type { PageState, PublicCheck, PublicCheckState, PublicIncident } from '../../../contract/status-pages.js';
+export type { PageState, PublicCheck, PublicCheckState, PublicIncident, PublicUpdate } from '../../../contract/status-pages.js';
 
 /** Everything a public status page shows (the contract's PublicStatus), with when it last changed. */
 export interface PublicStatus extends PublicStatusAnswer {
@@ -33,9 +34,9 @@ export interface PageAddress {
 /**
  * The public view of a status page, or undefined when the organization or page does not exist or
  * the page is not public: the callers answer both with the same 404, so nothing tells them apart.
- * Four queries whatever the number of checks: the page, its checks with their states, their daily
- * aggregates (today's only, when the days before are cached: see DayHistoryCache), and the
- * incidents of the listed checks.
+ * Six queries whatever the number of checks: the page, its checks with their states, their daily
+ * aggregates (today's only, when the days before are cached: see DayHistoryCache), the page's
+ * updates and the checks they name, and the incidents of the listed checks.
  */
 export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'caches'>, which: PageAddress): Promise<PublicStatus | undefined> {
   const db = deps.db.kysely;
@@ -65,6 +66,8 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
   const history = await deps.caches.dayHistory.read(db, seriesList, firstDay, today, nowMs);
   const dates = Array.from({ length: DAYS }, (_, index) => new Date((firstDay + index) * DAY_MS).toISOString().slice(0, 10));
 
+  const { updates, stateByCheck } = await loadPageUpdates(db, page.uid, checks, nowMs);
+
   const publicChecks: PublicCheck[] = checks.map((check) => {
     let runs = 0;
     let down = 0;
@@ -77,7 +80,7 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
       return { date: dates[index], uptimePercent: counts ? percent(counts.runs, counts.down) : null };
     });
     const state: PublicCheckState = !check.enabled ? 'paused' : ((check.state as PublicCheckState | null) ?? 'pending');
-    return { name: check.name, state, uptime90d: percent(runs, down), days };
+    return { name: check.name, state, updateState: stateByCheck.get(check.uid) ?? null, uptime90d: percent(runs, down), days };
   });
 
   const checkUids = checks.map((check) => check.uid);
@@ -93,7 +96,12 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
         .execute()
     : [];
 
-  const changes = [page.updated_at, ...checks.map((check) => check.state_since ?? ''), ...incidents.map((incident) => incident.updated_at)];
+  const changes = [
+    page.updated_at,
+    ...checks.map((check) => check.state_since ?? ''),
+    ...incidents.map((incident) => incident.updated_at),
+    ...updates.map((update) => update.updatedAt),
+  ];
   return {
     title: page.title,
     description: page.description,
@@ -106,6 +114,7 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
       openedAt: incident.created_at,
       resolvedAt: incident.resolved_at,
     })),
+    updates,
     updatedAt: changes.filter(Boolean).sort().at(-1)!,
   };
 }

@@ -1,6 +1,7 @@
 import { markup, raw, type Markup } from '../../markup.js';
-import type { PublicCheck, PublicStatus } from './public-status.js';
+import type { PublicCheck, PublicStatus, PublicUpdate } from './public-status.js';
 import { STATUS_PAGE_CSS } from './status-page-style.js';
+import { renderMarkdownSubset } from '../markdown-subset.js';
 
 const STATE_WORDS: Record<string, string> = {
   up: 'Operational',
@@ -11,6 +12,15 @@ const STATE_WORDS: Record<string, string> = {
   operational: 'All systems operational',
   'partial outage': 'Partial outage',
   'major outage': 'Major outage',
+};
+
+/** The words of an update's state. */
+export const UPDATE_STATE_WORDS: Record<PublicUpdate['state'], string> = {
+  investigating: 'Investigating',
+  identified: 'Identified',
+  monitoring: 'Monitoring',
+  resolved: 'Resolved',
+  maintenance: 'Maintenance',
 };
 
 const stateClass = (state: string) => `s-${state.replace(/\s+/g, '-')}`;
@@ -54,7 +64,7 @@ function barSummary(check: PublicCheck): string {
 function checkItem(check: PublicCheck): Markup {
   const uptime = check.uptime90d === null ? 'no data' : `${percent(check.uptime90d)} uptime`;
   return markup`<li>
-<div class="check-head"><span class="name">${check.name}</span><span class="state ${check.state}">${STATE_WORDS[check.state]}</span></div>
+<div class="check-head"><span class="name">${check.name}</span><span class="state ${check.state}">${STATE_WORDS[check.state]}${check.updateState ? markup` <span class="u-state u-${check.updateState}">${UPDATE_STATE_WORDS[check.updateState]}</span>` : ''}</span></div>
 <ol class="bar" aria-hidden="true">${check.days.map(dayCell)}</ol>
 <p class="visually-hidden">${barSummary(check)}</p>
 <div class="bar-legend"><span>90 days ago</span><span>${uptime}</span><span>Today</span></div>
@@ -63,11 +73,27 @@ function checkItem(check: PublicCheck): Markup {
 
 const when = (iso: string) => markup`<time datetime="${iso}">${DATE_FORMAT.format(new Date(iso))}</time>`;
 
+/** One update: its state, title, body (the Markdown subset, escaped), the checks it names and when. */
+function updateItem(update: PublicUpdate): Markup {
+  const times = update.resolvedAt
+    ? markup`Posted ${when(update.createdAt)}, resolved ${when(update.resolvedAt)}`
+    : markup`Posted ${when(update.createdAt)}${update.updatedAt !== update.createdAt ? markup`, updated ${when(update.updatedAt)}` : ''}`;
+  return markup`<li class="update u-${update.state}">
+<div class="update-head"><span class="u-state u-${update.state}">${UPDATE_STATE_WORDS[update.state]}</span> <strong>${update.title}</strong></div>
+<div class="update-body">${renderMarkdownSubset(update.body)}</div>
+${update.checks.length ? markup`<p class="muted">Affects: ${update.checks.join(', ')}</p>` : ''}<p class="muted">${times}</p>
+</li>`;
+}
+
 /**
  * The public status page as one small HTML document that works without JavaScript: the overall
- * state, each check's state in words and a 90-day bar, and the recent incidents.
+ * state, the open updates, each check's state in words (and the state of an open update naming
+ * it) and a 90-day bar, the recent incidents, the past updates of 90 days, and a form to
+ * subscribe by e-mail.
  */
-export function renderStatusPage(status: PublicStatus, links: { feed: string }): string {
+export function renderStatusPage(status: PublicStatus, links: { feed: string; subscribe: string }): string {
+  const open = status.updates.filter((update) => update.resolvedAt === null);
+  const past = status.updates.filter((update) => update.resolvedAt !== null);
   const incidents = status.incidents.length
     ? markup`<ol class="incidents">${status.incidents.map(
         (incident) =>
@@ -82,7 +108,7 @@ export function renderStatusPage(status: PublicStatus, links: { feed: string }):
 <meta name="color-scheme" content="light dark">
 <link rel="icon" href="data:,">
 <title>${status.title}: ${STATE_WORDS[status.state]}</title>
-<link rel="alternate" type="application/atom+xml" title="Incidents" href="${links.feed}">
+<link rel="alternate" type="application/atom+xml" title="Incidents and updates" href="${links.feed}">
 <style>${raw(STATUS_PAGE_CSS)}</style>
 </head>
 <body>
@@ -92,6 +118,14 @@ export function renderStatusPage(status: PublicStatus, links: { feed: string }):
 ${status.description ? markup`<p class="description">${status.description}</p>` : ''}
 <p class="overall ${stateClass(status.state)}" role="status">${STATE_WORDS[status.state]}</p>
 </header>
+${
+  open.length
+    ? markup`<section aria-labelledby="open-updates-title">
+<h2 id="open-updates-title">Current updates</h2>
+<ol class="updates">${open.map(updateItem)}</ol>
+</section>`
+    : ''
+}
 <section aria-labelledby="checks-title">
 <h2 id="checks-title">Services</h2>
 ${status.checks.length ? markup`<ul class="checks">${status.checks.map(checkItem)}</ul>` : markup`<p class="muted">No services are listed on this page.</p>`}
@@ -100,7 +134,19 @@ ${status.checks.length ? markup`<ul class="checks">${status.checks.map(checkItem
 <h2 id="incidents-title">Incidents</h2>
 ${incidents}
 </section>
-<footer>Updated ${when(status.updatedAt)} · <a href="${links.feed}">Incident feed (Atom)</a></footer>
+${
+  past.length
+    ? markup`<section aria-labelledby="past-updates-title">
+<h2 id="past-updates-title">Past updates</h2>
+<ol class="updates">${past.map(updateItem)}</ol>
+</section>`
+    : ''
+}
+<section aria-labelledby="subscribe-title">
+<h2 id="subscribe-title">Get updates by e-mail</h2>
+<form class="subscribe" method="post" action="${links.subscribe}"><label for="subscribe-email">E-mail address</label> <input id="subscribe-email" name="email" type="email" required maxlength="254" autocomplete="email"> <button type="submit">Subscribe</button></form>
+</section>
+<footer>Updated ${when(status.updatedAt)} · <a href="${links.feed}">Feed of incidents and updates (Atom)</a></footer>
 </main>
 </body>
 </html>

@@ -42,6 +42,12 @@ export function statusPageSite(deps: AppDeps): Middleware {
     }
     const links = publicPageLinks(deps.config.baseUrl, orgSlug!, pageSlug!);
     if (match[3]) await sendCacheable(ctx, deps.caches.gzipped, 'application/atom+xml; charset=utf-8', renderIncidentFeed(status, links));
-    else await sendCacheable(ctx, deps.caches.gzipped, 'text/html; charset=utf-8', renderStatusPage(status, links));
+    else
+      await sendCacheable(
+        ctx,
+        deps.caches.gzipped,
+        'text/html; charset=utf-8',
+        renderStatusPage(status, { ...links, subscribe: `${new URL(links.page).pathname}/subscribe` }),
+      );
   };
 }

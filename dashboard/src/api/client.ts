@@ -18,6 +18,8 @@ export interface RequestOptions {
    * not that the session ended.
    */
   credentialCheck?: boolean;
+  /** Answer the body as text, not JSON (an export as CSV). */
+  text?: boolean;
 }
 
 /** What the client needs from the session: the token, and what to do when the API rejects it. */
@@ -73,7 +75,7 @@ export async function request<T>(method: Method, path: string, options: RequestO
   } catch {
     parsed = undefined;
   }
-  if (response.ok) return parsed as T;
+  if (response.ok) return (options.text ? text : parsed) as T;
   throw failure(response, parsed, path, token, options);
 }
 

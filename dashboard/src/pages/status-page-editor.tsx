@@ -11,6 +11,7 @@ import { useAction } from '../lib/use-action';
 import { useAsync } from '../lib/use-async';
 import { allChecks, badgeSnippets, publicPageUrl, statusPagesPath, type PublicStatus, type StatusPage } from './status-page-api';
 import { StatusPagePreview } from './status-page-preview';
+import { StatusPageUpdates } from './status-page-updates';
 
 /** A text to copy, shown selectable, with a button that copies it. */
 function CopyField({ id, label, text }: { id: string; label: string; text: string }) {
@@ -34,8 +35,8 @@ function CopyField({ id, label, text }: { id: string; label: string; text: strin
 
 /**
  * Creates (no `slug`) or edits a status page: title, address, description, whether it is public,
- * and which checks it shows in which order. An existing page also shows its preview, its public
- * link and the badge snippets of its checks.
+ * and which checks it shows in which order. An existing page also shows its updates and
+ * subscribers, its preview, its public link and the badge snippets of its checks.
  */
 export function StatusPageEditorPage({ org, slug, role }: { org: string; slug?: string; role?: Role }) {
   usePageTitle(slug ? 'Edit status page' : 'New status page');
@@ -198,6 +199,12 @@ export function StatusPageEditorPage({ org, slug, role }: { org: string; slug?: 
       ) : null}
       {slug && page.data ? (
         <>
+          <StatusPageUpdates
+            path={`${path}/${encodeURIComponent(page.data.slug)}`}
+            checks={page.data.checks.map((check) => ({ slug: check, name: names.get(check) ?? check }))}
+            writable={writable}
+            onChanged={preview.reload}
+          />
           <section aria-labelledby="share-title">
             <h2 id="share-title">Link and badges</h2>
             {page.data.public ? null : <Notice kind="info">This page is private: its address and badges answer "not found" until you make it public.</Notice>}
