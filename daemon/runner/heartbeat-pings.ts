@@ -37,7 +37,11 @@ export function pingMessage(body: Uint8Array | string, token: string): string {
     .replace(/(\/\/)[^/\s@]*@/g, '$1')
     .replace(/[^\P{Cc}\n\t]/gu, '')
     .trim();
-  return withoutSecretPieces(clean, [token]);
+  // Line by line: a line that shows the token is withheld, the rest of a log stays readable.
+  return clean
+    .split('\n')
+    .map((line) => withoutSecretPieces(line, [token]))
+    .join('\n');
 }
 
 function resultOf(signal: PingSignal, latencyMs: number): ProbeResult {
