@@ -154,3 +154,18 @@ export function hostedMonitorPages(count: number, perPage: number, baseUrl: stri
   }
   return pages;
 }
+
+/** The cron monitor's checks listing (Management API v3) with `count` checks: simple and cron checks in turn. */
+export function cronMonitorJson(count: number): string {
+  const checks = Array.from({ length: count }, (_, i) => ({
+    name: `Job ${i}`,
+    tags: `bench team-${i % 10}`,
+    grace: 300,
+    status: 'up',
+    manual_resume: false,
+    methods: '',
+    ping_url: `https://hc-ping.example.com/${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`,
+    ...(i % 2 === 0 ? { timeout: 3600 } : { schedule: '15 2 * * *', tz: 'Europe/Berlin' }),
+  }));
+  return JSON.stringify({ checks });
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runImport } from '../daemon/import/run-import.js';
 import { convertImport, fetchWithToken, IMPORT_SOURCES, type ConversionResult, type ImportResponse, type ImportSource } from '../importers/index.js';
-import { gatusYaml, hostedMonitorPages, uptimeRobotJson } from './import-inputs.js';
+import { cronMonitorJson, gatusYaml, hostedMonitorPages, uptimeRobotJson } from './import-inputs.js';
 import { kumaDatabase } from './import-kuma-db.js';
 import { postgresReachable, rawBulkInsert, startBenchDaemon, type BenchDatabaseKind } from './import-setup.js';
 import { printTable } from './table.js';
@@ -180,6 +180,7 @@ export async function run(): Promise<Record<string, unknown>> {
     writeFileSync(databaseFile, kuma);
     const bodies: Record<ImportSource, Uint8Array> = {
       'configfile-monitor': new TextEncoder().encode(gatusYaml(MONITORS)),
+      'cron-monitor-api': new TextEncoder().encode(cronMonitorJson(MONITORS)),
       'hosted-monitor-api': new TextEncoder().encode(HOSTED_TOKEN),
       'selfhosted-monitor-db': kuma,
       'uptime-api-monitor': new TextEncoder().encode(uptimeRobotJson(MONITORS)),

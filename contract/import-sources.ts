@@ -1,7 +1,7 @@
 // No imports: the contract is the ground floor that daemon, CLI and dashboard all read.
 
 /** Every import source value, in the order the API documents them. */
-export const IMPORT_SOURCES = ['configfile-monitor', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor'] as const;
+export const IMPORT_SOURCES = ['configfile-monitor', 'cron-monitor-api', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor'] as const;
 
 /** An import source value, as the API and the CLI name it. */
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -19,6 +19,11 @@ export interface ImportSourceDescription {
 /** The tool name and input of every import source. */
 export const IMPORT_SOURCE_DESCRIPTIONS: Readonly<Record<ImportSource, ImportSourceDescription>> = Object.freeze({
   'configfile-monitor': { tool: 'gatus', toolName: 'Gatus', input: 'the YAML configuration file of the endpoint monitor' },
+  'cron-monitor-api': {
+    tool: 'healthchecks',
+    toolName: 'Healthchecks.io',
+    input: "the JSON of the checks listing of the cron monitor's Management API v3 (GET /api/v3/checks/) saved to a file",
+  },
   'hosted-monitor-api': {
     tool: 'betterstack',
     toolName: 'Better Stack',

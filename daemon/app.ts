@@ -9,6 +9,7 @@ import { requestLog } from './http/request-log.js';
 import { apiMethods } from './http/api-methods.js';
 import { mountRoutes } from './http/mount.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
+import { foreignPingUrls } from './pings/foreign-ping-urls.js';
 import { ROUTES } from './routes/index.js';
 import { statusPageSite } from './status-pages/public/status-page-site.js';
 import { subscriptionSite } from './status-pages/public/subscription-site.js';
@@ -37,6 +38,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(apiMethods(api, API_PREFIX));
   app.use(api.routes());
   app.use(api.allowedMethods());
+  // The ping URLs of the tools checks are imported from (/api/push/..., /ping/...), answered as those tools do.
+  app.use(foreignPingUrls(deps));
   // Public status pages and their feeds live outside the API, at /status/{org}/{page}.
   app.use(subscriptionSite(deps));
   app.use(statusPageSite(deps));

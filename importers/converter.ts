@@ -34,6 +34,12 @@ export interface ConversionResult {
   warnings: ImportWarning[];
   /** Items that produced no check; their count is the response's `skipped`. */
   skipped: SkippedItem[];
+  /**
+   * Heartbeat checks whose ping token carries over from the source (an Uptime Kuma push token, a
+   * Healthchecks.io UUID), by slug, so that the job's ping URL keeps working with only its host
+   * changed. Kept out of the checks: a token is a check's state, not its definition.
+   */
+  pingTokens?: Record<string, string>;
 }
 
 /** Options a converter may honour. Every field is optional; converters ignore what they do not use. */

@@ -33,6 +33,12 @@ export const IMPORT_REGISTRY: Readonly<Record<ImportSource, ImportSourceEntry>> 
     fetchesWithToken: false,
     load: () => import('./gatus/index.js').then((m) => m.convertConfigFile as LoadedConverter),
   },
+  'cron-monitor-api': {
+    source: 'cron-monitor-api',
+    ...IMPORT_SOURCE_DESCRIPTIONS['cron-monitor-api'],
+    fetchesWithToken: false,
+    load: () => import('./healthchecks/index.js').then((m) => m.convertCronMonitorApi as LoadedConverter),
+  },
   'hosted-monitor-api': {
     source: 'hosted-monitor-api',
     ...IMPORT_SOURCE_DESCRIPTIONS['hosted-monitor-api'],

@@ -476,6 +476,8 @@ export interface CheckStatesTable {
   ping_token: string;
   last_ping_at: number | null;
   armed_at: number;
+  /** Heartbeat: when the job signalled the start of a run that has not ended yet (epoch ms). */
+  run_started_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** One raw result: epoch ms, status code (0 up, 1 degraded, 2 down), null message for "ok". */

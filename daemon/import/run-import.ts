@@ -5,6 +5,7 @@ import { upsertChecks, type Executor, type UpsertOutcome } from '../checks/check
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
 import { reimportResolver } from './import-baselines.js';
+import { keepPingTokens } from './keep-ping-tokens.js';
 import { conversionDigest, importDigest } from './import-digest.js';
 
 /** How an import runs: preview or apply, whether it takes over checks it does not own, and the digest it must match. */
@@ -73,6 +74,7 @@ export async function runImport(
     const names = new Map(result.checks.map((check) => [check.slug, check.name]));
     const inConflict = outcomes.filter((outcome) => outcome.action === 'conflict');
     const conflicts = inConflict.map((outcome) => ownedElsewhere(outcome, names.get(outcome.slug)!, source));
+    const tokenWarnings = await keepPingTokens(trx, result.pingTokens, outcomes, names, { nowMs: now.getTime(), dryRun: options.dryRun });
     const fieldsOf = (slug: string) => {
       const detail = reimport.details.get(slug);
       return {
@@ -80,7 +82,7 @@ export async function runImport(
         ...(detail?.conflicts.length ? { conflicts: detail.conflicts } : {}),
       };
     };
-    const response = importResponse(source, options.dryRun, result, (slug) => bySlug.get(slug)!.action, conflicts, fieldsOf);
+    const response = importResponse(source, options.dryRun, result, (slug) => bySlug.get(slug)!.action, [...conflicts, ...tokenWarnings], fieldsOf);
     const digest = importDigest(
       options.conversionDigest ?? conversionDigest(result),
       outcomes.map((outcome) => outcome.action),

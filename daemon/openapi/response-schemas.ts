@@ -1855,6 +1855,7 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
     "type": "string",
     "enum": [
       "configfile-monitor",
+      "cron-monitor-api",
       "hosted-monitor-api",
       "selfhosted-monitor-db",
       "uptime-api-monitor"

@@ -1,46 +1,72 @@
-import { RateLimiter } from '../limits/rate-limit.js';
+import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
-import { notFound } from '../errors.js';
-import { recordPing } from '../runner/heartbeat.js';
+import { AppError, notFound } from '../errors.js';
+import { pingBody, receivePing } from '../pings/receive-ping.js';
+import type { PingSignal } from '../runner/heartbeat-pings.js';
 import type { PingAnswer } from '../../contract/responses.js';
-import { route, type PublicCall, type RouteSpec } from '../http/route.js';
+import { route, type RouteSpec } from '../http/route.js';
 
-/** Unknown ping tokens allowed per client address per minute before 429. */
-const UNKNOWN_TOKENS_PER_MINUTE = 30;
-
-/** The rate limiters of ping URLs: unknown tokens per client, and recorded pings per check. */
-const limiterOf = (deps: AppDeps) =>
-  (deps.caches.pingLimiter ??= {
-    unknown: new RateLimiter(deps, UNKNOWN_TOKENS_PER_MINUTE, 60),
-    perCheck: new RateLimiter(deps, 1, deps.config.runner.heartbeatPingIntervalSeconds),
-  });
+/** The exit status in a ping URL: a whole number from 0 to 255, as a shell reports it. */
+function exitStatusOf(text: string): number {
+  if (!/^\d{1,3}$/.test(text) || Number(text) > 255) {
+    throw new AppError('VALIDATION_FAILED', 'The exit status in a ping URL is a whole number from 0 to 255.', {
+      issues: [{ path: 'exitStatus', message: 'expected 0 to 255' }],
+    });
+  }
+  return Number(text);
+}
 
 /**
  * Records a ping; unknown tokens are 404 and counted per client, so tokens cannot be guessed at
- * speed. A check records one ping per SVC_HEARTBEAT_PING_INTERVAL: one sooner is 429, unrecorded.
+ * speed. A check records one ping of a kind per SVC_HEARTBEAT_PING_INTERVAL: one sooner is 429, unrecorded.
  */
-async function ping({ ctx, deps, params }: PublicCall<unknown, PingPath>, kind: 'up' | 'fail'): Promise<PingAnswer> {
-  const key = `ping:ip:${ctx.ip}`;
-  const limiter = limiterOf(deps);
-  await limiter.unknown.check(key);
-  const outcome = await recordPing(deps.db, params.token, kind, deps.clock.now().getTime(), (checkUid) => limiter.perCheck.reserve(`ping:check:${checkUid}`));
-  if (!outcome) {
-    // Counted only when the token is unknown: a job pinging its own URL never uses up the limit.
-    await limiter.unknown.attempt(key);
-    throw notFound('No heartbeat check has this ping URL.');
-  }
+async function ping(ctx: Context, deps: AppDeps, token: string, signal: PingSignal): Promise<PingAnswer> {
+  const message = await pingBody(ctx, token);
+  const outcome = await receivePing(deps, ctx, token, { ...signal, ...(message ? { message } : {}) });
+  if (!outcome) throw notFound('No heartbeat check has this ping URL.');
   return { ok: true, recorded: outcome === 'recorded' };
 }
 
-type PingPath = '/ping/:token' | '/ping/:token/fail';
+type SignalPath = '/ping/:token' | '/ping/:token/fail' | '/ping/:token/start' | '/ping/:token/log';
 
-const pingRoute = (method: 'GET' | 'POST', path: PingPath, kind: 'up' | 'fail', summary: string): RouteSpec =>
-  route({ method, path, permission: 'public', response: 'PingAnswer', summary, handler: (call) => ping(call, kind) });
+const SIGNALS: ReadonlyArray<[SignalPath, PingSignal['kind'], string]> = [
+  ['/ping/:token', 'success', 'Heartbeat ping (GET, HEAD or POST): records an up result for the check of this token; ends a run under way.'],
+  ['/ping/:token/fail', 'fail', 'Heartbeat failure report (GET, HEAD or POST): records a down result for the check of this token.'],
+  ['/ping/:token/start', 'start', 'Heartbeat run start (GET, HEAD or POST): the run is down when it does not end within the grace time.'],
+  ['/ping/:token/log', 'log', 'Heartbeat log line (GET, HEAD or POST): accepted, changes nothing.'],
+];
 
-/** The heartbeat ping URLs: the monitored job calls them, with no other credential than the token. */
+const EXIT_STATUS_SUMMARY = 'Heartbeat exit status (GET, HEAD or POST): 0 records up, 1 to 255 down, for the check of this token; ends a run under way.';
+
+/**
+ * The heartbeat ping URLs: the monitored job calls them, with no other credential than the
+ * token. A POST body (its first 10 kB) is the result's message. The literal paths come before
+ * the exit status, so `/fail` is never read as one.
+ */
 export const pingRoutes: RouteSpec[] = [
-  pingRoute('GET', '/ping/:token', 'up', 'Heartbeat ping (GET or HEAD): records an up result for the check of this token.'),
-  pingRoute('POST', '/ping/:token', 'up', 'Heartbeat ping: records an up result for the check of this token.'),
-  pingRoute('GET', '/ping/:token/fail', 'fail', 'Heartbeat failure report: records a down result for the check of this token.'),
-  pingRoute('POST', '/ping/:token/fail', 'fail', 'Heartbeat failure report: records a down result for the check of this token.'),
+  ...SIGNALS.flatMap(([path, kind, summary]) =>
+    (['GET', 'POST'] as const).map((method) =>
+      route({
+        method,
+        path,
+        permission: 'public',
+        response: 'PingAnswer',
+        summary,
+        handler: ({ ctx, deps, params }) => ping(ctx, deps, params.token, { kind }),
+      }),
+    ),
+  ),
+  ...(['GET', 'POST'] as const).map((method) =>
+    route({
+      method,
+      path: '/ping/:token/:exitStatus',
+      permission: 'public',
+      response: 'PingAnswer',
+      summary: EXIT_STATUS_SUMMARY,
+      handler: ({ ctx, deps, params }) => {
+        const exitStatus = exitStatusOf(params.exitStatus);
+        return ping(ctx, deps, params.token, { kind: exitStatus === 0 ? 'success' : 'fail', exitStatus });
+      },
+    }),
+  ),
 ];

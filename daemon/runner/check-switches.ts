@@ -15,7 +15,15 @@ export async function checkPaused(trx: Executor, check: ChangedCheck, at: Date):
     await recordStateChange(trx, { check, from: row.state, to: 'paused', message: null, incidentUid: row.incident_uid, at });
     await trx
       .updateTable('check_states')
-      .set({ state: 'paused', state_since: at.toISOString(), fail_streak: 0, success_streak: 0, incident_uid: null, armed_at: at.getTime() })
+      .set({
+        state: 'paused',
+        state_since: at.toISOString(),
+        fail_streak: 0,
+        success_streak: 0,
+        incident_uid: null,
+        armed_at: at.getTime(),
+        run_started_at: null,
+      })
       .where('check_uid', '=', check.uid)
       .execute();
   }
@@ -32,7 +40,7 @@ export async function checkResumed(trx: Executor, check: ChangedCheck, at: Date)
   await recordStateChange(trx, { check, from: 'paused', to: 'pending', message: null, incidentUid: null, at });
   await trx
     .updateTable('check_states')
-    .set({ state: 'pending', state_since: at.toISOString(), fail_streak: 0, success_streak: 0, armed_at: at.getTime() })
+    .set({ state: 'pending', state_since: at.toISOString(), fail_streak: 0, success_streak: 0, armed_at: at.getTime(), run_started_at: null })
     .where('check_uid', '=', check.uid)
     .execute();
 }

@@ -13,6 +13,8 @@ export interface ClaimedRun {
   /** Heartbeat: the last ping (epoch ms), and since when its deadline runs without one. */
   lastPingAt: number | null;
   armedAt: number;
+  /** Heartbeat: when a run the job signalled the start of began (epoch ms), until it ends. */
+  runStartedAt: number | null;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function claimDue(
       .selectFrom('check_states as s')
       .innerJoin('checks as c', 'c.uid', 's.check_uid')
       .selectAll('c')
-      .select(['s.series', 's.next_run_at', 's.last_ping_at', 's.armed_at'])
+      .select(['s.series', 's.next_run_at', 's.last_ping_at', 's.armed_at', 's.run_started_at'])
       .where('s.next_run_at', '<=', options.horizonMs)
       .orderBy('s.next_run_at')
       .limit(options.limit);
@@ -50,6 +52,7 @@ export async function claimDue(
         check: rowToCheck(row),
         lastPingAt: row.last_ping_at === null ? null : Number(row.last_ping_at),
         armedAt: Number(row.armed_at),
+        runStartedAt: row.run_started_at === null ? null : Number(row.run_started_at),
       }),
     );
     const leaseEnds = runs.map((run) => Math.max(run.dueAt, options.nowMs) + run.check.thresholds.timeoutMs + options.leaseMs);

@@ -1,65 +1,57 @@
+import { nextCronTime } from '../../checks/cron-schedule.js';
 import type { ProbeResult } from '../../probes/probe.js';
-import type { Db } from '../db/connect.js';
 import type { ClaimedRun } from './claim.js';
-import { writeRecords } from './result-writer.js';
 
 // Heartbeat checks are passive: the monitored job pings the service, and silence is the failure.
-// A ping records a result at once; the scheduled run of the check only looks at the deadline.
+// A ping records a result at once (heartbeat-pings.ts); the scheduled run of the check only
+// looks at the deadlines: the next expected ping, and the end of a run that signalled its start.
 
-/** The heartbeat's config as the catalog defines it. */
-interface HeartbeatConfig {
-  periodSeconds: number;
+/** The heartbeat's config as the catalog defines it: a period or a cron schedule, and a grace time. */
+export interface HeartbeatConfig {
+  periodSeconds?: number;
+  schedule?: string;
+  timezone?: string;
   graceSeconds: number;
 }
 
+/** What the deadline reads of a check's state: the last ping, since when it is armed, a run under way (epoch ms). */
+export type HeartbeatTimes = Pick<ClaimedRun, 'lastPingAt' | 'armedAt' | 'runStartedAt'>;
+
 /**
- * A heartbeat's scheduled run: `down` when no ping came within period plus grace, otherwise
+ * When the next ping is expected (epoch ms, before the grace time) after one at `sinceMs`: a
+ * period later, or at the next time of the schedule in its time zone (see
+ * checks/cron-schedule.ts for the daylight-saving changes). Null when a schedule never matches again.
+ */
+export function nextExpectedPing(config: HeartbeatConfig, sinceMs: number): number | null {
+  if (config.periodSeconds !== undefined) return sinceMs + config.periodSeconds * 1000;
+  return nextCronTime(config.schedule!, config.timezone ?? 'UTC', sinceMs);
+}
+
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/**
+ * A heartbeat's scheduled run: `down` when a run that signalled its start has not ended within
+ * the grace time, or when no ping came by the expected time plus the grace time; otherwise
  * nothing to record.
  */
-export function heartbeatVerdict(run: Pick<ClaimedRun, 'lastPingAt' | 'armedAt'>, config: HeartbeatConfig, nowMs: number): ProbeResult | null {
-  const allowedMs = (config.periodSeconds + config.graceSeconds) * 1000;
+export function heartbeatVerdict(run: HeartbeatTimes, config: HeartbeatConfig, nowMs: number): ProbeResult | null {
+  const graceMs = config.graceSeconds * 1000;
+  if (run.runStartedAt !== null && nowMs - run.runStartedAt > graceMs) {
+    return {
+      status: 'down',
+      latencyMs: 0,
+      message: `the run that started ${seconds(nowMs - run.runStartedAt)} s ago did not finish within the grace time of ${config.graceSeconds} s`,
+    };
+  }
   // The deadline runs from the last ping, or from when the check was first seen or last paused
   // (a check enabled again is not late for the silence of its pause).
   const since = Math.max(run.lastPingAt ?? 0, run.armedAt);
-  if (nowMs - since <= allowedMs) return null;
-  const silence = Math.round((nowMs - since) / 1000);
+  const expected = nextExpectedPing(config, since);
+  if (expected === null || nowMs <= expected + graceMs) return null;
   const what = run.lastPingAt === null || run.lastPingAt < run.armedAt ? 'no ping yet' : 'no ping';
-  return { status: 'down', latencyMs: 0, message: `${what} for ${silence} s (period ${config.periodSeconds} s + grace ${config.graceSeconds} s)` };
-}
-
-/** What a ping did: recorded, ignored because the check is paused, or nothing (an unknown token). */
-export type PingOutcome = 'recorded' | 'paused' | undefined;
-
-/**
- * Records a ping of `token`: `up`, or `down` for `/fail`. `admit` is asked once the check is
- * known and before anything is written (the per-check rate limit throws its 429 there).
- */
-export async function recordPing(
-  db: Db,
-  token: string,
-  kind: 'up' | 'fail',
-  nowMs: number,
-  admit: (checkUid: string) => Promise<void> = async () => {},
-): Promise<PingOutcome> {
-  const row = await db.kysely
-    .selectFrom('check_states as s')
-    .innerJoin('checks as c', 'c.uid', 's.check_uid')
-    .select(['s.series', 'c.uid', 'c.organization_uid', 'c.slug', 'c.name', 'c.type', 'c.enabled', 'c.thresholds'])
-    .where('s.ping_token', '=', token)
-    .executeTakeFirst();
-  if (row?.type !== 'heartbeat') return undefined;
-  if (!row.enabled) return 'paused';
-  await admit(row.uid);
-  const result: ProbeResult =
-    kind === 'up' ? { status: 'up', latencyMs: 0, message: 'ok' } : { status: 'down', latencyMs: 0, message: 'the job reported a failure' };
-  await writeRecords(db, [
-    {
-      series: Number(row.series),
-      check: { uid: row.uid, organizationUid: row.organization_uid, slug: row.slug, name: row.name, thresholds: JSON.parse(row.thresholds) },
-      at: nowMs,
-      result,
-      ping: true,
-    },
-  ]);
-  return 'recorded';
+  const allowed =
+    config.periodSeconds !== undefined
+      ? `period ${config.periodSeconds} s + grace ${config.graceSeconds} s`
+      : `expected by ${new Date(expected).toISOString()} (schedule "${config.schedule}" in ${config.timezone ?? 'UTC'}) + grace ${config.graceSeconds} s`;
+  return { status: 'down', latencyMs: 0, message: `${what} for ${seconds(nowMs - since)} s (${allowed})` };
 }

@@ -17,7 +17,7 @@ export interface RunRecord {
   result: ProbeResult | null;
   /** A scheduled run: the claim it ran under, released with the next due time. */
   claim?: { owner: string; nextRunAt: number };
-  /** A heartbeat ping: moves the deadline. */
+  /** A heartbeat ping: moves the deadline and ends the run under way. */
   ping?: boolean;
   /** The check was disabled when its run came: it is paused. */
   paused?: boolean;
@@ -62,6 +62,7 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
         row.success_streak = 0;
         // A heartbeat's deadline starts again when it is enabled again.
         row.armed_at = record.at;
+        row.run_started_at = null;
       } else if (record.result && from === 'paused' && Date.parse(row.state_since) > record.at) {
         // A run that started before the check was paused: its result is kept, the state stays paused.
       } else if (record.result) {
@@ -78,7 +79,10 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
         row.next_run_at = record.claim.nextRunAt;
         row.lease_owner = null;
       }
-      if (record.ping) row.last_ping_at = record.at;
+      if (record.ping) {
+        row.last_ping_at = record.at;
+        row.run_started_at = null;
+      }
       if (to !== from) {
         row.incident_uid = await recordStateChange(trx, { check: record.check, from, to, message, incidentUid: row.incident_uid, at: new Date(record.at) });
         row.state = to;
@@ -119,6 +123,7 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
           incident_uid: row.incident_uid,
           last_ping_at: row.last_ping_at,
           armed_at: row.armed_at,
+          run_started_at: row.run_started_at === null ? null : Number(row.run_started_at),
         })
         .where('series', '=', row.series)
         .execute();

@@ -32,7 +32,11 @@ export async function runCheckNow(deps: Deps, organizationUid: string, check: St
   let result: ProbeResult;
   if (check.type === 'heartbeat') {
     const late = heartbeatVerdict(
-      { lastPingAt: state.last_ping_at === null ? null : Number(state.last_ping_at), armedAt: Number(state.armed_at) },
+      {
+        lastPingAt: state.last_ping_at === null ? null : Number(state.last_ping_at),
+        armedAt: Number(state.armed_at),
+        runStartedAt: state.run_started_at === null ? null : Number(state.run_started_at),
+      },
       check.config,
       at,
     );

@@ -18,6 +18,8 @@ export interface CheckCandidate {
   thresholds?: ThresholdsInput;
   labels?: Record<string, string>;
   description?: string;
+  /** A heartbeat's ping token in the source, to keep (see ConversionResult.pingTokens). */
+  pingToken?: string;
 }
 
 // Optional fields a converter leaves undefined are left out, so that the emitted check is the
@@ -54,6 +56,7 @@ export class ConversionBuilder {
   readonly #checks: CheckDefinition[] = [];
   readonly #warnings: ImportWarning[] = [];
   readonly #skipped: SkippedItem[] = [];
+  readonly #pingTokens: Record<string, string> = {};
 
   constructor(source: ImportSource) {
     this.#source = source;
@@ -77,7 +80,7 @@ export class ConversionBuilder {
    * Validates `candidate` with the catalog and, when it passes, emits it under a fresh slug and
    * returns it; otherwise skips the item with an `INVALID_ITEM` warning listing the problems.
    */
-  emit(scope: ItemScope, candidate: CheckCandidate): CheckDefinition | undefined {
+  emit(scope: ItemScope, { pingToken, ...candidate }: CheckCandidate): CheckDefinition | undefined {
     const name = cutName(candidate.name.trim());
     if (name === '') {
       this.skip(scope, 'INVALID_ITEM', 'the item has no name', 'name');
@@ -97,11 +100,13 @@ export class ConversionBuilder {
     const check = scope.resolveSecrets(slug, { ...validation.check, slug });
     scope.attachSlug(slug);
     this.#checks.push(check);
+    if (pingToken !== undefined) this.#pingTokens[slug] = pingToken;
     return check;
   }
 
   /** The checks, warnings and skipped items so far, in input order. */
   result(): ConversionResult {
-    return { checks: [...this.#checks], warnings: [...this.#warnings], skipped: [...this.#skipped] };
+    const pingTokens = Object.keys(this.#pingTokens).length > 0 ? { pingTokens: { ...this.#pingTokens } } : {};
+    return { checks: [...this.#checks], warnings: [...this.#warnings], skipped: [...this.#skipped], ...pingTokens };
   }
 }

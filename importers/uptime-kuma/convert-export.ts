@@ -151,6 +151,7 @@ function convertMonitor(
     thresholds,
     labels,
     description: descriptionOf(monitor, scope),
+    pingToken: mapping.pingToken,
   });
 }
 

@@ -39,18 +39,16 @@ export function mapDocker(monitor: MonitorRecord, scope: ItemScope): TypeMapping
 /**
  * `push` monitors: a heartbeat check. The tool marks a push monitor down when no push arrived
  * within its interval, so the period is the interval with no grace; retries become
- * `failuresBeforeDown` like everywhere else.
+ * `failuresBeforeDown` like everywhere else. The push token is kept as the check's ping token:
+ * svc answers the tool's push URL (`/api/push/{token}?status=up|down&msg=&ping=`) as the tool
+ * does, so the job changes only the host.
  */
 export function mapPush(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
-  if (text(monitor, 'push_token') !== undefined) {
-    scope.warn(
-      'SECRET_DROPPED',
-      "the push token was not imported (secrets never carry over): the push URL changes, so point the job at the new check's URL " +
-        '(a failure is reported at its /fail URL: "?status=down" on the ping URL counts as a success here)',
-      monitor.field('push_token'),
-    );
-  }
   const interval = num(monitor, 'interval') ?? 60;
   const period = Math.min(MAX_PERIOD_SECONDS, Math.max(10, Math.round(interval)));
-  return { type: 'heartbeat', config: { periodSeconds: period, graceSeconds: 0 } };
+  const pingToken = text(monitor, 'push_token');
+  if (pingToken === undefined) {
+    scope.warn('SECRET_DROPPED', "the push monitor has no push token: point the job at the new check's ping URL", monitor.field('push_token'));
+  }
+  return { type: 'heartbeat', config: { periodSeconds: period, graceSeconds: 0 }, ...(pingToken !== undefined ? { pingToken } : {}) };
 }

@@ -7,6 +7,8 @@ export interface TypeMapping {
   readonly type: CheckTypeName;
   readonly target?: string;
   readonly config: Record<string, unknown>;
+  /** A push monitor's token, kept as the heartbeat's ping token. */
+  readonly pingToken?: string;
 }
 
 /** Why a monitor produces no check. */

@@ -14,6 +14,7 @@ import * as stateChangesByOrganization from './015-state-changes-by-organization
 import * as incidentResolution from './016-incident-resolution.js';
 import * as importBaseline from './017-import-baseline.js';
 import * as statusPageUpdates from './019-status-page-updates.js';
+import * as heartbeatSchedules from './020-heartbeat-schedules.js';
 import * as incidentUpdatedIndex from './022-incident-updated-index.js';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
@@ -33,5 +34,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '016-incident-resolution': incidentResolution,
   '017-import-baseline': importBaseline,
   '019-status-page-updates': statusPageUpdates,
+  '020-heartbeat-schedules': heartbeatSchedules,
   '022-incident-updated-index': incidentUpdatedIndex,
 };

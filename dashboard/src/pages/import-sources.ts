@@ -41,6 +41,15 @@ export const IMPORT_SOURCES: SourceInfo[] = [
     accept: '.db,.sqlite,.sqlite3,.json,application/octet-stream,application/json',
   },
   {
+    source: 'cron-monitor-api',
+    title: titled('cron-monitor-api', 'checks listing'),
+    description:
+      'The JSON answer of GET /api/v3/checks/ of the Management API. Listed with a read-write key, each check keeps its ping UUID, so /ping/<uuid> keeps working here.',
+    input: 'file-or-text',
+    pasteLabel: 'Checks listing (JSON)',
+    accept: '.json,application/json,text/plain',
+  },
+  {
     source: 'hosted-monitor-api',
     title: titled('hosted-monitor-api', 'API token'),
     description: 'The server reads your monitors and heartbeats with this token, uses it for that request only, and never stores it.',

@@ -100,9 +100,15 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
       expect(res.status, query).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
       expect(res.body.error.message).toContain(
-        'configfile-monitor (gatus), hosted-monitor-api (betterstack), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
+        'configfile-monitor (gatus), cron-monitor-api (healthchecks), hosted-monitor-api (betterstack), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
       );
-      expect(res.body.error.details.allowedSources).toEqual(['configfile-monitor', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor']);
+      expect(res.body.error.details.allowedSources).toEqual([
+        'configfile-monitor',
+        'cron-monitor-api',
+        'hosted-monitor-api',
+        'selfhosted-monitor-db',
+        'uptime-api-monitor',
+      ]);
       expect(res.body.error.details.issues[0].path).toBe('source');
     }
     const dry = await convert('source=configfile-monitor&dryRun=maybe', gatusConfig());
@@ -119,6 +125,7 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
       ['configfile-monitor', 'endpoints: [unclosed'],
       ['configfile-monitor', new Uint8Array([0xff, 0xfe, 0x00, 0x81])],
       ['uptime-api-monitor', '{"stat": "ok", "monitors": [ {"id": 1'],
+      ['cron-monitor-api', '{"checks": 42}'],
       ['selfhosted-monitor-db', new Uint8Array(Buffer.from('SQLite format 3\0 and then nothing else of a database'))],
       ['selfhosted-monitor-db', ''],
     ];

@@ -22,13 +22,14 @@ describe('import source registry', () => {
     }
     expect(IMPORT_SOURCES.filter((source) => IMPORT_REGISTRY[source].fetchesWithToken)).toEqual(['hosted-monitor-api']);
     expect(describeImportSources()).toBe(
-      'configfile-monitor (gatus), hosted-monitor-api (betterstack), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
+      'configfile-monitor (gatus), cron-monitor-api (healthchecks), hosted-monitor-api (betterstack), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
     );
   });
 
   it('converts every source, the hosted one from the fetched data rather than a token', async () => {
     const inputs = {
       'configfile-monitor': 'endpoints:\n  - name: Web\n    url: https://web.example.com\n    conditions: ["[STATUS] == 200"]\n',
+      'cron-monitor-api': JSON.stringify({ checks: [{ name: 'Web', timeout: 3600, grace: 60 }] }),
       'hosted-monitor-api': {
         monitors: [{ id: '1', type: 'monitor', attributes: { monitor_type: 'status', url: 'https://web.example.com', pronounceable_name: 'Web' } }],
         heartbeats: [],
@@ -45,7 +46,7 @@ describe('import source registry', () => {
       expect(
         result.checks.map((check) => [check.slug, check.type, check.labels['svc-managed']]),
         source,
-      ).toEqual([['web', 'http', source]]);
+      ).toEqual([['web', source === 'cron-monitor-api' ? 'heartbeat' : 'http', source]]);
       const response = importResponse(source, true, result, () => 'create');
       expect(response).toMatchObject({ source, dryRun: true, created: 1, updated: 0, unchanged: 0, skipped: 0 });
     }

@@ -34,8 +34,8 @@ describe('sources', () => {
     expect(canonicalSource(name)).toBeUndefined();
   });
 
-  test('lists the four sources', () => {
-    expect(IMPORT_SOURCES).toEqual(['configfile-monitor', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor']);
+  test('lists the sources', () => {
+    expect(IMPORT_SOURCES).toEqual(['configfile-monitor', 'cron-monitor-api', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor']);
   });
 });
 

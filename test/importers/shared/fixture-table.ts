@@ -47,6 +47,7 @@ export function expectFixture(fixture: Pick<Fixture, 'expected' | 'expectedPath'
   expect(result.checks).toEqual(fixture.expected.checks);
   expect(result.warnings).toEqual(fixture.expected.warnings);
   expect(result.skipped).toEqual(fixture.expected.skipped);
+  expect(result.pingTokens).toEqual(fixture.expected.pingTokens);
 }
 
 /** The rules every conversion result obeys, whatever the input. */

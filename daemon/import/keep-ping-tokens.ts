@@ -1,0 +1,71 @@
+import type { ImportWarning } from '../../importers/index.js';
+import type { UpsertOutcome } from '../checks/check-store.js';
+import type { Executor } from '../db/executor.js';
+import { ensureStates } from '../runner/check-states.js';
+
+// A heartbeat imported from a tool keeps the ping token it had there, so that the job's URL
+// changes only in its host. The token is a check's state (check_states.ping_token), not its
+// definition: it is written when the import creates the check, and a re-run leaves the
+// check's token as it is (the kept one, or one rotated here since).
+
+/** What a kept token may look like: URL-safe, long enough not to be guessed (Uptime Kuma 1.x made 10 characters). */
+const KEEPABLE = /^[A-Za-z0-9._~-]{10,128}$/;
+
+const dropped = (item: string, slug: string, why: string): ImportWarning => ({
+  item,
+  slug,
+  code: 'SECRET_DROPPED',
+  field: 'pingToken',
+  message: `the ping token of the source was not kept (${why}); the check has a new ping URL: point the job at it`,
+});
+
+/**
+ * Writes the source's ping token of each heartbeat check the import creates (a preview only
+ * reads), and answers a warning for each token that could not be kept: one another check holds
+ * already (the check keeps a fresh token), or one not fit to be a token. Tokens never appear
+ * in a warning.
+ */
+export async function keepPingTokens(
+  db: Executor,
+  pingTokens: Readonly<Record<string, string>> | undefined,
+  outcomes: readonly UpsertOutcome[],
+  names: ReadonlyMap<string, string>,
+  options: { nowMs: number; dryRun: boolean },
+): Promise<ImportWarning[]> {
+  if (!pingTokens) return [];
+  const created = outcomes.filter((outcome) => outcome.action === 'create' && pingTokens[outcome.slug] !== undefined);
+  if (created.length === 0) return [];
+  const warnings: ImportWarning[] = [];
+  const tokens = created.map((outcome) => pingTokens[outcome.slug]);
+  const held = new Set<string>();
+  for (let i = 0; i < tokens.length; i += 500) {
+    const rows = await db
+      .selectFrom('check_states')
+      .select('ping_token')
+      .where('ping_token', 'in', tokens.slice(i, i + 500))
+      .execute();
+    for (const row of rows) held.add(row.ping_token);
+  }
+  const kept: Array<{ uid?: string; token: string }> = [];
+  const claimed = new Set<string>();
+  for (const outcome of created) {
+    const token = pingTokens[outcome.slug];
+    const item = names.get(outcome.slug) ?? outcome.slug;
+    if (!KEEPABLE.test(token)) warnings.push(dropped(item, outcome.slug, 'it is not 10 to 128 URL-safe characters'));
+    else if (held.has(token) || claimed.has(token)) warnings.push(dropped(item, outcome.slug, 'another check already has it'));
+    else {
+      claimed.add(token);
+      kept.push({ uid: outcome.uid, token });
+    }
+  }
+  if (options.dryRun || kept.length === 0) return warnings;
+  await ensureStates(
+    db,
+    options.nowMs,
+    kept.map((entry) => entry.uid!),
+  );
+  for (const { uid, token } of kept) {
+    await db.updateTable('check_states').set({ ping_token: token }).where('check_uid', '=', uid!).execute();
+  }
+  return warnings;
+}
