@@ -100,9 +100,17 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
       expect(res.status, query).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
       expect(res.body.error.message).toContain(
-        'configfile-monitor (gatus), hosted-monitor-api (betterstack), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
+        'configfile-monitor (gatus), hosted-check-api (pingdom), hosted-monitor-api (betterstack), probe-exporter-config (blackbox-exporter), ' +
+          'selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
       );
-      expect(res.body.error.details.allowedSources).toEqual(['configfile-monitor', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor']);
+      expect(res.body.error.details.allowedSources).toEqual([
+        'configfile-monitor',
+        'hosted-check-api',
+        'hosted-monitor-api',
+        'probe-exporter-config',
+        'selfhosted-monitor-db',
+        'uptime-api-monitor',
+      ]);
       expect(res.body.error.details.issues[0].path).toBe('source');
     }
     const dry = await convert('source=configfile-monitor&dryRun=maybe', gatusConfig());
