@@ -1753,7 +1753,9 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
     "type": "string",
     "enum": [
       "configfile-monitor",
+      "hosted-check-api",
       "hosted-monitor-api",
+      "probe-exporter-config",
       "selfhosted-monitor-db",
       "uptime-api-monitor"
     ]
