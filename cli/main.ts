@@ -250,9 +250,14 @@ export function buildProgram(): Command {
     .description('import monitors from another tool as checks: a preview, then the import after a confirmation (--yes and --json are global flags)')
     .requiredOption(
       '--source <source>',
-      'configfile-monitor, hosted-monitor-api, selfhosted-monitor-db or uptime-api-monitor (or the tool: gatus, betterstack, uptime-kuma, uptimerobot)',
+      'configfile-monitor, hosted-check-api, hosted-monitor-api, probe-exporter-config, selfhosted-monitor-db or uptime-api-monitor ' +
+        '(or the tool: gatus, pingdom, betterstack, blackbox-exporter, uptime-kuma, uptimerobot)',
     )
-    .option('--file <path>', "the export to import (YAML, JSON, or the self-hosted monitor's database file)")
+    .option(
+      '--file <path>',
+      "the export to import (YAML, JSON, or the self-hosted monitor's database file); blackbox-exporter takes it more than once (prometheus.yml, blackbox.yml, target files)",
+      collect,
+    )
     .option('--stdin', 'read the export (or the API token) from standard input')
     .option('--token-env <var>', 'hosted-monitor-api: the environment variable that holds the API token (or give its listings saved as JSON with --file)')
     .option('--org <slug>', "organization (default: SVC_ORG, your only one, the token's, or default)")
@@ -268,7 +273,8 @@ export function buildProgram(): Command {
       'after',
       example(
         'svc import --source gatus --file config.yaml --dry-run\nsvc import --source uptime-kuma --file kuma.db --yes\n' +
-          'svc import --source betterstack --token-env BETTERSTACK_TOKEN --yes --strict\nsvc import --source uptimerobot --file monitors.json --local',
+          'svc import --source betterstack --token-env BETTERSTACK_TOKEN --yes --strict\nsvc import --source uptimerobot --file monitors.json --local\n' +
+          'svc import --source blackbox-exporter --file prometheus.yml --file blackbox.yml --dry-run\nsvc import --source pingdom --file checks.json --yes',
       ),
     )
     .action(action(() => import('./commands/import.js')));

@@ -1,7 +1,15 @@
 // No imports: the contract is the ground floor that daemon, CLI and dashboard all read.
 
 /** Every import source value, in the order the API documents them. */
-export const IMPORT_SOURCES = ['configfile-monitor', 'cron-monitor-api', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor'] as const;
+export const IMPORT_SOURCES = [
+  'configfile-monitor',
+  'cron-monitor-api',
+  'hosted-check-api',
+  'hosted-monitor-api',
+  'probe-exporter-config',
+  'selfhosted-monitor-db',
+  'uptime-api-monitor',
+] as const;
 
 /** An import source value, as the API and the CLI name it. */
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -24,10 +32,21 @@ export const IMPORT_SOURCE_DESCRIPTIONS: Readonly<Record<ImportSource, ImportSou
     toolName: 'Healthchecks.io',
     input: "the JSON of the checks listing of the cron monitor's Management API v3 (GET /api/v3/checks/) saved to a file",
   },
+  'hosted-check-api': {
+    tool: 'pingdom',
+    toolName: 'Pingdom',
+    input: 'the JSON of API 3.1 GET /checks, of GET /checks/{id} answers, or both as {"checks": [...], "details": [...]}',
+  },
   'hosted-monitor-api': {
     tool: 'betterstack',
     toolName: 'Better Stack',
     input: 'an API token of the hosted monitoring service, or the JSON of its monitors and heartbeats listings saved to a file',
+  },
+  'probe-exporter-config': {
+    tool: 'blackbox-exporter',
+    toolName: 'Prometheus Blackbox exporter',
+    input:
+      'the Prometheus configuration (prometheus.yml) with the exporter\'s blackbox.yml and target files, as the bundle {"files": {"<name>": "<text>"}} (or prometheus.yml alone)',
   },
   'selfhosted-monitor-db': {
     tool: 'uptime-kuma',

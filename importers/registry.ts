@@ -22,6 +22,8 @@ export interface ImportSourceEntry {
   readonly input: string;
   /** Whether the body is a token that the daemon or CLI exchanges for the monitors first (network). */
   readonly fetchesWithToken: boolean;
+  /** Whether the input may span several files, sent as one file bundle (importers/shared/file-bundle.ts). */
+  readonly multipleFiles?: boolean;
   load(): Promise<LoadedConverter>;
 }
 
@@ -39,11 +41,24 @@ export const IMPORT_REGISTRY: Readonly<Record<ImportSource, ImportSourceEntry>> 
     fetchesWithToken: false,
     load: () => import('./healthchecks/index.js').then((m) => m.convertCronMonitorApi as LoadedConverter),
   },
+  'hosted-check-api': {
+    source: 'hosted-check-api',
+    ...IMPORT_SOURCE_DESCRIPTIONS['hosted-check-api'],
+    fetchesWithToken: false,
+    load: () => import('./pingdom/index.js').then((m) => m.convertHostedCheckApi as LoadedConverter),
+  },
   'hosted-monitor-api': {
     source: 'hosted-monitor-api',
     ...IMPORT_SOURCE_DESCRIPTIONS['hosted-monitor-api'],
     fetchesWithToken: true,
     load: () => import('./betterstack/index.js').then((m) => m.convertHostedMonitorApi),
+  },
+  'probe-exporter-config': {
+    source: 'probe-exporter-config',
+    ...IMPORT_SOURCE_DESCRIPTIONS['probe-exporter-config'],
+    fetchesWithToken: false,
+    multipleFiles: true,
+    load: () => import('./blackbox-exporter/index.js').then((m) => m.convertProbeExporterConfig as LoadedConverter),
   },
   'selfhosted-monitor-db': {
     source: 'selfhosted-monitor-db',

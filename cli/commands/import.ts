@@ -132,7 +132,7 @@ function reportApplied(deps: CommandDeps, org: string, applied: ImportResponse):
 }
 
 /**
- * `svc import --source S (--file PATH | --stdin | --token-env VAR)`: with --yes, applies at once
+ * `svc import --source S (--file PATH... | --stdin | --token-env VAR)`: with --yes, applies at once
  * (one upload); otherwise previews on the daemon and, after a confirmation, applies holding the
  * daemon to that preview (`expect=<digest>`: if the result would now differ, nothing is
  * written). Without a terminal it applies only with --yes; --dry-run stops after the preview;
@@ -145,7 +145,7 @@ export async function run(options: Options, deps: CommandDeps): Promise<number> 
   const source = canonicalSource(options.source ?? '');
   if (!source) throw usageError(`--source must be one of ${describeImportSources()}; got "${options.source ?? ''}"`);
   const entry = IMPORT_REGISTRY[source];
-  checkInputFlags(options, entry.fetchesWithToken);
+  checkInputFlags(options, entry.fetchesWithToken, entry.multipleFiles === true);
   const local = Boolean(options.local);
   const yes = Boolean(deps.globals.yes);
   if (!local && !options.dryRun && !yes && !deps.prompts.interactive) {

@@ -1,7 +1,7 @@
 import { CORE_SCHEMA, load, mergeTag, YAMLException } from 'js-yaml';
 import { ImportInputError } from '../shared/import-input-error.js';
 import { isRecord } from '../shared/input-text.js';
-import { AliasError, boundAliases } from './bound-aliases.js';
+import { AliasError, boundAliases } from '../shared/bound-aliases.js';
 import { protectPlaceholders } from './placeholders.js';
 
 /** What the importer expects, as error messages say it. */

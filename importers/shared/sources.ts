@@ -1,4 +1,4 @@
-// The import sources. The four values are fixed by the API; the tool names are accepted as
+// The import sources. The values are fixed by the API; the tool names are accepted as
 // aliases so that people can type the name of the tool they are leaving.
 
 import { IMPORT_SOURCES, IMPORT_SOURCE_DESCRIPTIONS, type ImportSource } from '../../contract/import-sources.js';
@@ -10,7 +10,7 @@ export const IMPORT_SOURCE_ALIASES: Readonly<Record<string, ImportSource>> = Obj
   Object.fromEntries(IMPORT_SOURCES.map((source) => [IMPORT_SOURCE_DESCRIPTIONS[source].tool, source])),
 );
 
-/** Whether `name` is one of the four canonical source values. */
+/** Whether `name` is one of the canonical source values. */
 export function isImportSource(name: string): name is ImportSource {
   return (IMPORT_SOURCES as readonly string[]).includes(name);
 }

@@ -129,6 +129,17 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     expect(reasons.some((reason) => /^Groups that became labels: .+/.test(reason))).toBe(true);
   });
 
+  it('sends files chosen together for the Blackbox exporter as one import', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
+    await page.getByLabel('Prometheus Blackbox exporter configuration (probe-exporter-config)').check();
+    const folder = fixture('blackbox-exporter/probes');
+    await page.getByLabel('Files', { exact: true }).setInputFiles(['prometheus.yml', 'blackbox.yml', 'ssh-hosts.yml'].map((name) => `${folder}/${name}`));
+    await page.getByRole('button', { name: 'Import preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
+    expect(await count(page, 'created')).toBe(11);
+  });
+
   it('shows unreadable input as a message', async () => {
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');

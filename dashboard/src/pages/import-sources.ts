@@ -11,6 +11,8 @@ export interface SourceInfo {
   /** What the paste box expects, for its label. */
   pasteLabel?: string;
   accept?: string;
+  /** Whether several files may be chosen together; they are sent as one file bundle (docs/import.md). */
+  multipleFiles?: boolean;
 }
 
 const titled = (source: ImportSource, what: string) => `${IMPORT_SOURCE_DESCRIPTIONS[source].toolName} ${what}`;
@@ -30,6 +32,24 @@ export const IMPORT_SOURCES: SourceInfo[] = [
     description: 'The JSON answer of the monitor listing of API version 2 (getMonitors).',
     input: 'file-or-text',
     pasteLabel: 'Monitors listing (JSON)',
+    accept: '.json,application/json,text/plain',
+  },
+  {
+    source: 'probe-exporter-config',
+    title: titled('probe-exporter-config', 'configuration'),
+    description:
+      'The Prometheus configuration that probes through the exporter, with its blackbox.yml and any target files of file_sd_configs: choose them together.',
+    input: 'file-or-text',
+    pasteLabel: 'Prometheus configuration (YAML)',
+    accept: '.yml,.yaml,.json,text/yaml,application/json,text/plain',
+    multipleFiles: true,
+  },
+  {
+    source: 'hosted-check-api',
+    title: titled('hosted-check-api', 'checks listing'),
+    description: 'The JSON of API 3.1 GET /checks, of GET /checks/{id} answers, or both as {"checks": [...], "details": [...]}.',
+    input: 'file-or-text',
+    pasteLabel: 'Checks listing or details (JSON)',
     accept: '.json,application/json,text/plain',
   },
   {

@@ -201,16 +201,23 @@ function SourceInput({ info, text, onText, onFile }: { info: SourceInfo; text: s
       </FieldShell>
     );
   }
-  const fileHint = 'A file takes precedence over pasted text.';
+  const fileHint = info.multipleFiles
+    ? 'Choose every file at once (Ctrl- or Cmd-click); files take precedence over pasted text.'
+    : 'A file takes precedence over pasted text.';
   return (
     <>
-      <FieldShell id="import-file" label="File" hint={fileHint}>
+      <FieldShell id="import-file" label={info.multipleFiles ? 'Files' : 'File'} hint={fileHint}>
         <input
           id="import-file"
           type="file"
           accept={info.accept}
+          multiple={info.multipleFiles}
           aria-describedby={describedBy('import-file', fileHint)}
-          onChange={(e) => onFile((e.currentTarget as HTMLInputElement).files?.[0])}
+          onChange={(e) => {
+            const files = [...((e.currentTarget as HTMLInputElement).files ?? [])];
+            if (files.length > 1) void fileBundle(files).then(onFile);
+            else onFile(files[0]);
+          }}
         />
       </FieldShell>
       <FieldShell id="import-text" label={`Or paste: ${info.pasteLabel}`}>
@@ -218,6 +225,12 @@ function SourceInput({ info, text, onText, onFile }: { info: SourceInfo; text: s
       </FieldShell>
     </>
   );
+}
+
+/** Several chosen files as the one body the import takes: the file bundle {"files": {name: text}} (docs/import.md). */
+async function fileBundle(files: File[]): Promise<File> {
+  const entries = await Promise.all(files.map(async (file) => [file.name, await file.text()] as const));
+  return new File([JSON.stringify({ files: Object.fromEntries(entries) })], 'files.json', { type: 'application/json' });
 }
 
 /** A field's value in a change: JSON, or (none) when the field is absent. */

@@ -100,12 +100,15 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
       expect(res.status, query).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
       expect(res.body.error.message).toContain(
-        'configfile-monitor (gatus), cron-monitor-api (healthchecks), hosted-monitor-api (betterstack), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
+        'configfile-monitor (gatus), cron-monitor-api (healthchecks), hosted-check-api (pingdom), hosted-monitor-api (betterstack), ' +
+          'probe-exporter-config (blackbox-exporter), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
       );
       expect(res.body.error.details.allowedSources).toEqual([
         'configfile-monitor',
         'cron-monitor-api',
+        'hosted-check-api',
         'hosted-monitor-api',
+        'probe-exporter-config',
         'selfhosted-monitor-db',
         'uptime-api-monitor',
       ]);

@@ -22,14 +22,25 @@ describe('import source registry', () => {
     }
     expect(IMPORT_SOURCES.filter((source) => IMPORT_REGISTRY[source].fetchesWithToken)).toEqual(['hosted-monitor-api']);
     expect(describeImportSources()).toBe(
-      'configfile-monitor (gatus), cron-monitor-api (healthchecks), hosted-monitor-api (betterstack), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
+      'configfile-monitor (gatus), cron-monitor-api (healthchecks), hosted-check-api (pingdom), hosted-monitor-api (betterstack), ' +
+        'probe-exporter-config (blackbox-exporter), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
     );
+    expect(IMPORT_SOURCES.filter((source) => IMPORT_REGISTRY[source].multipleFiles)).toEqual(['probe-exporter-config']);
   });
 
   it('converts every source, the hosted one from the fetched data rather than a token', async () => {
     const inputs = {
       'configfile-monitor': 'endpoints:\n  - name: Web\n    url: https://web.example.com\n    conditions: ["[STATUS] == 200"]\n',
       'cron-monitor-api': JSON.stringify({ checks: [{ name: 'Web', timeout: 3600, grace: 60 }] }),
+      'hosted-check-api': JSON.stringify({ checks: [{ id: 1, name: 'Web', hostname: 'web.example.com', type: 'http', resolution: 1 }] }),
+      'probe-exporter-config': JSON.stringify({
+        files: {
+          'prometheus.yml':
+            'scrape_configs:\n  - job_name: web\n    metrics_path: /probe\n    static_configs: [{targets: [https://web.example.com]}]\n' +
+            '    relabel_configs: [{source_labels: [__address__], target_label: __param_target}]\n',
+          'blackbox.yml': 'modules:\n  http_2xx:\n    prober: http\n',
+        },
+      }),
       'hosted-monitor-api': {
         monitors: [{ id: '1', type: 'monitor', attributes: { monitor_type: 'status', url: 'https://web.example.com', pronounceable_name: 'Web' } }],
         heartbeats: [],
@@ -43,10 +54,11 @@ describe('import source registry', () => {
     } as const;
     for (const source of IMPORT_SOURCES) {
       const result = await convertImport(source, inputs[source]);
+      const slug = source === 'probe-exporter-config' ? 'https-web-example-com-http-2xx' : 'web';
       expect(
         result.checks.map((check) => [check.slug, check.type, check.labels['svc-managed']]),
         source,
-      ).toEqual([['web', source === 'cron-monitor-api' ? 'heartbeat' : 'http', source]]);
+      ).toEqual([[slug, source === 'cron-monitor-api' ? 'heartbeat' : 'http', source]]);
       const response = importResponse(source, true, result, () => 'create');
       expect(response).toMatchObject({ source, dryRun: true, created: 1, updated: 0, unchanged: 0, skipped: 0 });
     }

@@ -26,6 +26,8 @@ describe('sources', () => {
     ['uptime-kuma', 'selfhosted-monitor-db'],
     [' UptimeRobot ', 'uptime-api-monitor'],
     ['uptime-api-monitor', 'uptime-api-monitor'],
+    ['Blackbox-Exporter', 'probe-exporter-config'],
+    ['pingdom', 'hosted-check-api'],
   ])('%j is %j', (name, source) => {
     expect(canonicalSource(name)).toBe(source);
   });
@@ -35,7 +37,15 @@ describe('sources', () => {
   });
 
   test('lists the sources', () => {
-    expect(IMPORT_SOURCES).toEqual(['configfile-monitor', 'cron-monitor-api', 'hosted-monitor-api', 'selfhosted-monitor-db', 'uptime-api-monitor']);
+    expect(IMPORT_SOURCES).toEqual([
+      'configfile-monitor',
+      'cron-monitor-api',
+      'hosted-check-api',
+      'hosted-monitor-api',
+      'probe-exporter-config',
+      'selfhosted-monitor-db',
+      'uptime-api-monitor',
+    ]);
   });
 });
 
