@@ -86,7 +86,7 @@ export function parityCases(t: Targets): ParityCase[] {
     http('basic auth', '/basic', { authMethod: 'basic', basic_auth_user: BASIC_USER, basic_auth_pass: BASIC_PASSWORD }, { secret: BASIC_PASSWORD }),
     http('basic auth wrong password', '/basic', { authMethod: 'basic', basic_auth_user: BASIC_USER, basic_auth_pass: 'wrong' }, { secret: 'wrong' }),
     http('basic auth missing', '/basic'),
-    http('bearer header', '/bearer', { headers: JSON.stringify({ Authorization: `Bearer ${BEARER_TOKEN}` }) }, { secret: `Bearer ${BEARER_TOKEN}` }),
+    http('bearer header', '/bearer', { headers: JSON.stringify({ Authorization: `Bearer ${BEARER_TOKEN}` }) }, { secret: BEARER_TOKEN }),
     http('custom header', '/header', { headers: JSON.stringify({ 'X-Parity': 'yes' }) }),
     http('custom header missing', '/header'),
     http('POST', '/post-only', { method: 'POST' }),
@@ -95,6 +95,9 @@ export function parityCases(t: Targets): ParityCase[] {
     http('JSON body', '/json-body', { method: 'POST', body: JSON.stringify({ a: 1 }, null, 4) }),
     http('form body', '/echo-body', { method: 'POST', body: 'a=1&b=2', httpBodyEncoding: 'form' }),
     http('retries on 500', '/status/500', { maxretries: 1 }),
+    http('body on GET', '/echo-body', { body: JSON.stringify({ a: 1 }, null, 4) }),
+    http('codes 200 and 404', '/status/404', { accepted_statuscodes: ['200-299', '404'] }),
+    http('3xx accepted, followed', '/redirect', { accepted_statuscodes: ['300-399'] }),
     http('TLS self-signed', `${tls}/ok`),
     http('TLS self-signed ignored', `${tls}/ok`, { ignoreTls: true }),
     http('TLS ignored with expiry reminders', `${tls}/ok`, { ignoreTls: true, expiryNotification: true }),
@@ -126,6 +129,11 @@ export function parityCases(t: Targets): ParityCase[] {
     keyword('gzip', '/gzip', 'compressed keyword'),
     keyword('Unicode', '/unicode', 'Grüße'),
     keyword('with 404 accepted', '/status/404', 'status 404', { accepted_statuscodes: ['404'] }),
+    keyword('inverted on a 404', '/status/404', 'maintenance', { invertKeyword: true }),
+    keyword('JSON array body', '/json-array', '[1,2,3]'),
+    keyword('JSON array as sent', '/json-array', '[1, 2, 3]'),
+    keyword('JSON null value', '/json', '"nothing":null'),
+    keyword('HEAD request', '/head-only', 'anything', { method: 'HEAD' }),
 
     // JSON query: text comparison, numbers, non-scalars, JSONata, a non-JSON body.
     jsonQuery('string equal', '/json', 'status', '==', 'ok'),
@@ -148,6 +156,12 @@ export function parityCases(t: Targets): ParityCase[] {
     jsonQuery('array body', '/json-array', '$[0]', '==', '1'),
     jsonQuery('text body', '/text', '$', 'contains', 'up'),
     jsonQuery('on a 500', '/status/500', 'status', '==', 'ok'),
+    jsonQuery('whole number written as fraction', '/json', 'count', '==', '3.0'),
+    jsonQuery('text ordered', '/json', 'status', '>', 'a'),
+    jsonQuery('boolean other case', '/json', 'flag', '==', 'True'),
+    jsonQuery('number contains', '/json', 'count', 'contains', '3'),
+    jsonQuery('empty body', '/empty', '$', '==', ''),
+    jsonQuery('object', '/json', 'nested', 'contains', 'svc'),
 
     // TCP ports.
     { name: 'port open', monitor: { type: 'port', hostname: '127.0.0.1', port: t.tcpOpen } },
@@ -172,6 +186,10 @@ export function parityCases(t: Targets): ParityCase[] {
     dns('A condition unmet', 'a.parity.test', 'A', { conditions: condition('equals', '127.0.0.99') }),
     dns('A not ending', 'a.parity.test', 'A', { conditions: condition('not_ends_with', '.10') }),
     dns('server down', 'a.parity.test', 'A', { port: t.tcpClosed }),
+    dns('NS none', 'parity.test', 'NS'),
+    dns('MX exchange condition', 'parity.test', 'MX', { conditions: condition('equals', 'mail.parity.test') }),
+    dns('CNAME condition', 'alias.parity.test', 'CNAME', { conditions: condition('equals', 'a.parity.test') }),
+    dns('A starts with', 'multi.parity.test', 'A', { conditions: condition('starts_with', '127.0.0.1') }),
 
     // WebSocket upgrade and closing codes.
     ws('closes 1000', '/close/1000', ['1000']),
@@ -188,6 +206,9 @@ export function parityCases(t: Targets): ParityCase[] {
     mqtt('JSON query', { mqttTopic: 'parity/json', mqttCheckType: 'json-query', jsonPath: 'state', expectedValue: 'on' }),
     mqtt('JSON query mismatch', { mqttTopic: 'parity/json', mqttCheckType: 'json-query', jsonPath: 'state', expectedValue: 'off' }),
     mqtt('closed port', { port: t.tcpClosed, mqttSuccessMessage: 'online' }),
+    mqtt('keyword inside', { mqttSuccessMessage: 'line' }),
+    mqtt('no keyword', { mqttSuccessMessage: '' }),
+    mqtt('with a scheme', { hostname: 'mqtt://127.0.0.1', mqttSuccessMessage: 'online' }),
 
     // Databases and brokers on their usual local ports.
     database('redis', 'up', 'redis://127.0.0.1:6379'),
@@ -198,6 +219,10 @@ export function parityCases(t: Targets): ParityCase[] {
     database('postgres', 'up', 'postgres://postgres@127.0.0.1:5432/postgres', 'SELECT 1'),
     database('postgres', 'unknown database', 'postgres://postgres@127.0.0.1:5432/parity_nowhere', 'SELECT 1'),
     database('postgres', 'bad query', 'postgres://postgres@127.0.0.1:5432/postgres', 'SELECT nothing FROM nowhere'),
+    { ...database('postgres', 'with a password', 'postgres://postgres:parity-pw@127.0.0.1:5432/postgres', 'SELECT 1'), secret: 'parity-pw' },
+    { ...database('postgres', 'with a password, bad query', 'postgres://postgres:parity-pw@127.0.0.1:5432/postgres', 'SELECT nothing'), secret: 'parity-pw' },
+    database('redis', 'database 1', 'redis://127.0.0.1:6379/1'),
+    database('mysql', 'default query', 'mysql://root@127.0.0.1:3306/mysql'),
     {
       name: 'rabbitmq management API',
       monitor: { type: 'rabbitmq', rabbitmqNodes: ['http://127.0.0.1:15672'], rabbitmqUsername: 'guest', rabbitmqPassword: 'guest' },

@@ -17,6 +17,15 @@ import { startTargets } from './targets.js';
 export type Outcome = 'agree' | 'warned' | 'silent' | 'n/a';
 const WARNING_CODES_THAT_EXPLAIN = new Set(['UNSUPPORTED_SETTING', 'UNSUPPORTED_TYPE', 'VALUE_ADJUSTED', 'SECRET_DROPPED', 'INVALID_ITEM']);
 
+/**
+ * Whether a warning tells of a difference. A dropped secret the run sets as its warning says
+ * ("set secret NAME") is no difference; one it cannot set (the push URL) is.
+ */
+function explains(warning: ImportWarning): boolean {
+  if (warning.code === 'SECRET_DROPPED') return !warning.message.includes('set secret');
+  return WARNING_CODES_THAT_EXPLAIN.has(warning.code);
+}
+
 export interface Row {
   name: string;
   type: string;
@@ -159,7 +168,7 @@ export async function run(): Promise<Record<string, unknown>> {
       }
       const kumaSide = kumaVerdicts.get(item.name)!;
       const check = checkOf.get(item.name);
-      const explained = warnings.some((warning) => WARNING_CODES_THAT_EXPLAIN.has(warning.code));
+      const explained = warnings.some(explains);
       if (!check) {
         const skip = skipOf.get(item.name);
         const outcome: Outcome = skip?.reason === 'BECAME_LABEL' ? 'n/a' : explained ? 'warned' : 'silent';

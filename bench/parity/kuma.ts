@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -178,13 +178,15 @@ export async function startKuma(kumaDir: string, root: string, log: (line: strin
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const logFile = join(root, 'kuma.log');
   const collect = (chunk: Buffer) => {
+    appendFileSync(logFile, chunk);
     output += chunk.toString();
     if (output.length > 200_000) output = output.slice(-100_000);
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  log(`starting Uptime Kuma from ${kumaDir} on 127.0.0.1:${port}, data in ${dataDir}`);
+  log(`starting Uptime Kuma from ${kumaDir} on 127.0.0.1:${port}, data in ${dataDir}, its output in ${logFile}`);
   await waitForListening(child, () => output);
 
   const socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false });
@@ -210,7 +212,9 @@ export async function startKuma(kumaDir: string, root: string, log: (line: strin
     socket,
     beats,
     add: async (monitor) => {
-      const answer = await emit<{ ok: boolean; msg?: string; monitorID?: number }>(socket, 'add', { ...MONITOR_DEFAULTS, ...monitor });
+      const answer = await emit<{ ok: boolean; msg?: string; monitorID?: number }>(socket, 'add', { ...MONITOR_DEFAULTS, ...monitor }).catch((error: Error) => {
+        throw new Error(`${error.message} for monitor ${String(monitor.name)}:\n${output.slice(-2000)}`);
+      });
       if (!answer.ok || answer.monitorID === undefined) throw new Error(`Kuma refused monitor ${String(monitor.name)}: ${answer.msg}`);
       return answer.monitorID;
     },
