@@ -41,7 +41,7 @@ interface Options {
   kumaDir: string;
   /** Seconds to wait for Kuma's beats at most. */
   waitSeconds: number;
-  /** Only cases whose name contains this text. */
+  /** Only cases whose name contains one of these texts (comma-separated). */
   only?: string;
   /** Where the rows go as JSON, besides the table. */
   jsonOut?: string;
@@ -113,7 +113,10 @@ export async function run(): Promise<Record<string, unknown>> {
   let kuma: Awaited<ReturnType<typeof startKuma>> | undefined;
   try {
     await publishRetained();
-    const cases = withUpsideDown(parityCases(targets)).filter((item) => !opts.only || item.name.includes(opts.only) || item.monitor.type === 'group');
+    const wanted = opts.only?.split(',').filter(Boolean);
+    const cases = withUpsideDown(parityCases(targets)).filter(
+      (item) => !wanted || wanted.some((text) => item.name.includes(text)) || item.monitor.type === 'group',
+    );
     kuma = await startKuma(opts.kumaDir, join(root, 'kuma'), log);
 
     // Groups first, so that members can name their parent.

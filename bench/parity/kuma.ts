@@ -128,7 +128,7 @@ function runTree(kumaDir: string, root: string): string {
 
 function emit<T>(socket: Socket, event: string, ...args: unknown[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Kuma did not answer ${event}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`Kuma did not answer ${event}`)), 180_000);
     socket.emit(event, ...args, (answer: T) => {
       clearTimeout(timer);
       resolve(answer);
