@@ -184,6 +184,8 @@ export async function startKuma(kumaDir: string, root: string, log: (line: strin
     output += chunk.toString();
     if (output.length > 200_000) output = output.slice(-100_000);
   };
+  // Kuma goes when the run ends, however it ends.
+  process.once('exit', () => child.kill('SIGKILL'));
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   log(`starting Uptime Kuma from ${kumaDir} on 127.0.0.1:${port}, data in ${dataDir}, its output in ${logFile}`);

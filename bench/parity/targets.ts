@@ -206,6 +206,8 @@ async function startDnsmasq(): Promise<{ port: number; child: ChildProcess }> {
     check();
   });
   child.removeAllListeners('exit');
+  // dnsmasq outlives a parent that dies: it goes when the run ends, however it ends.
+  process.once('exit', () => child.kill('SIGTERM'));
   return { port, child };
 }
 
