@@ -133,6 +133,14 @@ export function mapDatabase(monitor: MonitorRecord, scope: ItemScope): TypeMappi
   }
   const config = engineConfig(engine, parts, monitor, scope);
   if (parts.hasPassword) config.password = scope.secretFor('PASSWORD', 'the password in the connection string', field);
+  else if (engine.type === 'postgres' && !parts.options.has('password')) {
+    // server/monitor-types/postgres.js rejects a connection string without a password before connecting.
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the connection string has no password: Uptime Kuma fails every check of it ("Password is undefined."), the check connects without one and is up when the server lets it in',
+      field,
+    );
+  }
   if (engine.type === 'oracle') {
     // The tool keeps Oracle's user and password beside the Easy Connect string.
     config.username ??= text(monitor, 'basic_auth_user');

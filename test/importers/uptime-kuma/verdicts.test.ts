@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ConversionResult } from '../../../importers/converter.js';
 import { convertSelfhostedMonitorDb, prepareSelfhostedMonitorDb } from '../../../importers/uptime-kuma/index.js';
+import { ensureService } from '../../support/local-servers.js';
+import { runCheck } from '../../support/probe-runs.js';
 
 // Each monitor converts to a check that reaches the verdict Uptime Kuma 2.5.3 reached, through
 // explicit settings, or the item carries a warning saying what behaves differently. The Kuma
@@ -200,6 +202,24 @@ describe('database monitors (server/monitor-types/mysql.js)', () => {
     const conditions = JSON.stringify([{ type: 'expression', variable: 'result', operator: 'equals', value: '1' }]);
     const result = convertOne({ type: 'mysql', databaseConnectionString: 'mysql://app@127.0.0.1:3306/shop', databaseQuery: 'SELECT 1', conditions });
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'conditions' }]);
+  });
+});
+
+describe('PostgreSQL monitors (server/monitor-types/postgres.js postgresQuery)', () => {
+  test('a connection string without a password, which Kuma rejects before connecting, is reported; the check is up on a server that lets it in', async () => {
+    await ensureService('postgresql', 5432);
+    const { check, warnings } = only({ type: 'postgres', databaseConnectionString: 'postgres://postgres@127.0.0.1:5432/postgres', databaseQuery: 'SELECT 1' });
+    expect(warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'databaseConnectionString' }]);
+    expect(warnings[0]!.message).toMatch(/no password: Uptime Kuma fails every check of it \("Password is undefined\."\)/);
+    // The local server trusts loopback: the check gets in, where Kuma's monitor was down.
+    expect(await runCheck(check)).toMatchObject({ status: 'up' });
+  });
+
+  test('with a password, in the URL or as an option, there is no such warning', () => {
+    for (const databaseConnectionString of ['postgres://app:pw@127.0.0.1:5432/shop', 'postgres://app@127.0.0.1:5432/shop?password=pw']) {
+      const { warnings } = only({ type: 'postgres', databaseConnectionString });
+      expect(warnings.filter((warning) => warning.code === 'UNSUPPORTED_SETTING')).toEqual([]);
+    }
   });
 });
 
