@@ -27,7 +27,7 @@ export interface PushTimes {
 export async function svcVerdict(check: CheckDefinition, secret: string | undefined, push: PushTimes, now: number): Promise<SvcVerdict> {
   if (!check.enabled) return { verdict: 'paused', message: 'paused' };
   if (check.type === 'heartbeat') {
-    const late = heartbeatVerdict(push, check.config, now);
+    const late = heartbeatVerdict({ ...push, runStartedAt: null }, check.config, now);
     const invert = check.config.invert === true;
     if (late) return { verdict: invert ? 'up' : 'down', message: late.message };
     if (push.lastPingAt === null) return { verdict: 'pending', message: 'no ping yet, within the period' };
