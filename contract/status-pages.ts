@@ -15,7 +15,7 @@ export interface StatusPage {
 }
 
 /** A check's state as a public page shows it. */
-export type PublicCheckState = 'pending' | 'up' | 'degraded' | 'down' | 'paused';
+export type PublicCheckState = 'pending' | 'up' | 'degraded' | 'down' | 'paused' | 'maintenance';
 
 /** The overall state of a page, from the states of its checks. */
 export type PageState = 'operational' | 'degraded' | 'partial outage' | 'major outage';

@@ -217,6 +217,23 @@ export const RESPONSE_SCHEMAS: Record<ResponseName, JsonSchema> = {
   "LoginAnswer": {
     "$ref": "#/components/schemas/LoginAnswer"
   },
+  "MaintenanceWindow": {
+    "$ref": "#/components/schemas/MaintenanceWindow"
+  },
+  "MaintenanceWindowList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/MaintenanceWindow"
+        }
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
   "Member": {
     "$ref": "#/components/schemas/Member"
   },
@@ -1215,7 +1232,8 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "up",
       "degraded",
       "down",
-      "paused"
+      "paused",
+      "maintenance"
     ]
   },
   "CheckStateCounts": {
@@ -1242,6 +1260,9 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
           },
           "paused": {
             "type": "number"
+          },
+          "maintenance": {
+            "type": "number"
           }
         },
         "required": [
@@ -1249,7 +1270,8 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
           "up",
           "degraded",
           "down",
-          "paused"
+          "paused",
+          "maintenance"
         ]
       }
     },
@@ -2131,6 +2153,121 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       {
         "$ref": "#/components/schemas/MfaChallenge"
       }
+    ]
+  },
+  "MaintenanceOccurrence": {
+    "description": "One occurrence of a window: ISO-8601 UTC, end excluded.",
+    "type": "object",
+    "properties": {
+      "startsAt": {
+        "type": "string"
+      },
+      "endsAt": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "startsAt",
+      "endsAt"
+    ]
+  },
+  "MaintenanceWindow": {
+    "description": "A span during which the checks a window covers still run, but show `maintenance`, open no\nincident, notify nobody and leave the span out of their uptime.",
+    "type": "object",
+    "properties": {
+      "uid": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
+      "startsAt": {
+        "description": "The first occurrence; with a recurrence, every occurrence lasts as long.",
+        "type": "string"
+      },
+      "endsAt": {
+        "type": "string"
+      },
+      "recurrence": {
+        "description": "An RFC 5545 RRULE (`FREQ=WEEKLY;BYDAY=SU;BYHOUR=2`) read in `timezone`, or null for once.",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
+      "timezone": {
+        "description": "The IANA time zone of the recurrence's wall-clock times.",
+        "type": "string"
+      },
+      "allChecks": {
+        "description": "Every check of the organization, including checks added later.",
+        "type": "boolean"
+      },
+      "checks": {
+        "description": "The checks named, by slug.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "labels": {
+        "description": "A check whose labels hold every pair is covered too, including checks added later.",
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "active": {
+        "description": "Whether an occurrence is under way now.",
+        "type": "boolean"
+      },
+      "occurrence": {
+        "description": "The occurrence under way, else the next one; null when none is left.",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "$ref": "#/components/schemas/MaintenanceOccurrence"
+          }
+        ]
+      },
+      "createdAt": {
+        "type": "string"
+      },
+      "updatedAt": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "uid",
+      "title",
+      "description",
+      "startsAt",
+      "endsAt",
+      "recurrence",
+      "timezone",
+      "allChecks",
+      "checks",
+      "labels",
+      "active",
+      "occurrence",
+      "createdAt",
+      "updatedAt"
     ]
   },
   "Member": {
@@ -3029,7 +3166,8 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "up",
       "degraded",
       "down",
-      "paused"
+      "paused",
+      "maintenance"
     ]
   },
   "PublicIncident": {

@@ -37,6 +37,7 @@ import { samlRoutes } from './saml.js';
 import { publicStatusRoutes } from './public-status.js';
 import { orgMetricsRoutes } from './org-metrics.js';
 import { eventRoutes } from './events.js';
+import { maintenanceWindowRoutes } from './maintenance-windows.js';
 
 /** The whole route table of the API, under /api/v1. */
 export const ROUTES: RouteSpec[] = [
@@ -62,6 +63,7 @@ export const ROUTES: RouteSpec[] = [
   ...checkRoutes,
   ...incidentRoutes,
   ...statusPageRoutes,
+  ...maintenanceWindowRoutes,
   ...notificationChannelRoutes,
   ...notificationSettingsRoutes,
   ...systemAuditLogRoutes,
