@@ -34,3 +34,18 @@ export interface MaintenanceWindow {
   createdAt: string;
   updatedAt: string;
 }
+
+/** A maintenance window as a public status page shows it: under way, or the next one scheduled. */
+export interface PublicMaintenance {
+  /** The window's uid: the feed's entry id is made from it and the occurrence's start. */
+  uid: string;
+  title: string;
+  description: string | null;
+  /** The occurrence under way or the next one. */
+  startsAt: string;
+  endsAt: string;
+  active: boolean;
+  /** The names of the page's checks it covers. */
+  checks: string[];
+  updatedAt: string;
+}

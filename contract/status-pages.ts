@@ -1,5 +1,6 @@
 // Status pages as members manage them, and what a public page shows. No imports outside the
 // contract: the dashboard bundles it.
+import type { PublicMaintenance } from './maintenance-windows.js';
 import type { IncidentStatus } from './responses.js';
 
 /** A status page as the API answers it. */
@@ -47,4 +48,6 @@ export interface PublicStatus {
   state: PageState;
   checks: PublicCheck[];
   incidents: PublicIncident[];
+  /** Maintenance of the listed checks: under way, then scheduled, by start. */
+  maintenance: PublicMaintenance[];
 }

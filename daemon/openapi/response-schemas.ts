@@ -3206,6 +3206,59 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "resolvedAt"
     ]
   },
+  "PublicMaintenance": {
+    "description": "A maintenance window as a public status page shows it: under way, or the next one scheduled.",
+    "type": "object",
+    "properties": {
+      "uid": {
+        "description": "The window's uid: the feed's entry id is made from it and the occurrence's start.",
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
+      "startsAt": {
+        "description": "The occurrence under way or the next one.",
+        "type": "string"
+      },
+      "endsAt": {
+        "type": "string"
+      },
+      "active": {
+        "type": "boolean"
+      },
+      "checks": {
+        "description": "The names of the page's checks it covers.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "updatedAt": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "uid",
+      "title",
+      "description",
+      "startsAt",
+      "endsAt",
+      "active",
+      "checks",
+      "updatedAt"
+    ]
+  },
   "PublicStatus": {
     "description": "Everything a public status page shows, as `GET /api/v1/public/status/{org}/{page}` answers it.",
     "type": "object",
@@ -3237,6 +3290,13 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "items": {
           "$ref": "#/components/schemas/PublicIncident"
         }
+      },
+      "maintenance": {
+        "description": "Maintenance of the listed checks: under way, then scheduled, by start.",
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PublicMaintenance"
+        }
       }
     },
     "required": [
@@ -3244,7 +3304,8 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "description",
       "state",
       "checks",
-      "incidents"
+      "incidents",
+      "maintenance"
     ]
   },
   "RecoveryCodes": {

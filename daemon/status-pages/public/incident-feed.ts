@@ -1,5 +1,6 @@
 import { markup } from '../../markup.js';
 import type { PublicStatus } from './public-status.js';
+import { maintenanceEntries } from './render-maintenance.js';
 
 /**
  * An entry's id per RFC 4287 (4.2.6): a tag URI (RFC 4151) of the page's host, the day the
@@ -7,7 +8,7 @@ import type { PublicStatus } from './public-status.js';
  */
 const entryId = (page: string, uid: string, openedAt: string) => `tag:${new URL(page).hostname},${openedAt.slice(0, 10)}:incident/${uid}`;
 
-/** The page's incidents as an Atom feed, newest first, with the page as its author. */
+/** The page's incidents as an Atom feed, newest first, then its maintenance, with the page as its author. */
 export function renderIncidentFeed(status: PublicStatus, links: { page: string; feed: string }): string {
   const entries = status.incidents.map((incident) => {
     const updated = incident.resolvedAt ?? incident.openedAt;
@@ -30,6 +31,6 @@ export function renderIncidentFeed(status: PublicStatus, links: { page: string; 
 <updated>${status.updatedAt}</updated>
 <link rel="self" href="${links.feed}"/>
 <link rel="alternate" href="${links.page}"/>
-${entries}</feed>
+${entries}${maintenanceEntries(status.maintenance, links.page)}</feed>
 `.toString();
 }

@@ -1,5 +1,6 @@
 import { markup, raw, type Markup } from '../../markup.js';
 import type { PublicCheck, PublicStatus } from './public-status.js';
+import { maintenanceSection } from './render-maintenance.js';
 import { STATUS_PAGE_CSS } from './status-page-style.js';
 
 const STATE_WORDS: Record<string, string> = {
@@ -8,6 +9,7 @@ const STATE_WORDS: Record<string, string> = {
   down: 'Down',
   paused: 'Paused',
   pending: 'No data yet',
+  maintenance: 'Under maintenance',
   operational: 'All systems operational',
   'partial outage': 'Partial outage',
   'major outage': 'Major outage',
@@ -65,7 +67,8 @@ const when = (iso: string) => markup`<time datetime="${iso}">${DATE_FORMAT.forma
 
 /**
  * The public status page as one small HTML document that works without JavaScript: the overall
- * state, each check's state in words and a 90-day bar, and the recent incidents.
+ * state, each check's state in words and a 90-day bar, maintenance under way and scheduled, and the
+ * recent incidents.
  */
 export function renderStatusPage(status: PublicStatus, links: { feed: string }): string {
   const incidents = status.incidents.length
@@ -96,7 +99,7 @@ ${status.description ? markup`<p class="description">${status.description}</p>` 
 <h2 id="checks-title">Services</h2>
 ${status.checks.length ? markup`<ul class="checks">${status.checks.map(checkItem)}</ul>` : markup`<p class="muted">No services are listed on this page.</p>`}
 </section>
-<section aria-labelledby="incidents-title">
+${maintenanceSection(status.maintenance, when)}<section aria-labelledby="incidents-title">
 <h2 id="incidents-title">Incidents</h2>
 ${incidents}
 </section>
