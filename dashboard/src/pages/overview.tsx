@@ -1,7 +1,8 @@
 import { get } from '../api/client';
-import type { CheckState, CheckStateCounts, Incident, Page, StateChange } from '../api/types';
+import type { CheckState, CheckStateCounts, Incident, List, MaintenanceWindow, Page, StateChange } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { Link } from '../components/link';
+import { MaintenanceList } from '../components/maintenance-list';
 import { StateBadge } from '../components/state-badge';
 import { formatDate } from '../lib/format';
 import { usePageTitle } from '../lib/title';
@@ -9,7 +10,7 @@ import { timeAgo } from '../lib/uptime-format';
 import { useAsync } from '../lib/use-async';
 import { usePolling } from '../lib/use-polling';
 
-const COUNTED: CheckState[] = ['up', 'degraded', 'down', 'paused', 'pending'];
+const COUNTED: CheckState[] = ['up', 'degraded', 'down', 'maintenance', 'paused', 'pending'];
 const RECENT_CHANGES = 10;
 
 /**
@@ -27,18 +28,20 @@ export function OverviewPage({ org }: { org: string }) {
     );
     return [...open.items, ...acknowledged.items];
   }, [org]);
+  const maintenance = useAsync(() => get<List<MaintenanceWindow>>(`${base}/maintenance-windows`, { query: { upcoming: 'true' } }), [org]);
   usePolling(() => {
+    maintenance.reload();
     states.reload();
     changes.reload();
     incidents.reload();
-  }, [states.reload, changes.reload, incidents.reload]);
+  }, [maintenance.reload, states.reload, changes.reload, incidents.reload]);
   const counts = states.data?.counts;
   const recent = changes.data?.items ?? [];
 
   return (
     <main id="main">
       <h1 tabIndex={-1}>Overview</h1>
-      <ErrorBanner error={states.error ?? changes.error ?? incidents.error} />
+      <ErrorBanner error={states.error ?? changes.error ?? incidents.error ?? maintenance.error} />
       <h2>Checks</h2>
       {counts ? (
         <ul class="state-counts" aria-label="Checks per state">
@@ -65,6 +68,11 @@ export function OverviewPage({ org }: { org: string }) {
           ))}
         </ul>
       ) : null}
+      <h2>Maintenance</h2>
+      {maintenance.data ? <MaintenanceList windows={maintenance.data.items.slice(0, 5)} empty="No maintenance under way or scheduled." /> : null}
+      <p>
+        <Link href={`${base}/maintenance`}>All maintenance windows</Link>
+      </p>
       <h2>Latest state changes</h2>
       {changes.data && recent.length === 0 ? <p>No check has changed state yet.</p> : null}
       {recent.length ? (
