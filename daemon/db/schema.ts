@@ -231,6 +231,8 @@ export interface MaintenanceWindowsTable {
   all_checks: Flag;
   /** JSON map of the labels a covered check holds. */
   labels: string;
+  /** The import source that made it, or null. */
+  import_source: string | null;
   created_at: string;
   updated_at: string;
 }

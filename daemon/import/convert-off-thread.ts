@@ -21,7 +21,7 @@ export interface ConversionBatch {
 
 /** The worker's answer: the rest of the result with its digest, or why there is none. */
 export type ConversionAnswer =
-  | { done: { warnings: ConversionResult['warnings']; skipped: ConversionResult['skipped']; digest: string } }
+  | { done: { warnings: ConversionResult['warnings']; skipped: ConversionResult['skipped']; maintenance?: ConversionResult['maintenance']; digest: string } }
   | { inputError: string }
   | { upstream: UpstreamProblem }
   | { failure: string };
@@ -80,7 +80,16 @@ export async function convertOffThread(source: ImportSource, input: Uint8Array, 
   }
   if (outcome.ok) {
     const answer = outcome.value;
-    if ('done' in answer) return { result: { checks, warnings: answer.done.warnings, skipped: answer.done.skipped }, digest: answer.done.digest };
+    if ('done' in answer)
+      return {
+        result: {
+          checks,
+          warnings: answer.done.warnings,
+          skipped: answer.done.skipped,
+          ...(answer.done.maintenance ? { maintenance: answer.done.maintenance } : {}),
+        },
+        digest: answer.done.digest,
+      };
     if ('inputError' in answer) throw new ImportInputError(answer.inputError);
     if ('upstream' in answer) throw upstreamFailed(answer.upstream);
     throw new Error(`import conversion failed: ${answer.failure}`);

@@ -142,6 +142,7 @@ export async function createWindow(db: Executor, orgUid: string, fields: WindowF
     timezone: fields.timezone,
     all_checks: fields.allChecks ? 1 : 0,
     labels: JSON.stringify(fields.labels),
+    import_source: null,
     created_at: at,
     updated_at: at,
   };
@@ -197,4 +198,50 @@ export async function updateWindow(
 export async function deleteWindow(db: Executor, orgUid: string, uid: string): Promise<boolean> {
   const deleted = await db.deleteFrom('maintenance_windows').where('organization_uid', '=', orgUid).where('uid', '=', uid).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
+}
+
+/** A window an import brings: its fields, the checks by slug (those that do not exist are left out). */
+export type ImportedWindow = Omit<WindowFields, 'labels'>;
+
+/**
+ * Replaces the windows an import `source` made in the organization with `windows` (inside the
+ * import's transaction). Checks are named by slug; a slug that is no check (a conflict left
+ * alone, say) is left out. Answers how many windows it wrote.
+ */
+export async function replaceImportedWindows(db: Executor, orgUid: string, source: string, windows: readonly ImportedWindow[], now: Date): Promise<number> {
+  await db.deleteFrom('maintenance_windows').where('organization_uid', '=', orgUid).where('import_source', '=', source).execute();
+  const slugs = [...new Set(windows.flatMap((window) => window.checks))];
+  const rows = slugs.length
+    ? await db.selectFrom('checks').select(['uid', 'slug']).where('organization_uid', '=', orgUid).where('slug', 'in', slugs).execute()
+    : [];
+  const bySlug = new Map(rows.map((row) => [row.slug, row.uid]));
+  let written = 0;
+  for (const window of windows) {
+    if (scheduleProblems(window).length > 0) continue;
+    const checkUids = window.checks.flatMap((slug) => bySlug.get(slug) ?? []);
+    if (!window.allChecks && checkUids.length === 0) continue;
+    const at = now.toISOString();
+    const uid = newId(now.getTime());
+    await db
+      .insertInto('maintenance_windows')
+      .values({
+        uid,
+        organization_uid: orgUid,
+        title: window.title,
+        description: window.description,
+        starts_at: iso(window.startsAt),
+        ends_at: iso(window.endsAt),
+        recurrence: window.recurrence,
+        timezone: window.timezone,
+        all_checks: window.allChecks ? 1 : 0,
+        labels: '{}',
+        import_source: source,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await replaceChecks(db, uid, checkUids);
+    written++;
+  }
+  return written;
 }

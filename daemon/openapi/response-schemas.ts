@@ -1753,6 +1753,10 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
           "$ref": "#/components/schemas/ImportCheckEntry"
         }
       },
+      "maintenanceWindows": {
+        "description": "Maintenance windows the source defines, written in place of those its last import made (absent when none).",
+        "type": "number"
+      },
       "digest": {
         "description": "What the import does, as one value: an apply with `?expect=<digest>` writes only when it would do exactly that.",
         "type": "string"

@@ -1,4 +1,5 @@
 import { validateCheck, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../checks/index.js';
+import type { MaintenanceCandidate } from './maintenance-candidate.js';
 import type { ConversionResult } from '../converter.js';
 import { ItemScope } from './item-scope.js';
 import { SlugAllocator } from './slug-allocator.js';
@@ -54,6 +55,7 @@ export class ConversionBuilder {
   readonly #checks: CheckDefinition[] = [];
   readonly #warnings: ImportWarning[] = [];
   readonly #skipped: SkippedItem[] = [];
+  readonly #maintenance: MaintenanceCandidate[] = [];
 
   constructor(source: ImportSource) {
     this.#source = source;
@@ -100,8 +102,18 @@ export class ConversionBuilder {
     return check;
   }
 
-  /** The checks, warnings and skipped items so far, in input order. */
+  /** Adds a maintenance window the source defines. */
+  maintenance(window: MaintenanceCandidate): void {
+    this.#maintenance.push(window);
+  }
+
+  /** The checks, warnings, skipped items and maintenance windows so far, in input order. */
   result(): ConversionResult {
-    return { checks: [...this.#checks], warnings: [...this.#warnings], skipped: [...this.#skipped] };
+    return {
+      checks: [...this.#checks],
+      warnings: [...this.#warnings],
+      skipped: [...this.#skipped],
+      ...(this.#maintenance.length > 0 ? { maintenance: [...this.#maintenance] } : {}),
+    };
   }
 }

@@ -22,6 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('all_checks', 'integer', (c) => c.notNull())
     // JSON map: a check whose labels hold every pair is covered.
     .addColumn('labels', 'text', (c) => c.notNull())
+    // The import source that made it (a re-run of that source replaces its windows), or null.
+    .addColumn('import_source', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
