@@ -442,6 +442,45 @@ function declareOperatorCommands(program: Command): void {
     .addHelpText('after', example('svc status-pages delete public --yes'))
     .action(action(() => import('./commands/status-pages.js').then((m) => ({ run: m.remove }))));
 
+  const maintenance = program
+    .command('maintenance')
+    .description(
+      "the organization's maintenance windows: covered checks run, show maintenance, open no incident and notify nobody (organization: --org, SVC_ORG, or your only one)",
+    );
+  maintenance
+    .command('list')
+    .description('list maintenance windows with their next occurrence')
+    .option('--check <slug>', 'only the windows covering this check')
+    .option('--upcoming', 'only the windows under way or still to come')
+    .addHelpText('after', example('svc maintenance list --upcoming\nsvc maintenance list --check checkout --json'))
+    .action(action(() => import('./commands/maintenance-list.js').then((m) => ({ run: m.list }))));
+  maintenance
+    .command('create')
+    .description('create a maintenance window, once or repeated by an RFC 5545 RRULE in a time zone')
+    .requiredOption('--title <title>', 'what the maintenance is')
+    .requiredOption('--start <time>', 'the (first) start, ISO-8601 with its zone')
+    .option('--end <time>', 'the (first) end, ISO-8601 with its zone')
+    .option('--duration <length>', 'instead of --end: 90m, 2h, 1h30m, 1d')
+    .option('--recurrence <rrule>', 'repeat by an RRULE, e.g. FREQ=WEEKLY;BYDAY=SU')
+    .option('--timezone <zone>', 'the IANA time zone the recurrence keeps its wall-clock time in (default UTC)')
+    .option('--check <slug>', 'a check it covers (repeatable)', collect)
+    .option('--label <key=value>', 'cover every check with this label, now and later (repeatable: all must match)', collect)
+    .option('--all-checks', 'cover every check of the organization')
+    .option('--description <text>', 'what people should know')
+    .addHelpText(
+      'after',
+      example(
+        'svc maintenance create --title "DB upgrade" --start 2026-04-02T22:00:00Z --duration 2h --check checkout\nsvc maintenance create --title "Sunday backups" --start 2026-03-22T02:00:00+01:00 --duration 1h --recurrence "FREQ=WEEKLY;BYDAY=SU" --timezone Europe/Berlin --label team=shop',
+      ),
+    )
+    .action(action(() => import('./commands/maintenance-create.js').then((m) => ({ run: m.create }))));
+  maintenance
+    .command('delete')
+    .description('delete a maintenance window (asks first; --yes to skip the question)')
+    .argument('<uid>', 'the window uid (svc maintenance list)')
+    .addHelpText('after', example('svc maintenance delete 01JQ3W7M6Z0C4R8Y2H5K9T1B3D --yes'))
+    .action(action(() => import('./commands/maintenance-delete.js').then((m) => ({ run: m.remove }))));
+
   const orgs = program.command('orgs').description('your organizations');
   orgs
     .command('list')

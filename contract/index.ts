@@ -5,6 +5,7 @@ export * from './enterprise-sign-in.js';
 export type * from './events.js';
 export * from './import-sources.js';
 export * from './import-warnings.js';
+export type * from './maintenance-windows.js';
 export * from './notification-channels.js';
 export type * from './request-bodies.js';
 export type * from './response-bodies.js';

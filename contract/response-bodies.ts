@@ -2,6 +2,7 @@
 // must return that type (daemon/routes/route.ts), and the OpenAPI document describes the body
 // with the JSON Schema generated from it (scripts/generate-response-schemas.mjs). Types only.
 import type { EnterpriseTenant, GroupRoles, RedirectUrl, SamlProvider, WorkspaceLink } from './enterprise-sign-in.js';
+import type { MaintenanceWindow } from './maintenance-windows.js';
 import type { ChannelDelivery, ChannelTestResult, ChannelTypeInfo, CheckChannels, NotificationChannel, NotificationSettings } from './notification-channels.js';
 import type {
   Account,
@@ -81,6 +82,8 @@ export interface ResponseBodies {
   InvitationAccepted: InvitationAccepted;
   InvitationPage: Page<Invitation>;
   LoginAnswer: LoginAnswer;
+  MaintenanceWindow: MaintenanceWindow;
+  MaintenanceWindowList: List<MaintenanceWindow>;
   Member: Member;
   MemberList: List<Member>;
   MembershipDecision: MembershipDecision;

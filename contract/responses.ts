@@ -345,6 +345,8 @@ export interface ImportResult {
   warnings: ImportWarning[];
   /** The converted checks in input order with their action, then the skipped items. */
   checks: ImportCheckEntry[];
+  /** Maintenance windows the source defines, written in place of those its last import made (absent when none). */
+  maintenanceWindows?: number;
   /** What the import does, as one value: an apply with `?expect=<digest>` writes only when it would do exactly that. */
   digest?: string;
 }

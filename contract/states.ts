@@ -1,8 +1,11 @@
 // The states, statuses and windows the API names, as lists the daemon, the CLI and the dashboard
 // share (a filter's choices, a validation's message). No imports: the dashboard bundles it.
 
-/** A check's state: `pending` until its first result, `paused` when disabled. */
-export const CHECK_STATES = ['pending', 'up', 'degraded', 'down', 'paused'] as const;
+/**
+ * A check's state: `pending` until its first result, `paused` when disabled, `maintenance` while a
+ * maintenance window covers it (it runs, but opens no incident and notifies nobody).
+ */
+export const CHECK_STATES = ['pending', 'up', 'degraded', 'down', 'paused', 'maintenance'] as const;
 export type CheckState = (typeof CHECK_STATES)[number];
 
 /** Where an incident stands. */

@@ -1,5 +1,6 @@
 // Status pages as members manage them, and what a public page shows. No imports outside the
 // contract: the dashboard bundles it.
+import type { PublicMaintenance } from './maintenance-windows.js';
 import type { IncidentStatus } from './responses.js';
 
 /** A status page as the API answers it. */
@@ -15,7 +16,7 @@ export interface StatusPage {
 }
 
 /** A check's state as a public page shows it. */
-export type PublicCheckState = 'pending' | 'up' | 'degraded' | 'down' | 'paused';
+export type PublicCheckState = 'pending' | 'up' | 'degraded' | 'down' | 'paused' | 'maintenance';
 
 /** The overall state of a page, from the states of its checks. */
 export type PageState = 'operational' | 'degraded' | 'partial outage' | 'major outage';
@@ -107,4 +108,6 @@ export interface PublicStatus {
   incidents: PublicIncident[];
   /** Open updates first (newest first), then those resolved in the last 90 days (newest first). */
   updates: PublicUpdate[];
+  /** Maintenance of the listed checks: under way, then scheduled, by start. */
+  maintenance: PublicMaintenance[];
 }

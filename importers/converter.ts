@@ -3,6 +3,7 @@
 // network, no clock, no database, no environment. One item's problem is a warning; only input
 // that cannot be read at all throws, and then only an ImportInputError.
 import type { CheckDefinition } from '../checks/index.js';
+import type { MaintenanceCandidate } from './shared/maintenance-candidate.js';
 import type { ImportWarning, SkippedItem } from './shared/warnings.js';
 
 export {
@@ -15,6 +16,7 @@ export {
 } from './shared/sources.js';
 export { IMPORT_WARNING_CODES, type ImportWarning, type ImportWarningCode, type SkippedItem } from './shared/warnings.js';
 export { ImportInputError } from './shared/import-input-error.js';
+export { knownTimeZone, wallClockToUtc, type MaintenanceCandidate } from './shared/maintenance-candidate.js';
 export { SlugAllocator } from './shared/slug-allocator.js';
 export { ItemScope, TIMEOUT_BOUNDS_MS } from './shared/item-scope.js';
 export { ConversionBuilder, type CheckCandidate } from './shared/conversion-builder.js';
@@ -40,6 +42,8 @@ export interface ConversionResult {
    * changed. Kept out of the checks: a token is a check's state, not its definition.
    */
   pingTokens?: Record<string, string>;
+  /** Maintenance windows the source defines (absent when none); the import replaces this source's earlier ones with them. */
+  maintenance?: MaintenanceCandidate[];
 }
 
 /** Options a converter may honour. Every field is optional; converters ignore what they do not use. */

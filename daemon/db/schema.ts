@@ -31,6 +31,8 @@ export interface Database {
   checks: ChecksTable;
   check_labels: CheckLabelsTable;
   check_import_baselines: CheckImportBaselinesTable;
+  maintenance_windows: MaintenanceWindowsTable;
+  maintenance_window_checks: MaintenanceWindowChecksTable;
   incidents: IncidentsTable;
   status_pages: StatusPagesTable;
   status_page_checks: StatusPageChecksTable;
@@ -219,6 +221,32 @@ export interface CheckImportBaselinesTable {
   source: string;
   definition: string;
   imported_at: string;
+}
+
+/** A maintenance window (see migration 018): once, or repeated by `recurrence` in `timezone`. */
+export interface MaintenanceWindowsTable {
+  uid: string;
+  organization_uid: string;
+  title: string;
+  description: string | null;
+  starts_at: string;
+  ends_at: string;
+  /** An RFC 5545 RRULE without DTSTART, or null. */
+  recurrence: string | null;
+  timezone: string;
+  all_checks: Flag;
+  /** JSON map of the labels a covered check holds. */
+  labels: string;
+  /** The import source that made it, or null. */
+  import_source: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A check a maintenance window names. */
+export interface MaintenanceWindowChecksTable {
+  window_uid: string;
+  check_uid: string;
 }
 
 /** One label of a check, indexed for `?label=key=value` filtering. */
@@ -463,7 +491,7 @@ export interface CheckStatesTable {
   next_run_at: number;
   /** The runner holding the current claim, or null. */
   lease_owner: string | null;
-  state: 'pending' | 'up' | 'degraded' | 'down' | 'paused';
+  state: 'pending' | 'up' | 'degraded' | 'down' | 'paused' | 'maintenance';
   state_since: string;
   fail_streak: number;
   success_streak: number;

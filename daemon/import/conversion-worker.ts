@@ -16,8 +16,16 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
     // The checks go in batches: the main thread then reads one batch per turn of its event loop
     // instead of all of a large import at once.
     for (let i = 0; i < result.checks.length; i += CHECKS_PER_MESSAGE) progress({ checks: result.checks.slice(i, i + CHECKS_PER_MESSAGE) });
-    const { warnings, skipped, pingTokens } = result;
-    return { done: { warnings, skipped, ...(pingTokens ? { pingTokens } : {}), digest: conversionDigest(result) } };
+    const { warnings, skipped, pingTokens, maintenance } = result;
+    return {
+      done: {
+        warnings,
+        skipped,
+        ...(pingTokens ? { pingTokens } : {}),
+        ...(maintenance ? { maintenance } : {}),
+        digest: conversionDigest(result),
+      },
+    };
   } catch (error) {
     // The adapter (and undici) load only for the token source, so its error class is looked up late.
     const { HostedApiError } = error instanceof ImportInputError ? { HostedApiError: undefined } : await import('../../importers/betterstack/index.js');

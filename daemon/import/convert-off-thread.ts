@@ -21,7 +21,15 @@ export interface ConversionBatch {
 
 /** The worker's answer: the rest of the result with its digest, or why there is none. */
 export type ConversionAnswer =
-  | { done: { warnings: ConversionResult['warnings']; skipped: ConversionResult['skipped']; pingTokens?: ConversionResult['pingTokens']; digest: string } }
+  | {
+      done: {
+        warnings: ConversionResult['warnings'];
+        skipped: ConversionResult['skipped'];
+        pingTokens?: ConversionResult['pingTokens'];
+        maintenance?: ConversionResult['maintenance'];
+        digest: string;
+      };
+    }
   | { inputError: string }
   | { upstream: UpstreamProblem }
   | { failure: string };
@@ -81,8 +89,8 @@ export async function convertOffThread(source: ImportSource, input: Uint8Array, 
   if (outcome.ok) {
     const answer = outcome.value;
     if ('done' in answer) {
-      const { warnings, skipped, pingTokens, digest } = answer.done;
-      return { result: { checks, warnings, skipped, ...(pingTokens ? { pingTokens } : {}) }, digest };
+      const { warnings, skipped, pingTokens, maintenance, digest } = answer.done;
+      return { result: { checks, warnings, skipped, ...(pingTokens ? { pingTokens } : {}), ...(maintenance ? { maintenance } : {}) }, digest };
     }
     if ('inputError' in answer) throw new ImportInputError(answer.inputError);
     if ('upstream' in answer) throw upstreamFailed(answer.upstream);

@@ -4,6 +4,7 @@ import { countChecks, refuseBeyondCheckLimit } from '../checks/check-limit.js';
 import { upsertChecks, type Executor, type UpsertOutcome } from '../checks/check-store.js';
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
+import { replaceImportedWindows } from '../maintenance/window-store.js';
 import { reimportResolver } from './import-baselines.js';
 import { keepPingTokens } from './keep-ping-tokens.js';
 import { conversionDigest, importDigest } from './import-digest.js';
@@ -70,6 +71,9 @@ export async function runImport(
     // Thrown inside the transaction: the preview says so too, and an apply's writes are rolled back.
     refuseBeyondCheckLimit(held, outcomes.filter((outcome) => outcome.action === 'create').length, checkLimit);
     if (!options.dryRun) await reimport.record(trx, orgUid, result.checks, outcomes, now);
+    // The source's maintenance windows replace those its last import made.
+    const windows = result.maintenance ?? [];
+    const maintenanceWindows = options.dryRun ? windows.length : await replaceImportedWindows(trx, orgUid, source, windows, now);
     const bySlug = new Map(outcomes.map((outcome) => [outcome.slug, outcome]));
     const names = new Map(result.checks.map((check) => [check.slug, check.name]));
     const inConflict = outcomes.filter((outcome) => outcome.action === 'conflict');
@@ -93,6 +97,6 @@ export async function runImport(
       // Thrown inside the transaction: whatever the apply wrote is rolled back.
       throw conflict('IMPORT_CHANGED', 'The import would now differ from the preview it was confirmed on; nothing was written. Preview it again.');
     }
-    return { ...response, digest };
+    return { ...response, ...(windows.length > 0 ? { maintenanceWindows } : {}), digest };
   });
 }

@@ -40,6 +40,7 @@ import { samlRoutes } from './saml.js';
 import { publicStatusRoutes } from './public-status.js';
 import { orgMetricsRoutes } from './org-metrics.js';
 import { eventRoutes } from './events.js';
+import { maintenanceWindowRoutes } from './maintenance-windows.js';
 
 /** The whole route table of the API, under /api/v1. */
 export const ROUTES: RouteSpec[] = [
@@ -68,6 +69,7 @@ export const ROUTES: RouteSpec[] = [
   ...statusPageRoutes,
   ...statusPageUpdateRoutes,
   ...statusPageSubscriberRoutes,
+  ...maintenanceWindowRoutes,
   ...notificationChannelRoutes,
   ...notificationSettingsRoutes,
   ...systemAuditLogRoutes,

@@ -14,8 +14,10 @@ export interface ChangedCheck {
 /**
  * Records a state change with its incident: going down opens an incident about the check (or
  * joins the one already unresolved: one open incident per check at a time); coming back up or
- * degraded resolves it, and so does a pause, recorded as resolved by the system with the reason. Answers the incident the check is
- * down under afterwards (null when it is not down). Runs inside the result writer's transaction,
+ * degraded resolves it, and so does a pause, recorded as resolved by the system with the reason.
+ * Entering maintenance leaves an open incident as it is (the window ends, and the results
+ * then resolve it or keep it). Answers the incident the check is down under afterwards (null
+ * when it is not down; the open one, kept, in maintenance). Runs inside the result writer's transaction,
  * which holds the check's state row, so two writers never open two incidents for one check.
  */
 export async function recordStateChange(
@@ -38,7 +40,7 @@ export async function recordStateChange(
       },
       change.at,
     );
-  } else if (incidentUid && change.to !== 'pending') {
+  } else if (incidentUid && change.to !== 'pending' && change.to !== 'maintenance') {
     // Up or degraded: the check recovered. Paused: nobody watches it any more, so nothing will
     // ever resolve the incident but this.
     await resolveBySystem(db, { organizationUid, uid: incidentUid }, change.to === 'paused' ? 'check-paused' : 'recovered', change.at, change.message);
@@ -57,7 +59,7 @@ export async function recordStateChange(
       at,
     })
     .execute();
-  return change.to === 'down' ? incidentUid : null;
+  return change.to === 'down' || change.to === 'maintenance' ? incidentUid : null;
 }
 
 /** The unresolved incident about the check: the one it is known to be under, or any other. */

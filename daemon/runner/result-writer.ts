@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { ProbeResult } from '../../probes/probe.js';
 import type { Db } from '../db/connect.js';
 import type { CheckStatesTable } from '../db/schema.js';
+import { maintenanceCoverage } from '../maintenance/coverage.js';
 import { recordStateChange, type ChangedCheck } from './check-incidents.js';
 import { BUCKET_COLUMNS, bucketOf } from './latency-histogram.js';
 import { STATUS_CODE, storedMessage } from './result-codes.js';
@@ -31,7 +32,10 @@ const AGGREGATE_BATCH = 200;
 /**
  * Writes a batch of records in one transaction: the raw results, the hourly and daily aggregates, each
  * check's new state (through the thresholds), the incidents and state changes that follow, and
- * the release of the claims with their next due times. A scheduled run whose claim another
+ * the release of the claims with their next due times. A result that comes while a maintenance
+ * window covers its check is kept but leaves the state at `maintenance` (no incident, no
+ * notification) and stays out of the aggregates, so uptime leaves the window out; the windows
+ * are read in the same transaction. A scheduled run whose claim another
  * runner has taken over meanwhile is dropped, so a run is never counted twice. Answers the
  * records that were written.
  */
@@ -44,6 +48,15 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
     const rows = new Map((await query.execute()).map((row) => [Number(row.series), { ...row, series: Number(row.series) }]));
     const dirty = new Set<StateRow>();
     const written: RunRecord[] = [];
+    const times = records.map((record) => record.at);
+    const inMaintenance = await maintenanceCoverage(
+      trx,
+      records.map((record) => record.check),
+      Math.min(...times),
+      // A result placed just after a later one (below) is judged at its own start.
+      Math.max(...times),
+    );
+    const unaggregated = new Set<RunRecord>();
     for (const record of records) {
       const row = rows.get(record.series);
       // The check was deleted, or another runner took this run over.
@@ -67,7 +80,10 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
         // A run that started before the check was paused: its result is kept, the state stays paused.
       } else if (record.result) {
         const next = nextState({ state: from, failStreak: row.fail_streak, successStreak: row.success_streak }, record.result.status, record.check.thresholds);
-        to = next.state;
+        // In maintenance the streaks go on counting, so the state the results call for holds as
+        // soon as the window ends (a check failing throughout opens its incident then).
+        to = inMaintenance(record.check.uid, record.at) ? 'maintenance' : next.state;
+        if (to === 'maintenance') unaggregated.add(stamped);
         row.fail_streak = next.failStreak;
         row.success_streak = next.successStreak;
         row.last_at = stamped.at;
@@ -105,7 +121,10 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
         .onConflict((oc) => oc.columns(['series', 'at']).doNothing())
         .execute();
     }
-    await addToAggregates(trx, results);
+    await addToAggregates(
+      trx,
+      results.filter((record) => !unaggregated.has(record)),
+    );
     for (const row of dirty) {
       await trx
         .updateTable('check_states')

@@ -22,10 +22,12 @@ export interface StateThresholds {
  * The state after one more result. Failures count up to `failuresBeforeDown` before a check is
  * down; successes count up to `successesBeforeUp` before a pending or down check is up (or
  * degraded). A check that is up moves between up and degraded at once: both are successes.
- * A check coming back from `paused` starts over as `pending`.
+ * A check coming back from `paused` starts over as `pending`. One leaving `maintenance` is judged
+ * as `pending` with the streaks it counted during the window, so a check that failed throughout
+ * is down at its first failure after it.
  */
 export function nextState(previous: StateCounters, status: ProbeStatus, thresholds: StateThresholds): StateCounters {
-  const from = previous.state === 'paused' ? 'pending' : previous.state;
+  const from = previous.state === 'paused' || previous.state === 'maintenance' ? 'pending' : previous.state;
   const counters = previous.state === 'paused' ? { failStreak: 0, successStreak: 0 } : previous;
   if (status === 'down') {
     const failStreak = counters.failStreak + 1;

@@ -12,6 +12,7 @@ import { IncidentsPage } from './pages/incidents';
 import { MembersPage } from './pages/members';
 import { OrgSettingsPage } from './pages/org-settings';
 import { SecretsPage } from './pages/secrets';
+import { MaintenancePage } from './pages/maintenance';
 import { OverviewPage } from './pages/overview';
 import { ServerAuthenticationPage } from './pages/server-authentication';
 import { ServerHashingPage } from './pages/server-hashing';
@@ -50,6 +51,7 @@ export const PAGE_ROUTES: PageRoute[] = [
   { pattern: '/orgs/:org/server/hashing', render: () => <ServerHashingPage /> },
   { pattern: '/orgs/:org/server/authentication', render: () => <ServerAuthenticationPage /> },
   { pattern: '/orgs/:org/server/users', render: () => <ServerUsersPage /> },
+  { pattern: '/orgs/:org/maintenance', render: ({ params, role }) => <MaintenancePage org={params.org} role={role} /> },
   { pattern: '/orgs/:org/secrets', render: ({ params, role }) => <SecretsPage org={params.org} role={role} /> },
   { pattern: '/orgs/:org/status-pages', render: ({ params, role }) => <StatusPagesPage org={params.org} role={role} /> },
   { pattern: '/orgs/:org/status-pages/-/new', render: ({ params, role }) => <StatusPageEditorPage org={params.org} role={role} /> },

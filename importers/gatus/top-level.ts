@@ -1,6 +1,7 @@
 import type { ConversionBuilder } from '../shared/conversion-builder.js';
 import { isRecord } from '../shared/input-text.js';
 import { textValue } from '../shared/values.js';
+import { convertMaintenance } from './maintenance.js';
 
 /** Skips each suite: a multi-step flow sharing context has no single-check equivalent. */
 export function skipSuites(suites: readonly unknown[], builder: ConversionBuilder): void {
@@ -16,7 +17,7 @@ export function skipSuites(suites: readonly unknown[], builder: ConversionBuilde
   });
 }
 
-/** Reports the top-level sections that hold notification settings or maintenance windows. */
+/** Reports the top-level notification settings, and converts the maintenance window. */
 export function reportTopLevel(top: Record<string, unknown>, builder: ConversionBuilder): void {
   const alerting = top.alerting;
   if (isRecord(alerting) && Object.keys(alerting).length > 0) {
@@ -29,8 +30,5 @@ export function reportTopLevel(top: Record<string, unknown>, builder: Conversion
         'alerting',
       );
   }
-  const maintenance = top.maintenance;
-  if (isRecord(maintenance) && Object.keys(maintenance).length > 0) {
-    builder.item('maintenance').warn('UNSUPPORTED_SETTING', 'the global maintenance window was not imported; set it up in svc', 'maintenance');
-  }
+  convertMaintenance(top.maintenance, builder);
 }

@@ -1,4 +1,5 @@
 import { validateCheck, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../checks/index.js';
+import type { MaintenanceCandidate } from './maintenance-candidate.js';
 import type { ConversionResult } from '../converter.js';
 import { ItemScope } from './item-scope.js';
 import { SlugAllocator } from './slug-allocator.js';
@@ -57,6 +58,7 @@ export class ConversionBuilder {
   readonly #warnings: ImportWarning[] = [];
   readonly #skipped: SkippedItem[] = [];
   readonly #pingTokens: Record<string, string> = {};
+  readonly #maintenance: MaintenanceCandidate[] = [];
 
   constructor(source: ImportSource) {
     this.#source = source;
@@ -104,9 +106,19 @@ export class ConversionBuilder {
     return check;
   }
 
-  /** The checks, warnings and skipped items so far, in input order. */
+  /** Adds a maintenance window the source defines. */
+  maintenance(window: MaintenanceCandidate): void {
+    this.#maintenance.push(window);
+  }
+
+  /** The checks, warnings, skipped items and maintenance windows so far, in input order. */
   result(): ConversionResult {
-    const pingTokens = Object.keys(this.#pingTokens).length > 0 ? { pingTokens: { ...this.#pingTokens } } : {};
-    return { checks: [...this.#checks], warnings: [...this.#warnings], skipped: [...this.#skipped], ...pingTokens };
+    return {
+      checks: [...this.#checks],
+      warnings: [...this.#warnings],
+      skipped: [...this.#skipped],
+      ...(Object.keys(this.#pingTokens).length > 0 ? { pingTokens: { ...this.#pingTokens } } : {}),
+      ...(this.#maintenance.length > 0 ? { maintenance: [...this.#maintenance] } : {}),
+    };
   }
 }

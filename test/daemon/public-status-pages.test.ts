@@ -95,7 +95,7 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
     const bytes = await res.text();
     expectNothingPrivate(bytes);
     const body = JSON.parse(bytes);
-    expect(Object.keys(body).sort()).toEqual(['checks', 'description', 'incidents', 'state', 'title', 'updates']);
+    expect(Object.keys(body).sort()).toEqual(['checks', 'description', 'incidents', 'maintenance', 'state', 'title', 'updates']);
     expect(body).toMatchObject({ title: 'Example status', description: 'Our public services.', state: 'partial outage' });
     expect(body.checks.map((c: { name: string; state: string }) => [c.name, c.state])).toEqual([
       ['Website', 'up'],

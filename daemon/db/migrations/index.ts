@@ -13,6 +13,7 @@ import * as enterpriseSignIn from './014-enterprise-sign-in.js';
 import * as stateChangesByOrganization from './015-state-changes-by-organization.js';
 import * as incidentResolution from './016-incident-resolution.js';
 import * as importBaseline from './017-import-baseline.js';
+import * as maintenanceWindows from './018-maintenance-windows.js';
 import * as statusPageUpdates from './019-status-page-updates.js';
 import * as heartbeatSchedules from './020-heartbeat-schedules.js';
 import * as incidentUpdatedIndex from './022-incident-updated-index.js';
@@ -33,6 +34,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '015-state-changes-by-organization': stateChangesByOrganization,
   '016-incident-resolution': incidentResolution,
   '017-import-baseline': importBaseline,
+  '018-maintenance-windows': maintenanceWindows,
   '019-status-page-updates': statusPageUpdates,
   '020-heartbeat-schedules': heartbeatSchedules,
   '022-incident-updated-index': incidentUpdatedIndex,

@@ -3,7 +3,7 @@ import { markup } from '../../markup.js';
 // Widths come from average glyph widths of Verdana 11px, as shields-style badges use.
 const charWidth = (text: string) => Math.ceil(text.length * 6.6 + 10);
 
-const COLOURS: Record<string, string> = { up: '#1a7f37', degraded: '#9a6700', down: '#cf222e', paused: '#6e7781', pending: '#6e7781' };
+const COLOURS: Record<string, string> = { up: '#1a7f37', degraded: '#9a6700', down: '#cf222e', paused: '#6e7781', pending: '#6e7781', maintenance: '#0969da' };
 
 /** A shields-style SVG badge: a grey label and a coloured value, with the text also as its title. */
 export function renderBadge(label: string, value: string, colour: string): string {

@@ -2,6 +2,7 @@ import { markup } from '../../markup.js';
 import { renderMarkdownSubset } from '../markdown-subset.js';
 import type { PublicStatus } from './public-status.js';
 import { UPDATE_STATE_WORDS } from './render-status-page.js';
+import { maintenanceEntries } from './render-maintenance.js';
 
 /**
  * An entry's id per RFC 4287 (4.2.6): a tag URI (RFC 4151) of the page's host, the day the
@@ -11,8 +12,8 @@ const entryId = (page: string, kind: 'incident' | 'update', uid: string, openedA
   `tag:${new URL(page).hostname},${openedAt.slice(0, 10)}:${kind}/${uid}`;
 
 /**
- * The page's incidents and updates as an Atom feed, newest change first, with the page as its
- * author. An update's entry carries its body as HTML (the escaped Markdown subset).
+ * The page's incidents and updates as an Atom feed, newest change first, then its maintenance,
+ * with the page as its author. An update's entry carries its body as HTML (the escaped Markdown subset).
  */
 export function renderIncidentFeed(status: PublicStatus, links: { page: string; feed: string }): string {
   const updates = status.updates.map((update) => ({
@@ -52,6 +53,6 @@ export function renderIncidentFeed(status: PublicStatus, links: { page: string; 
 <updated>${status.updatedAt}</updated>
 <link rel="self" href="${links.feed}"/>
 <link rel="alternate" href="${links.page}"/>
-${entries}</feed>
+${entries}${maintenanceEntries(status.maintenance, links.page)}</feed>
 `.toString();
 }

@@ -1,6 +1,7 @@
 import type { PageState, PublicCheck, PublicCheckState, PublicStatus as PublicStatusAnswer } from '../../../contract/status-pages.js';
 import type { AppDeps } from '../../deps.js';
 import { loadPageUpdates } from './public-updates.js';
+import { loadPublicMaintenance } from './public-maintenance.js';
 
 export type { PageState, PublicCheck, PublicCheckState, PublicIncident, PublicUpdate } from '../../../contract/status-pages.js';
 
@@ -34,9 +35,10 @@ export interface PageAddress {
 /**
  * The public view of a status page, or undefined when the organization or page does not exist or
  * the page is not public: the callers answer both with the same 404, so nothing tells them apart.
- * Six queries whatever the number of checks: the page, its checks with their states, their daily
- * aggregates (today's only, when the days before are cached: see DayHistoryCache), the page's
- * updates and the checks they name, and the incidents of the listed checks.
+ * A handful of queries whatever the number of checks: the page, its checks with their states,
+ * their daily aggregates (today's only, when the days before are cached: see DayHistoryCache),
+ * the page's updates and the checks they name, the incidents of the listed checks, and their
+ * maintenance windows (public-maintenance.ts).
  */
 export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'caches'>, which: PageAddress): Promise<PublicStatus | undefined> {
   const db = deps.db.kysely;
@@ -44,7 +46,7 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
   let query = db
     .selectFrom('status_pages as p')
     .innerJoin('organizations as o', 'o.uid', 'p.organization_uid')
-    .select(['p.uid', 'p.title', 'p.description', 'p.updated_at'])
+    .select(['p.uid', 'p.organization_uid', 'p.title', 'p.description', 'p.updated_at'])
     .where('o.slug', '=', which.orgSlug)
     .where('p.slug', '=', which.pageSlug);
   if (!which.preview) query = query.where('p.public', '=', 1);
@@ -55,7 +57,7 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
     .selectFrom('status_page_checks as l')
     .innerJoin('checks as c', 'c.uid', 'l.check_uid')
     .leftJoin('check_states as s', 's.check_uid', 'c.uid')
-    .select(['c.uid', 'c.name', 'c.enabled', 's.series', 's.state', 's.state_since'])
+    .select(['c.uid', 'c.name', 'c.labels', 'c.enabled', 's.series', 's.state', 's.state_since'])
     .where('l.status_page_uid', '=', page.uid)
     .orderBy('l.position')
     .execute();
@@ -96,11 +98,14 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
         .execute()
     : [];
 
+  const maintenance = await loadPublicMaintenance(db, page.organization_uid, checks, nowMs);
+
   const changes = [
     page.updated_at,
     ...checks.map((check) => check.state_since ?? ''),
     ...incidents.map((incident) => incident.updated_at),
     ...updates.map((update) => update.updatedAt),
+    ...maintenance.map((window) => window.updatedAt),
   ];
   return {
     title: page.title,
@@ -115,6 +120,7 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
       resolvedAt: incident.resolved_at,
     })),
     updates,
+    maintenance,
     updatedAt: changes.filter(Boolean).sort().at(-1)!,
   };
 }

@@ -1,5 +1,6 @@
 import { markup, raw, type Markup } from '../../markup.js';
 import type { PublicCheck, PublicStatus, PublicUpdate } from './public-status.js';
+import { maintenanceSection } from './render-maintenance.js';
 import { STATUS_PAGE_CSS } from './status-page-style.js';
 import { renderMarkdownSubset } from '../markdown-subset.js';
 
@@ -9,6 +10,7 @@ const STATE_WORDS: Record<string, string> = {
   down: 'Down',
   paused: 'Paused',
   pending: 'No data yet',
+  maintenance: 'Under maintenance',
   operational: 'All systems operational',
   'partial outage': 'Partial outage',
   'major outage': 'Major outage',
@@ -88,8 +90,8 @@ ${update.checks.length ? markup`<p class="muted">Affects: ${update.checks.join('
 /**
  * The public status page as one small HTML document that works without JavaScript: the overall
  * state, the open updates, each check's state in words (and the state of an open update naming
- * it) and a 90-day bar, the recent incidents, the past updates of 90 days, and a form to
- * subscribe by e-mail.
+ * it) and a 90-day bar, maintenance under way and scheduled, the recent incidents, the past
+ * updates of 90 days, and a form to subscribe by e-mail.
  */
 export function renderStatusPage(status: PublicStatus, links: { feed: string; subscribe: string }): string {
   const open = status.updates.filter((update) => update.resolvedAt === null);
@@ -130,7 +132,7 @@ ${
 <h2 id="checks-title">Services</h2>
 ${status.checks.length ? markup`<ul class="checks">${status.checks.map(checkItem)}</ul>` : markup`<p class="muted">No services are listed on this page.</p>`}
 </section>
-<section aria-labelledby="incidents-title">
+${maintenanceSection(status.maintenance, when)}<section aria-labelledby="incidents-title">
 <h2 id="incidents-title">Incidents</h2>
 ${incidents}
 </section>

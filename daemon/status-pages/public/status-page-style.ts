@@ -14,7 +14,7 @@ main{max-width:52rem;margin:0 auto;padding:1.5rem 1rem}h1{font-size:1.6rem;margi
 ul.checks{list-style:none;margin:0;padding:0}ul.checks>li{border:1px solid var(--border);border-radius:.5rem;padding:.75rem 1rem;margin:0 0 .75rem;background:var(--card)}
 .check-head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.25rem 1rem}.name{font-weight:600;overflow-wrap:anywhere}
 .state{white-space:nowrap}.state::before{display:inline-block;width:1.1em;text-align:center;margin-right:.25rem;font-weight:700}
-.state.up::before{content:"✓";color:var(--up)}.state.degraded::before{content:"!";color:var(--degraded)}.state.down::before{content:"✕";color:var(--down)}.state.paused::before,.state.pending::before{content:"–";color:var(--muted)}
+.state.up::before{content:"✓";color:var(--up)}.state.degraded::before{content:"!";color:var(--degraded)}.state.down::before{content:"✕";color:var(--down)}.state.paused::before,.state.pending::before{content:"–";color:var(--muted)}.state.maintenance::before{content:"⚙";color:var(--muted)}
 .bar{display:flex;gap:1px;height:2rem;margin:.5rem 0 .25rem;padding:0;list-style:none}.bar li{flex:1;border-radius:1px;background:var(--none)}
 .bar .d-up{background:var(--up)}.bar .d-degraded{background:var(--degraded)}.bar .d-down{background:var(--down)}
 .bar-legend{display:flex;justify-content:space-between;color:var(--muted);font-size:.85rem}

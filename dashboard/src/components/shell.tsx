@@ -29,6 +29,7 @@ function navGroups(account: Account, org: string | undefined): NavGroup[] {
       ];
       if (canWrite(role)) items.push({ href: `${base}/checks/-/import`, label: 'Import' });
       items.push({ href: `${base}/incidents`, label: 'Incidents' });
+      items.push({ href: `${base}/maintenance`, label: 'Maintenance' });
       items.push({ href: `${base}/status-pages`, label: 'Status pages' });
       items.push({ href: `${base}/channels`, label: 'Channels' });
       items.push({ href: `${base}/members`, label: 'Members' });

@@ -1,7 +1,7 @@
 import type { CheckState } from '../api/types';
 
 /** A symbol per state, so the state never rests on colour alone. */
-const SYMBOLS: Record<CheckState, string> = { up: '▲', degraded: '◆', down: '▼', paused: '‖', pending: '…' };
+const SYMBOLS: Record<CheckState, string> = { up: '▲', degraded: '◆', down: '▼', paused: '‖', pending: '…', maintenance: '⚙' };
 
 /** A check's state as a coloured badge with a symbol and the word. */
 export function StateBadge({ state }: { state: CheckState }) {

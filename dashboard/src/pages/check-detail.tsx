@@ -2,6 +2,7 @@ import { Breakable } from '../components/breakable';
 import { del, get, patch } from '../api/client';
 import type { MonitoredCheck, Role } from '../api/types';
 import { CheckChannels } from '../components/check-channels';
+import { CheckMaintenance } from '../components/check-maintenance';
 import { CheckMonitoring } from '../components/check-monitoring';
 import { ErrorBanner } from '../components/error-banner';
 import { Link } from '../components/link';
@@ -98,6 +99,7 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
       <ErrorBanner error={error} title="Not changed" />
       {c.description ? <p class="lead">{c.description}</p> : null}
       <CheckMonitoring org={org} check={c} canRun={canWrite(role)} onRan={check.reload} />
+      <CheckMaintenance org={org} slug={c.slug} />
       <h2>Definition</h2>
       <table class="kv">
         <tbody>

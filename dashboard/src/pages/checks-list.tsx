@@ -16,7 +16,7 @@ import { StateBadge } from '../components/state-badge';
 import { Sparkline } from '../components/sparkline';
 import { formatUptime, timeAgo } from '../lib/uptime-format';
 
-const STATES: CheckState[] = ['up', 'degraded', 'down', 'pending', 'paused'];
+const STATES: CheckState[] = ['up', 'degraded', 'down', 'maintenance', 'pending', 'paused'];
 /** The list's orders; `attention` (down, degraded, pending, up, paused) is the default and stays out of the address. */
 const ORDERS = [
   { value: 'attention', label: 'Needs attention first' },

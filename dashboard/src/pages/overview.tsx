@@ -1,7 +1,8 @@
 import { get } from '../api/client';
-import type { CheckState, CheckStateCounts, Incident, Page, StateChange } from '../api/types';
+import type { CheckState, CheckStateCounts, Incident, List, MaintenanceWindow, Page, StateChange } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { Link } from '../components/link';
+import { MaintenanceList } from '../components/maintenance-list';
 import { StateBadge } from '../components/state-badge';
 import { formatDate } from '../lib/format';
 import { usePageTitle } from '../lib/title';
@@ -10,7 +11,7 @@ import { useAsync } from '../lib/use-async';
 import { useLiveUpdates } from '../lib/use-live-updates';
 import { LiveIndicator } from '../components/live-indicator';
 
-const COUNTED: CheckState[] = ['up', 'degraded', 'down', 'paused', 'pending'];
+const COUNTED: CheckState[] = ['up', 'degraded', 'down', 'maintenance', 'paused', 'pending'];
 const RECENT_CHANGES = 10;
 
 /**
@@ -29,9 +30,11 @@ export function OverviewPage({ org }: { org: string }) {
     );
     return [...open.items, ...acknowledged.items];
   }, [org]);
+  const maintenance = useAsync(() => get<List<MaintenanceWindow>>(`${base}/maintenance-windows`, { query: { upcoming: 'true' } }), [org]);
   const live = useLiveUpdates(org, {
     stale: (event) => (event.name === 'check.result' ? undefined : 'now'),
     refresh() {
+      maintenance.reload();
       states.reload();
       changes.reload();
       incidents.reload();
@@ -46,7 +49,7 @@ export function OverviewPage({ org }: { org: string }) {
         <h1 tabIndex={-1}>Overview</h1>
         <LiveIndicator status={live} />
       </div>
-      <ErrorBanner error={states.error ?? changes.error ?? incidents.error} />
+      <ErrorBanner error={states.error ?? changes.error ?? incidents.error ?? maintenance.error} />
       <h2>Checks</h2>
       {counts ? (
         <ul class="state-counts" aria-label="Checks per state">
@@ -73,6 +76,11 @@ export function OverviewPage({ org }: { org: string }) {
           ))}
         </ul>
       ) : null}
+      <h2>Maintenance</h2>
+      {maintenance.data ? <MaintenanceList windows={maintenance.data.items.slice(0, 5)} empty="No maintenance under way or scheduled." /> : null}
+      <p>
+        <Link href={`${base}/maintenance`}>All maintenance windows</Link>
+      </p>
       <h2>Latest state changes</h2>
       {changes.data && recent.length === 0 ? <p>No check has changed state yet.</p> : null}
       {recent.length ? (

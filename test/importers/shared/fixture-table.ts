@@ -37,7 +37,7 @@ export function loadFixtures(source: ImportSource, extension: string): Fixture[]
 
 /**
  * Compares a fixture's conversion with its expected result: checks, every warning, skipped
- * items. With UPDATE_IMPORT_FIXTURES=1 the expected file is rewritten instead; review the diff.
+ * items, maintenance windows. With UPDATE_IMPORT_FIXTURES=1 the expected file is rewritten instead; review the diff.
  */
 export function expectFixture(fixture: Pick<Fixture, 'expected' | 'expectedPath'>, result: ConversionResult): void {
   if (updateSwitch('UPDATE_IMPORT_FIXTURES')) {
@@ -48,6 +48,7 @@ export function expectFixture(fixture: Pick<Fixture, 'expected' | 'expectedPath'
   expect(result.warnings).toEqual(fixture.expected.warnings);
   expect(result.skipped).toEqual(fixture.expected.skipped);
   expect(result.pingTokens).toEqual(fixture.expected.pingTokens);
+  expect(result.maintenance).toEqual(fixture.expected.maintenance);
 }
 
 /** The rules every conversion result obeys, whatever the input. */
