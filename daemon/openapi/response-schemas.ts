@@ -223,6 +223,23 @@ export const RESPONSE_SCHEMAS: Record<ResponseName, JsonSchema> = {
   "LoginAnswer": {
     "$ref": "#/components/schemas/LoginAnswer"
   },
+  "MaintenanceWindow": {
+    "$ref": "#/components/schemas/MaintenanceWindow"
+  },
+  "MaintenanceWindowList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/MaintenanceWindow"
+        }
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
   "Member": {
     "$ref": "#/components/schemas/Member"
   },
@@ -1317,7 +1334,8 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "up",
       "degraded",
       "down",
-      "paused"
+      "paused",
+      "maintenance"
     ]
   },
   "CheckStateCounts": {
@@ -1344,6 +1362,9 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
           },
           "paused": {
             "type": "number"
+          },
+          "maintenance": {
+            "type": "number"
           }
         },
         "required": [
@@ -1351,7 +1372,8 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
           "up",
           "degraded",
           "down",
-          "paused"
+          "paused",
+          "maintenance"
         ]
       }
     },
@@ -1833,6 +1855,10 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
           "$ref": "#/components/schemas/ImportCheckEntry"
         }
       },
+      "maintenanceWindows": {
+        "description": "Maintenance windows the source defines, written in place of those its last import made (absent when none).",
+        "type": "number"
+      },
       "digest": {
         "description": "What the import does, as one value: an apply with `?expect=<digest>` writes only when it would do exactly that.",
         "type": "string"
@@ -1856,7 +1882,9 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
     "enum": [
       "configfile-monitor",
       "cron-monitor-api",
+      "hosted-check-api",
       "hosted-monitor-api",
+      "probe-exporter-config",
       "selfhosted-monitor-db",
       "uptime-api-monitor"
     ]
@@ -2234,6 +2262,121 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       {
         "$ref": "#/components/schemas/MfaChallenge"
       }
+    ]
+  },
+  "MaintenanceOccurrence": {
+    "description": "One occurrence of a window: ISO-8601 UTC, end excluded.",
+    "type": "object",
+    "properties": {
+      "startsAt": {
+        "type": "string"
+      },
+      "endsAt": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "startsAt",
+      "endsAt"
+    ]
+  },
+  "MaintenanceWindow": {
+    "description": "A span during which the checks a window covers still run, but show `maintenance`, open no\nincident, notify nobody and leave the span out of their uptime.",
+    "type": "object",
+    "properties": {
+      "uid": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
+      "startsAt": {
+        "description": "The first occurrence; with a recurrence, every occurrence lasts as long.",
+        "type": "string"
+      },
+      "endsAt": {
+        "type": "string"
+      },
+      "recurrence": {
+        "description": "An RFC 5545 RRULE (`FREQ=WEEKLY;BYDAY=SU;BYHOUR=2`) read in `timezone`, or null for once.",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
+      "timezone": {
+        "description": "The IANA time zone of the recurrence's wall-clock times.",
+        "type": "string"
+      },
+      "allChecks": {
+        "description": "Every check of the organization, including checks added later.",
+        "type": "boolean"
+      },
+      "checks": {
+        "description": "The checks named, by slug.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "labels": {
+        "description": "A check whose labels hold every pair is covered too, including checks added later.",
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "active": {
+        "description": "Whether an occurrence is under way now.",
+        "type": "boolean"
+      },
+      "occurrence": {
+        "description": "The occurrence under way, else the next one; null when none is left.",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "$ref": "#/components/schemas/MaintenanceOccurrence"
+          }
+        ]
+      },
+      "createdAt": {
+        "type": "string"
+      },
+      "updatedAt": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "uid",
+      "title",
+      "description",
+      "startsAt",
+      "endsAt",
+      "recurrence",
+      "timezone",
+      "allChecks",
+      "checks",
+      "labels",
+      "active",
+      "occurrence",
+      "createdAt",
+      "updatedAt"
     ]
   },
   "Member": {
@@ -3085,11 +3228,11 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
           {
             "type": "string",
             "enum": [
+              "maintenance",
               "resolved",
               "investigating",
               "identified",
-              "monitoring",
-              "maintenance"
+              "monitoring"
             ]
           },
           {
@@ -3151,7 +3294,8 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "up",
       "degraded",
       "down",
-      "paused"
+      "paused",
+      "maintenance"
     ]
   },
   "PublicIncident": {
@@ -3188,6 +3332,59 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "status",
       "openedAt",
       "resolvedAt"
+    ]
+  },
+  "PublicMaintenance": {
+    "description": "A maintenance window as a public status page shows it: under way, or the next one scheduled.",
+    "type": "object",
+    "properties": {
+      "uid": {
+        "description": "The window's uid: the feed's entry id is made from it and the occurrence's start.",
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
+      "startsAt": {
+        "description": "The occurrence under way or the next one.",
+        "type": "string"
+      },
+      "endsAt": {
+        "type": "string"
+      },
+      "active": {
+        "type": "boolean"
+      },
+      "checks": {
+        "description": "The names of the page's checks it covers.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "updatedAt": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "uid",
+      "title",
+      "description",
+      "startsAt",
+      "endsAt",
+      "active",
+      "checks",
+      "updatedAt"
     ]
   },
   "PublicStatus": {
@@ -3228,6 +3425,13 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
         "items": {
           "$ref": "#/components/schemas/PublicUpdate"
         }
+      },
+      "maintenance": {
+        "description": "Maintenance of the listed checks: under way, then scheduled, by start.",
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PublicMaintenance"
+        }
       }
     },
     "required": [
@@ -3236,7 +3440,8 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
       "state",
       "checks",
       "incidents",
-      "updates"
+      "updates",
+      "maintenance"
     ]
   },
   "PublicUpdate": {
@@ -3724,11 +3929,11 @@ export const SCHEMA_COMPONENTS: Record<string, JsonSchema> = {
   "StatusPageUpdateState": {
     "type": "string",
     "enum": [
+      "maintenance",
       "resolved",
       "investigating",
       "identified",
-      "monitoring",
-      "maintenance"
+      "monitoring"
     ]
   },
   "Subscriber": {
