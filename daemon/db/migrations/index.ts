@@ -13,6 +13,7 @@ import * as enterpriseSignIn from './014-enterprise-sign-in.js';
 import * as stateChangesByOrganization from './015-state-changes-by-organization.js';
 import * as incidentResolution from './016-incident-resolution.js';
 import * as importBaseline from './017-import-baseline.js';
+import * as resultPartitions from './021-result-partitions.js';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '015-state-changes-by-organization': stateChangesByOrganization,
   '016-incident-resolution': incidentResolution,
   '017-import-baseline': importBaseline,
+  '021-result-partitions': resultPartitions,
 };
