@@ -1,17 +1,18 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
 import { dropResultPartitionsBefore, ensureResultPartitions } from '../db/result-partitions.js';
 
 /** Hourly and daily aggregates are kept this long (long uptime windows and status pages read them). */
 export const HOURLY_RETENTION_DAYS = 400;
 /** Checks whose old rows one statement deletes: small statements, so requests never wait long. */
 const SERIES_PER_STATEMENT = 200;
-/** Rows of a deleted check one statement deletes. */
-const DELETED_ROWS_PER_STATEMENT = 5000;
+/** Raw results (or rows of a deleted check) one statement deletes. */
+const ROWS_PER_STATEMENT = 5000;
 
 /**
- * Deletes raw results older than the retention and aggregates older than 400 days, a
- * few checks at a time (each statement a range of the primary key), yielding between
- * statements; on PostgreSQL old results go by whole day partitions instead (see
+ * Deletes raw results older than the retention (a few thousand rows per statement) and
+ * aggregates older than 400 days, a few checks at a time, yielding between statements; on PostgreSQL old results go by whole day partitions instead (see
  * db/result-partitions.ts), and the partitions of the coming days are made sure of. The rows of
  * deleted checks go too, a batch per statement. Answers how many rows went.
  */
@@ -32,10 +33,7 @@ export async function pruneOnce(db: Db, nowMs: number, retentionSeconds: number)
       .execute();
     if (rows.length === 0) break;
     const series = rows.map((row) => Number(row.series));
-    if (!partitioned) {
-      const results = await db.kysely.deleteFrom('check_results').where('series', 'in', series).where('at', '<', resultsBefore).executeTakeFirst();
-      removed += Number(results.numDeletedRows);
-    }
+    if (!partitioned) removed += await deleteInBatches(db, 'check_results', 'at', (eb) => eb.and([eb('series', 'in', series), eb('at', '<', resultsBefore)]));
     const hours = await db.kysely.deleteFrom('check_hourly').where('series', 'in', series).where('hour', '<', hoursBefore).executeTakeFirst();
     const days = await db.kysely
       .deleteFrom('check_daily')
@@ -66,23 +64,39 @@ export async function deleteSeriesBetween(db: Db, above: number, below: number):
     ['check_hourly', 'hour'],
     ['check_daily', 'day'],
   ] as const) {
-    for (;;) {
-      const gone = await db.kysely
-        .deleteFrom(table)
-        .where((eb) =>
-          eb(
-            eb.refTuple('series', column),
-            'in',
-            eb.selectFrom(table).select(['series', column]).where('series', '>', above).where('series', '<', below).limit(DELETED_ROWS_PER_STATEMENT) as never,
-          ),
-        )
-        .executeTakeFirst();
-      removed += Number(gone.numDeletedRows);
-      if (Number(gone.numDeletedRows) < DELETED_ROWS_PER_STATEMENT) break;
-      await yieldToRequests();
-    }
+    removed += await deleteInBatches(db, table, column, (eb) => eb.and([eb('series', '>', above), eb('series', '<', below)]));
   }
   return removed;
+}
+
+type KeyedTable = 'check_results' | 'check_hourly' | 'check_daily';
+
+/**
+ * Deletes the rows of `table` that `where` selects, ROWS_PER_STATEMENT at a time by primary key
+ * (series and `column`), yielding between statements: SQLite's single writer and PostgreSQL's
+ * row locks are held for one short statement at a time.
+ */
+async function deleteInBatches<T extends KeyedTable>(
+  db: Db,
+  table: T,
+  column: 'at' | 'hour' | 'day',
+  where: (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>,
+): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const batch = db.kysely
+      .selectFrom(table as KeyedTable)
+      .select(['series', column as never])
+      .where(where as never)
+      .limit(ROWS_PER_STATEMENT);
+    const gone = await db.kysely
+      .deleteFrom(table as KeyedTable)
+      .where((eb) => eb(eb.refTuple('series', column as never), 'in', batch as never))
+      .executeTakeFirst();
+    removed += Number(gone.numDeletedRows);
+    if (Number(gone.numDeletedRows) < ROWS_PER_STATEMENT) return removed;
+    await yieldToRequests();
+  }
 }
 
 const yieldToRequests = () => new Promise((resolve) => setImmediate(resolve));
