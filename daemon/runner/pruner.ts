@@ -33,7 +33,7 @@ export async function pruneOnce(db: Db, nowMs: number, retentionSeconds: number)
       .execute();
     if (rows.length === 0) break;
     const series = rows.map((row) => Number(row.series));
-    if (!partitioned) removed += await deleteInBatches(db, 'check_results', 'at', (eb) => eb.and([eb('series', 'in', series), eb('at', '<', resultsBefore)]));
+    if (!partitioned) for (const one of series) removed += await deleteResultsBefore(db, one, resultsBefore);
     const hours = await db.kysely.deleteFrom('check_hourly').where('series', 'in', series).where('hour', '<', hoursBefore).executeTakeFirst();
     const days = await db.kysely
       .deleteFrom('check_daily')
@@ -67,6 +67,30 @@ export async function deleteSeriesBetween(db: Db, above: number, below: number):
     removed += await deleteInBatches(db, table, column, (eb) => eb.and([eb('series', '>', above), eb('series', '<', below)]));
   }
   return removed;
+}
+
+/**
+ * SQLite: deletes one check's results older than `beforeMs`, each statement a range of the
+ * primary key of at most ROWS_PER_STATEMENT rows (its end found by one index step).
+ */
+async function deleteResultsBefore(db: Db, series: number, beforeMs: number): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const boundary = await db.kysely
+      .selectFrom('check_results')
+      .select('at')
+      .where('series', '=', series)
+      .where('at', '<', beforeMs)
+      .orderBy('at')
+      .limit(1)
+      .offset(ROWS_PER_STATEMENT)
+      .executeTakeFirst();
+    const until = boundary ? Number(boundary.at) : beforeMs;
+    const gone = await db.kysely.deleteFrom('check_results').where('series', '=', series).where('at', '<', until).executeTakeFirst();
+    removed += Number(gone.numDeletedRows);
+    if (!boundary) return removed;
+    await yieldToRequests();
+  }
 }
 
 type KeyedTable = 'check_results' | 'check_hourly' | 'check_daily';
