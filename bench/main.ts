@@ -14,6 +14,8 @@ const BENCHMARKS: Record<string, () => Promise<{ run: Benchmark }>> = {
   'status-page': () => import('./status-page.js'),
   notify: () => import('./notify.js'),
   dashboard: () => import('./dashboard.js'),
+  retention: () => import('./retention.js'),
+  'check-list': () => import('./check-list.js'),
 };
 
 const RESULTS = fileURLToPath(new URL('../../bench/results.json', import.meta.url));

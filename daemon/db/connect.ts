@@ -18,6 +18,7 @@ import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import { postgresReader, sqliteReader, type ReadOne } from './prepared-reader.js';
 import type { Database } from './schema.js';
+import { ensureResultPartitions } from './result-partitions.js';
 import { withStatementCache } from './statement-cache.js';
 import { VERSION } from '../../contract/version.js';
 import type { Executor } from './executor.js';
@@ -212,7 +213,10 @@ async function refuseNewerSchema(db: Db): Promise<void> {
   }
 }
 
-/** Brings the schema up to date. Safe when several daemons start at once on one PostgreSQL. */
+/**
+ * Brings the schema up to date, and on PostgreSQL makes sure the result partitions of the coming
+ * days exist. Safe when several daemons start at once on one PostgreSQL.
+ */
 export async function migrate(db: Db): Promise<void> {
   await refuseNewerSchema(db);
   const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => MIGRATIONS } });
@@ -221,4 +225,5 @@ export async function migrate(db: Db): Promise<void> {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`);
   }
+  if (db.kind === 'postgres') await ensureResultPartitions(db.kysely, Date.now());
 }

@@ -47,7 +47,7 @@ export const checkRoutes: RouteSpec[] = [
       const views = pingUrlsFor(auth.role, withStates(page.items, states, checkView, deps.config.baseUrl));
       const [uptimes, latencies] = await Promise.all([
         parsed.includeUptime24h ? uptime24hOf(deps, seriesByUid(states)) : undefined,
-        parsed.includeLatencies ? recentLatenciesOf(deps.db.kysely, seriesByUid(states)) : undefined,
+        parsed.includeLatencies ? recentLatenciesOf(deps.db.kysely, seriesByUid(states), deps.clock.now().getTime()) : undefined,
       ]);
       const items = views.map((view, at) => {
         const uid = page.items[at].uid;

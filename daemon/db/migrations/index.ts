@@ -16,6 +16,7 @@ import * as importBaseline from './017-import-baseline.js';
 import * as maintenanceWindows from './018-maintenance-windows.js';
 import * as statusPageUpdates from './019-status-page-updates.js';
 import * as heartbeatSchedules from './020-heartbeat-schedules.js';
+import * as resultPartitions from './021-result-partitions.js';
 import * as incidentUpdatedIndex from './022-incident-updated-index.js';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
@@ -37,5 +38,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '018-maintenance-windows': maintenanceWindows,
   '019-status-page-updates': statusPageUpdates,
   '020-heartbeat-schedules': heartbeatSchedules,
+  '021-result-partitions': resultPartitions,
   '022-incident-updated-index': incidentUpdatedIndex,
 };
