@@ -41,7 +41,19 @@ function startDaemonProcess(dbUrl: string, profileDir?: string): ChildProcess {
       SVC_LOG_LEVEL: 'error',
       SVC_AUTH_JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
     },
-    stdio: ['ignore', 'ignore', 'ignore'],
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+/** Resolves once the daemon has started (its banner on stderr): on a busy machine that can take many seconds. */
+function started(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('svc daemon listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`svc daemon exited with ${code}: ${text.slice(-500)}`)));
   });
 }
 
@@ -63,6 +75,7 @@ async function measureDaemon(
 ): Promise<DaemonWindow> {
   const child = startDaemonProcess(bench.dbUrl, profileDir);
   try {
+    await started(child);
     await sleep(warmupSeconds * 1000);
     if (child.exitCode !== null) throw new Error(`svc daemon exited with ${child.exitCode}`);
     const start = Date.now();
@@ -108,7 +121,7 @@ async function measureDaemon(
 export async function daemonCost(target: string, rows: string[][], figures: Record<string, unknown>, options: { seconds: number; profile: boolean }) {
   const bench = await startBenchDaemon('sqlite');
   try {
-    const idle = await measureDaemon(bench, 10, options.seconds);
+    const idle = await measureDaemon(bench, 5, options.seconds);
     rows.push([
       `idle daemon (no checks, SQLite), ${options.seconds} s window`,
       `${fixed(idle.cpuMsPerSecond, 2)} ms CPU/s (${fixed(idle.systemShare * 100)} % kernel), peak RSS ${fixed(idle.peakRssMiB)} MiB (load ${idle.loadAverage})`,
