@@ -19,6 +19,8 @@ export interface Metrics {
   /** This process's runs per check, shown as svc_check_runs_total{org,check,status}. */
   checkRunCounts: CheckRunCounts;
   runnerLagSeconds: Histogram;
+  /** How long one claim of due runs takes (its transaction, locks waited for included). */
+  runnerClaimSeconds: Histogram;
   /** Results kept in memory because the database could not be written, and those given up past the bound. */
   runnerResultsWaiting: Gauge;
   runnerResultsGivenUp: Counter;
@@ -88,6 +90,12 @@ export function createMetrics(db: Db, options: { checkSeriesLimit: number }): Me
       name: 'svc_runner_lag_seconds',
       help: 'How late a check run started after it was due.',
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    runnerClaimSeconds: new Histogram({
+      name: 'svc_runner_claim_seconds',
+      help: 'How long one claim of due runs took, its transaction and the locks it waited for included.',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
     runnerResultsWaiting: new Gauge({
