@@ -96,7 +96,7 @@ export async function coordinatorCeiling(rows: string[][], figures: Record<strin
     for (const count of [1, 2, 4]) {
       // Every run due again, spread over the next interval, no lease held.
       const now = Date.now();
-      await sql`update check_states set lease_owner = null, next_run_at = ${now + 3000} + (series % ${INTERVAL * 1000})`.execute(db);
+      await sql`update check_states set lease_owner = null, next_run_at = cast(${now + 3000} as bigint) + (series % ${INTERVAL * 1000})`.execute(db);
       const runners = Array.from({ length: count }, () => startRunner(bench.dbUrl));
       try {
         const urls = await Promise.all(runners.map((runner) => runner.metricsUrl));
