@@ -42,6 +42,8 @@ function startRunner(dbUrl: string): Runner {
       text += chunk.toString();
       const url = /Prometheus metrics at (\S+)/.exec(text)?.[1];
       if (url) resolve(url);
+      // What a runner logs after its start (errors only) is shown.
+      if (url && !chunk.toString().includes('Prometheus metrics at')) process.stderr.write(chunk);
     });
     child.once('exit', (code) => reject(new Error(`runner exited with ${code}: ${text.slice(-500)}`)));
   });
