@@ -3,71 +3,38 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { upsertChecks } from '../daemon/checks/check-store.js';
 import { systemClock } from '../daemon/clock.js';
 import type { Db } from '../daemon/db/connect.js';
 import { createLogger } from '../daemon/log.js';
-import { ensureStates } from '../daemon/runner/check-states.js';
 import { uptimeOf } from '../daemon/runner/result-queries.js';
 import { Runner } from '../daemon/runner/runner.js';
 import { slotOffsetMs } from '../daemon/runner/schedule.js';
 import { BUCKET_COLUMNS } from '../daemon/runner/latency-histogram.js';
 import { createEgressPolicy } from '../probes/egress.js';
-import { validateCheck, type CheckDefinition } from '../checks/index.js';
-import { postgresProblem, startBenchDaemon, type BenchDaemon, BENCH_SECRET_KEY } from './import-setup.js';
+import { postgresProblem, startBenchDaemon, BENCH_SECRET_KEY } from './import-setup.js';
+import { coordinatorCeiling } from './coordinator.js';
+import { daemonCost } from './runner-cost.js';
+import { fixed, httpChecks, percentile, seed, sleep, startTarget } from './runner-setup.js';
 import { printTable } from './table.js';
 
-// `npm run bench -- runner [--quick] [--seconds=N] [--only=steady,rate,replicas,uptime]`: the monitoring engine against a cheap local
-// HTTP target (a separate process, so its CPU is not counted as the runner's).
+// `npm run bench -- runner [--quick] [--seconds=N] [--profile] [--only=cost,steady,rate,replicas,uptime,coordinator] [--checks=N]`: the monitoring engine
+// against a cheap local HTTP target (a separate process, so its CPU is not counted as the runner's).
+//   0. CPU per run of a whole `svc daemon` process, 1,000 HTTP checks at 20 s, and idle (runner-cost.ts).
 //   1. 10,000 HTTP checks at 60 s on SQLite: schedule lag, CPU share, RSS, bytes per result.
 //   2. The highest rate (runs a second) sustained with lag p99 under 1 s, on SQLite.
 //   3. Two runner processes on PostgreSQL, 2,000 checks at 10 s: duplicate and missed runs,
 //      then one killed with SIGKILL: how long until its checks run again.
 //   4. 90-day uptime of 100 checks from the hourly aggregates.
+//   5. The coordinator's ceiling: 1, 2 and 4 dry-run runners on one PostgreSQL (coordinator.ts).
 
 const flag = (name: string): string | undefined =>
   process.argv.find((arg) => arg.startsWith(`--${name}`))?.split('=')[1] ?? (process.argv.includes(`--${name}`) ? '' : undefined);
 const QUICK = flag('quick') !== undefined;
 const SECONDS = Number(flag('seconds') ?? (QUICK ? 30 : 120));
-/** `--only=steady,rate,replicas,uptime` runs some parts only. */
+/** `--only=cost,steady,rate,replicas,uptime,coordinator` runs some parts only. */
 const ONLY = flag('only')?.split(',');
 const wanted = (part: string) => !ONLY || ONLY.includes(part);
 const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted: number[], q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
-const fixed = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
-
-/** A tiny HTTP server in its own process: answers 200 "ok" to everything. */
-async function startTarget(): Promise<{ url: string; child: ChildProcess }> {
-  const code = `const s=require('node:http').createServer((q,r)=>r.end('ok'));s.keepAliveTimeout=1000;s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
-function httpChecks(count: number, intervalSeconds: number, target: string): CheckDefinition[] {
-  return Array.from({ length: count }, (_, i) => {
-    const result = validateCheck({
-      slug: `c${i}`,
-      name: `Check ${i}`,
-      type: 'http',
-      intervalSeconds,
-      target: `${target}/c${i}`,
-      thresholds: { timeoutMs: 5000 },
-    });
-    if (!result.ok) throw new Error(JSON.stringify(result.issues));
-    return result.check;
-  });
-}
-
-async function seed(bench: BenchDaemon, checks: CheckDefinition[]): Promise<void> {
-  const db = bench.daemon.deps.db.kysely;
-  for (let i = 0; i < checks.length; i += 5000) {
-    await db.transaction().execute((trx) => upsertChecks(trx, bench.orgUid, checks.slice(i, i + 5000), { now: new Date() }));
-  }
-  await ensureStates(db, Date.now());
-}
 
 /** Runs an in-process runner (the system clock) for `seconds`: lag, CPU share, peak RSS. */
 async function runFor(deps: AppDeps, seconds: number, concurrency = 256) {
@@ -341,10 +308,14 @@ export async function run(): Promise<Record<string, unknown>> {
   const rows: string[][] = [];
   const figures: Record<string, unknown> = { quick: QUICK };
   try {
+    if (wanted('cost'))
+      await daemonCost(target.url, rows, figures, { seconds: Number(flag('seconds') ?? (QUICK ? 30 : 60)), profile: flag('profile') !== undefined });
     if (wanted('steady')) await steadySqlite(target.url, rows, figures);
     if (wanted('rate')) await maxRate(target.url, rows, figures);
     if (wanted('replicas')) await replicasPostgres(target.url, rows, figures);
     if (wanted('uptime')) await uptimeQuery(rows, figures);
+    if (wanted('coordinator'))
+      await coordinatorCeiling(rows, figures, { seconds: QUICK ? 15 : 30, checks: Number(flag('checks') ?? (QUICK ? 20_000 : 40_000)) });
   } finally {
     target.child.kill();
   }

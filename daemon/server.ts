@@ -191,6 +191,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     if (runner) {
       runner.start();
       logger.info({ owner: runner.owner, concurrency: config.runner.concurrency }, 'runner started');
+      if (config.runner.dryRun) logger.warn('SVC_RUNNER_DRY_RUN is set: no check is probed, every run is recorded up (benchmarks only)');
     }
 
     let closing: Promise<void> | undefined;

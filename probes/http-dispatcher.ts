@@ -47,9 +47,12 @@ function sharedConnector(egress: EgressPolicy, insecure: boolean, resumeSessions
   return connector;
 }
 
+/** Why a run's dispatcher is destroyed: one error for every run (undici would make one, stack and all, per client). */
+export const RUN_OVER = new Error('the run is over');
+
 /**
  * The dispatcher of one run: a small undici Agent over the policy's shared connector, destroyed
- * by the caller when the run ends. A run owns its connections so that a deadline tears them
+ * by the caller when the run ends (with `RUN_OVER`). A run owns its connections so that a deadline tears them
  * down for certain (a shared pool reconnects after an aborted request and keeps that socket)
  * and every run really connects to its target. `onSocket` sees each connection once it is up,
  * always after a full TLS handshake (never a resumed session), so that its peer certificate is there.
@@ -58,6 +61,9 @@ export function runDispatcher(egress: EgressPolicy, insecure: boolean, onSocket?
   const connect = sharedConnector(egress, insecure, onSocket === undefined);
   return new Agent({
     pipelining: 1,
+    // A run sends one request at a time to each origin: one connection per origin, a bare client
+    // without the pool (and its queue and events) an Agent otherwise puts around it.
+    connections: 1,
     connect: onSocket
       ? (options, callback) =>
           connect(options, (error, socket) => {

@@ -28,6 +28,12 @@ export interface RunProbeOptions {
 const MAX_MESSAGE = 200;
 
 /**
+ * Why a run's signal is aborted once its probe is done (tearing down whatever it left open): one
+ * error for every run, since capturing a stack per run cost more than the rest of a fast run's teardown.
+ */
+const PROBE_FINISHED = new ProbeFailure('probe finished');
+
+/**
  * Runs one check once with its type's probe: enforces `thresholds.timeoutMs` (the probe's
  * signal aborts and its connections are torn down), applies `degradedResponseMs` and `invert`,
  * and turns any failure into a short message with no credential in it.
@@ -90,7 +96,7 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
     message = failureMessage(error);
   } finally {
     clearTimeout(timer);
-    if (!controller.signal.aborted) controller.abort(new ProbeFailure('probe finished'));
+    if (!controller.signal.aborted) controller.abort(PROBE_FINISHED);
   }
   const elapsed = Math.max(0, Math.round(latencyMs ?? now() - started));
   const invert = (check.config as { invert?: boolean }).invert === true;

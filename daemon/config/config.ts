@@ -111,6 +111,8 @@ export interface RunnerConfig {
   expressionWorkers: number;
   /** Results kept in memory while the database cannot be written (SVC_RUNNER_RESULT_BUFFER). */
   resultBuffer?: number;
+  /** Benchmarks of the coordination only: runs are recorded `up` without a probe (SVC_RUNNER_DRY_RUN). */
+  dryRun?: boolean;
 }
 
 /** Where each field of the password policy is configured, to name it in errors. */
@@ -300,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       expressionTimeoutMs: get('runnerExpressionTimeoutMs')!,
       expressionWorkers: get('runnerExpressionWorkers')!,
       resultBuffer: get('runnerResultBuffer')!,
+      dryRun: get('runnerDryRun')!,
     },
     probes: { rdapBootstrapUrl: get('rdapBootstrapUrl')! },
     warnings,

@@ -360,6 +360,13 @@ export const SETTINGS = {
     defaultDoc: '`30s`',
     doc: "How long a claimed run is reserved for its runner beyond the check's timeout; when a runner dies, another takes its runs over once this has passed.",
   }),
+  runnerDryRun: setting({
+    env: 'SVC_RUNNER_DRY_RUN',
+    file: 'runner.dry_run',
+    parser: p.boolean(),
+    default: false,
+    doc: 'For benchmarks of the coordination only (`npm run bench -- runner --only=coordinator`): every scheduled run is recorded `up` without probing its target, so that claims and result writes are all that is measured. Never set it where checks matter: nothing is monitored. The daemon logs a warning when it is set.',
+  }),
   runnerResultBuffer: setting({
     env: 'SVC_RUNNER_RESULT_BUFFER',
     file: 'runner.result_buffer',

@@ -54,6 +54,8 @@ const SYNC_MS = 5000;
 const PRUNE_MS = 10 * 60_000;
 /** At most this many runs per claim statement. */
 const CLAIM_BATCH = 500;
+/** What every probed run records under SVC_RUNNER_DRY_RUN (benchmarks of the coordination). */
+const DRY_RUN_RESULT: ProbeResult = Object.freeze({ status: 'up', latencyMs: 0, message: 'dry run: not probed' });
 /** Lag samples kept for `stats()`. */
 const LAG_SAMPLES = 200_000;
 
@@ -202,6 +204,7 @@ export class Runner {
         if (limit > 0) {
           const share = this.organizationShare;
           const full = [...this.perOrganization].filter(([, count]) => count >= share).map(([org]) => org);
+          const claimStarted = performance.now();
           const runs = await claimDue(this.deps.db, this.owner, {
             nowMs,
             horizonMs: nowMs + LOOKAHEAD_MS,
@@ -209,6 +212,7 @@ export class Runner {
             leaseMs: this.leaseMs,
             skipOrganizations: full,
           });
+          this.deps.metrics.runnerClaimSeconds.observe((performance.now() - claimStarted) / 1000);
           // One claim may bring an organization past its share: the runs beyond it go back, due as they were.
           const over: ClaimedRun[] = [];
           for (const run of runs) {
@@ -283,6 +287,7 @@ export class Runner {
     const check = run.check as CheckDefinition;
     try {
       if (check.type === 'heartbeat') return heartbeatVerdict(run, check.config, startedMs);
+      if (this.deps.config.dryRun) return DRY_RUN_RESULT;
       const prepared = await prepareCheck(this.deps, run.organizationUid, check);
       return await runProbe(prepared.check, {
         egress: this.deps.egress,

@@ -3,7 +3,7 @@ import { request, type Dispatcher } from 'undici';
 import { statusCodeMatcher } from '../../checks/status-codes.js';
 import { assertCertificateTime } from '../certificate.js';
 import { decodedBody, MAX_WHOLE_BODY_BYTES, readWholeBody, streamContains } from '../http-body.js';
-import { runDispatcher } from '../http-dispatcher.js';
+import { RUN_OVER, runDispatcher } from '../http-dispatcher.js';
 import { assertJsonQueries, parseJsonBody } from '../json-queries.js';
 import { defineProbe, ProbeFailure, type ProbeSuccess } from '../probe.js';
 import { crossOriginHeaders, holdsSecret, requestHeaders } from '../request-headers.js';
@@ -79,7 +79,7 @@ export const httpProbe = defineProbe({
         return await assertResponse(response, url);
       }
     } finally {
-      void dispatcher.destroy().catch(() => {});
+      void dispatcher.destroy(RUN_OVER).catch(() => {});
     }
 
     async function assertResponse(response: Dispatcher.ResponseData, finalUrl: URL): Promise<ProbeSuccess> {

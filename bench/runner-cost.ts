@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { topFrames } from './cpu-profile.js';
+import { startBenchDaemon } from './import-setup.js';
+import { fixed, httpChecks, load, percentile, processCpuMs, processMemoryMiB, seed, sleep } from './runner-setup.js';
+
+// CPU per run of a whole daemon process (`svc daemon`, role `all`, SQLite), measured from
+// /proc over a window: first with no checks (what it costs to be running at all), then with
+// 1,000 HTTP checks at 20 s against the local target, each run on a new connection. The idle
+// cost is part of the figure per run. With `--profile` the loaded daemon also runs under
+// `node --cpu-prof` and its top frames are printed.
+
+const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
+const CHECKS = 1000;
+const INTERVAL = 20;
+
+export interface DaemonWindow {
+  cpuMsPerSecond: number;
+  runs: number;
+  cpuMsPerRun: number;
+  /** The share of the CPU time spent in the kernel (connecting, closing, waiting). */
+  systemShare: number;
+  peakRssMiB: number;
+  jitterP99Ms: number;
+  jitterP50Ms: number;
+  loadAverage: string;
+}
+
+function startDaemonProcess(dbUrl: string, profileDir?: string): ChildProcess {
+  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  return spawn(process.execPath, [...flags, SVC_BIN, 'daemon'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      SVC_DB_URL: dbUrl,
+      SVC_NODE_ROLE: 'all',
+      SVC_LISTEN: '127.0.0.1:0',
+      SVC_LOG_LEVEL: 'error',
+      SVC_AUTH_JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+/** Resolves once the daemon has started (its banner on stderr): on a busy machine that can take many seconds. */
+function started(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('svc daemon listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`svc daemon exited with ${code}: ${text.slice(-500)}`)));
+  });
+}
+
+async function stopDaemonProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs `svc daemon` on `dbUrl`, lets it settle for `warmupSeconds`, then measures `seconds`. */
+async function measureDaemon(
+  bench: Awaited<ReturnType<typeof startBenchDaemon>>,
+  warmupSeconds: number,
+  seconds: number,
+  profileDir?: string,
+): Promise<DaemonWindow> {
+  const child = startDaemonProcess(bench.dbUrl, profileDir);
+  try {
+    await started(child);
+    await sleep(warmupSeconds * 1000);
+    if (child.exitCode !== null) throw new Error(`svc daemon exited with ${child.exitCode}`);
+    const start = Date.now();
+    const cpu0 = processCpuMs(child.pid!);
+    await sleep(seconds * 1000);
+    const cpu1 = processCpuMs(child.pid!);
+    const end = Date.now();
+    const memory = processMemoryMiB(child.pid!);
+    // Runs that started in the window (written within a batch delay of it).
+    await sleep(1000);
+    const results = await bench.daemon.deps.db.kysely
+      .selectFrom('check_results')
+      .select(['series', 'at'])
+      .where('at', '>=', start)
+      .where('at', '<', end)
+      .orderBy('series')
+      .orderBy('at')
+      .execute();
+    const runs = results.length;
+    // Between two runs of a check inside the window (a run just after the start may be off the grid: overdue from before it).
+    const jitter: number[] = [];
+    for (let i = 1; i < results.length; i++) {
+      if (results[i].series !== results[i - 1].series) continue;
+      jitter.push(Math.abs(Number(results[i].at) - Number(results[i - 1].at) - INTERVAL * 1000));
+    }
+    jitter.sort((a, b) => a - b);
+    const cpuMs = cpu1.user + cpu1.system - cpu0.user - cpu0.system;
+    return {
+      systemShare: (cpu1.system - cpu0.system) / cpuMs,
+      cpuMsPerSecond: cpuMs / ((end - start) / 1000),
+      runs,
+      cpuMsPerRun: runs > 0 ? cpuMs / runs : NaN,
+      peakRssMiB: memory.peak,
+      jitterP50Ms: percentile(jitter, 0.5),
+      jitterP99Ms: percentile(jitter, 0.99),
+      loadAverage: load(),
+    };
+  } finally {
+    await stopDaemonProcess(child);
+  }
+}
+
+export async function daemonCost(target: string, rows: string[][], figures: Record<string, unknown>, options: { seconds: number; profile: boolean }) {
+  const bench = await startBenchDaemon('sqlite');
+  try {
+    const idle = await measureDaemon(bench, 5, options.seconds);
+    rows.push([
+      `idle daemon (no checks, SQLite), ${options.seconds} s window`,
+      `${fixed(idle.cpuMsPerSecond, 2)} ms CPU/s (${fixed(idle.systemShare * 100)} % kernel), peak RSS ${fixed(idle.peakRssMiB)} MiB (load ${idle.loadAverage})`,
+      '',
+    ]);
+    await seed(bench, httpChecks(CHECKS, INTERVAL, target));
+    const profileDir = options.profile ? mkdtempSync(join(tmpdir(), 'svc-cpu-prof-')) : undefined;
+    const loaded = await measureDaemon(bench, INTERVAL + 5, options.seconds, profileDir);
+    rows.push(
+      [
+        `1,000 HTTP checks at 20 s (SQLite, new connection per run), ${options.seconds} s window: CPU per run`,
+        `${fixed(loaded.cpuMsPerRun, 3)} ms (${loaded.runs} runs, ${fixed(loaded.cpuMsPerSecond, 1)} ms CPU/s, ${fixed(loaded.systemShare * 100)} % kernel; load ${loaded.loadAverage})`,
+        '≤ 0.8 ms',
+      ],
+      ['  peak RSS', `${fixed(loaded.peakRssMiB)} MiB`, '< 200 MiB'],
+      ['  interval jitter p50 / p99', `${fixed(loaded.jitterP50Ms)} / ${fixed(loaded.jitterP99Ms)} ms`, 'p99 < 20 ms'],
+    );
+    figures.cost = { checks: CHECKS, intervalSeconds: INTERVAL, seconds: options.seconds, idle, loaded };
+    if (profileDir) {
+      const frames = topFrames(profileDir);
+      process.stdout.write(`\ntop frames by self time of the loaded daemon (profiles in ${profileDir}):\n`);
+      for (const { frame, percent } of frames) process.stdout.write(`  ${fixed(percent, 1).padStart(5)} %  ${frame}\n`);
+      (figures.cost as Record<string, unknown>).topFrames = frames;
+    }
+  } finally {
+    await bench.stop();
+  }
+}

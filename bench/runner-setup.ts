@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { upsertChecks } from '../daemon/checks/check-store.js';
+import { ensureStates } from '../daemon/runner/check-states.js';
+import { validateCheck, type CheckDefinition } from '../checks/index.js';
+import type { BenchDaemon } from './import-setup.js';
+
+// What the runner's benchmarks share: the local target, the checks they seed, and the
+// figures read from /proc about a daemon in a process of its own.
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const percentile = (sorted: number[], q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+export const fixed = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+/** The 1-minute load average, printed beside every figure: the machine is shared. */
+export const load = () => loadavg()[0].toFixed(2);
+
+/** A tiny HTTP server in its own process: answers 200 "ok" to everything. */
+export async function startTarget(): Promise<{ url: string; child: ChildProcess }> {
+  const code = `const s=require('node:http').createServer((q,r)=>r.end('ok'));s.keepAliveTimeout=1000;s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+export function httpChecks(count: number, intervalSeconds: number, target: string): CheckDefinition[] {
+  return Array.from({ length: count }, (_, i) => {
+    const result = validateCheck({
+      slug: `c${i}`,
+      name: `Check ${i}`,
+      type: 'http',
+      intervalSeconds,
+      target: `${target}/c${i}`,
+      thresholds: { timeoutMs: 5000 },
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    return result.check;
+  });
+}
+
+export async function seed(bench: BenchDaemon, checks: CheckDefinition[]): Promise<void> {
+  const db = bench.daemon.deps.db.kysely;
+  for (let i = 0; i < checks.length; i += 5000) {
+    await db.transaction().execute((trx) => upsertChecks(trx, bench.orgUid, checks.slice(i, i + 5000), { now: new Date() }));
+  }
+  await ensureStates(db, Date.now());
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (all threads) a process has used so far, in ms, in user space and in the kernel, from /proc/<pid>/stat. */
+export function processCpuMs(pid: number): { user: number; system: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: (Number(fields[11]) * 1000) / CLOCK_TICKS_PER_SECOND, system: (Number(fields[12]) * 1000) / CLOCK_TICKS_PER_SECOND };
+}
+
+/** Resident memory of a process now and at its peak, in MiB, from /proc/<pid>/status. */
+export function processMemoryMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
