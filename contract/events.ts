@@ -28,6 +28,15 @@ export interface IncidentEvent {
   resolution?: IncidentResolution | null;
 }
 
+/** `maintenance.started`, `maintenance.ended`: an occurrence of a maintenance window began or ended. */
+export interface MaintenanceEvent {
+  uid: string;
+  title: string;
+  /** The occurrence's start and end. */
+  startsAt: string;
+  endsAt: string;
+}
+
 /** `reset`: the missed events cannot be replayed; read the current state again. */
 export interface ResetEvent {
   reason: string;
@@ -40,5 +49,7 @@ export interface OrgEventData {
   'incident.opened': IncidentEvent;
   'incident.acknowledged': IncidentEvent;
   'incident.resolved': IncidentEvent;
+  'maintenance.started': MaintenanceEvent;
+  'maintenance.ended': MaintenanceEvent;
   reset: ResetEvent;
 }

@@ -145,7 +145,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       memberEgress,
       probeSlots,
       notifier,
-      events: new EventHub(db.kysely, logger, { ...config.events, pollMs: 500, heartbeatMs: 15_000 }),
+      events: new EventHub(db.kysely, clock, logger, { ...config.events, pollMs: 500, heartbeatMs: 15_000 }),
       caches: createAppCaches({ rdapBootstrapUrl: config.probes.rdapBootstrapUrl, runner: config.runner }),
     };
 

@@ -90,5 +90,10 @@ function describeEvent(c: Output['color'], type: string, data: Record<string, an
     const colour = step === 'opened' ? 'red' : step === 'acknowledged' ? 'yellow' : 'green';
     return `${c.gray(String(data.at))}  ${c.bold(String(data.checkSlug ?? '-'))}  incident ${c[colour](step)}: ${String(data.title)} (${String(data.uid)})`;
   }
+  if (type.startsWith('maintenance.')) {
+    const step = type.slice('maintenance.'.length);
+    const at = step === 'started' ? data.startsAt : data.endsAt;
+    return `${c.gray(String(at))}  -  maintenance ${c.blue(step)}: ${String(data.title)} (until ${String(data.endsAt)}, ${String(data.uid)})`;
+  }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../checks/check-store.js';
+import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { EventStream } from './event-stream.js';
 import { eventsSince, type OrgEvent } from './org-events.js';
@@ -37,6 +38,7 @@ export class EventHub {
 
   constructor(
     private readonly db: Executor,
+    private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: EventHubOptions,
   ) {}
@@ -107,8 +109,11 @@ export class EventHub {
       .filter((at): at is string => typeof at === 'string')
       .sort()
       .pop();
-    const cursor = { since: latest ? new Date(Date.parse(latest) - LOOKBACK_MS).toISOString() : '', seen: new Map<string, string>() };
-    if (latest) for (const event of (await eventsSince(this.db, cursor.since, { limit: POLL_LIMIT })).events) cursor.seen.set(event.id, event.at);
+    // From the newest row, or from now when there is none (maintenance is computed, not stored).
+    const from = latest ? Date.parse(latest) : this.clock.now().getTime();
+    const cursor = { since: new Date(from - LOOKBACK_MS).toISOString(), seen: new Map<string, string>() };
+    for (const event of (await eventsSince(this.db, cursor.since, { limit: POLL_LIMIT, now: this.clock.now().getTime() })).events)
+      cursor.seen.set(event.id, event.at);
     this.cursor = cursor;
     this.schedule();
   }
@@ -123,7 +128,7 @@ export class EventHub {
     const cursor = this.cursor;
     if (!cursor) return;
     try {
-      const { events, full } = await eventsSince(this.db, cursor.since, { limit: POLL_LIMIT });
+      const { events, full } = await eventsSince(this.db, cursor.since, { limit: POLL_LIMIT, now: this.clock.now().getTime() });
       if (cursor !== this.cursor) return;
       const fresh: OrgEvent[] = [];
       for (const event of events) {

@@ -1,10 +1,11 @@
 import type { Executor } from '../checks/check-store.js';
 import type { Selectable } from 'kysely';
-import type { CheckStateEvent, IncidentEvent } from '../../contract/events.js';
+import type { CheckStateEvent, IncidentEvent, MaintenanceEvent } from '../../contract/events.js';
 import type { CheckStateChangesTable, IncidentsTable } from '../db/schema.js';
+import { maintenanceEvents, maintenanceEventTime } from './maintenance-events.js';
 
-/** What the events stream says: a check changed state, or an incident moved on. */
-export type OrgEventType = 'check.state' | 'incident.opened' | 'incident.acknowledged' | 'incident.resolved';
+/** What the events stream says: a check changed state, an incident moved on, a maintenance window began or ended. */
+export type OrgEventType = 'check.state' | 'incident.opened' | 'incident.acknowledged' | 'incident.resolved' | 'maintenance.started' | 'maintenance.ended';
 
 /** One event of an organization, read from the stored rows (never from memory, so every replica sees it). */
 export interface OrgEvent {
@@ -12,11 +13,11 @@ export interface OrgEvent {
   id: string;
   type: OrgEventType;
   organizationUid: string;
-  /** The check it is about (null for an incident opened by hand about no check). */
+  /** The check it is about (null for an incident opened by hand about no check, and for maintenance). */
   checkSlug: string | null;
   /** When it happened (ISO-8601). */
   at: string;
-  data: CheckStateEvent | IncidentEvent;
+  data: CheckStateEvent | IncidentEvent | MaintenanceEvent;
 }
 
 const INCIDENT_STEPS = [
@@ -80,11 +81,14 @@ export function uidPrefixAt(ms: number): string {
   return time;
 }
 
-/** Events of every organization at or after `since` (ISO), oldest first, at most `limit` of each table. */
+/**
+ * Events of every organization at or after `since` (ISO) and up to `now`, oldest first, at most
+ * `limit` of each table (maintenance events are computed from the windows' schedules).
+ */
 export async function eventsSince(
   db: Executor,
   since: string,
-  options: { organizationUid?: string; limit: number },
+  options: { organizationUid?: string; limit: number; now: number },
 ): Promise<{ events: OrgEvent[]; full: boolean }> {
   let changes = db
     .selectFrom('check_state_changes')
@@ -95,12 +99,16 @@ export async function eventsSince(
   let incidents = db.selectFrom('incidents').selectAll().where('updated_at', '>=', since);
   if (options.organizationUid) incidents = incidents.where('organization_uid', '=', options.organizationUid);
   const incidentRows = await incidents.orderBy('updated_at', 'asc').limit(options.limit).execute();
-  const events = [...changeRows.map(stateChangeEvent), ...incidentRows.flatMap(incidentEvents)].filter((event) => event.at >= since).sort(byTimeThenId);
+  const maintenance = since ? await maintenanceEvents(db, Date.parse(since), options.now, options.organizationUid) : [];
+  const events = [...changeRows.map(stateChangeEvent), ...incidentRows.flatMap(incidentEvents), ...maintenance]
+    .filter((event) => event.at >= since)
+    .sort(byTimeThenId);
   return { events, full: changeRows.length === options.limit || incidentRows.length === options.limit };
 }
 
 /** When the event of this id happened, read from its row; undefined when it names nothing of the organization. */
 export async function eventTime(db: Executor, organizationUid: string, id: string): Promise<string | undefined> {
+  if (id.startsWith('maintenance:')) return maintenanceEventTime(db, organizationUid, id);
   const incident = /^incident:([0-9a-z]{26}):(opened|acknowledged|resolved)$/.exec(id);
   if (incident) {
     const row = await db.selectFrom('incidents').selectAll().where('uid', '=', incident[1]).where('organization_uid', '=', organizationUid).executeTakeFirst();

@@ -14,7 +14,7 @@ export async function replayMissed(db: Executor, organizationUid: string, lastEv
   const at = await eventTime(db, organizationUid, lastEventId);
   if (!at) return { reset: 'The Last-Event-ID names no event of this organization; read the current state again.' };
   if (Date.parse(at) < now.getTime() - REPLAY_WINDOW_MS) return { reset: 'The Last-Event-ID is older than an hour; read the current state again.' };
-  const { events, full } = await eventsSince(db, at, { organizationUid, limit: REPLAY_LIMIT + 1 });
+  const { events, full } = await eventsSince(db, at, { organizationUid, limit: REPLAY_LIMIT + 1, now: now.getTime() });
   const last = { id: lastEventId, at } as OrgEvent;
   const missed = events.filter((event) => byTimeThenId(event, last) > 0);
   if (full || missed.length > REPLAY_LIMIT) return { reset: `More than ${REPLAY_LIMIT} events were missed; read the current state again.` };

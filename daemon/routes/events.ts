@@ -12,7 +12,7 @@ export const eventRoutes: RouteSpec[] = [
     path: '/orgs/:org/events',
     permission: 'checks:read',
     summary:
-      'Live events as text/event-stream: check.state {slug, state, from, since, message, incidentUid}, incident.opened|acknowledged|resolved {uid, title, checkSlug, status, at}; ?checks=a,b keeps those of some checks; ?results=a,b adds check.result {slug, at, status, latencyMs, message} for each run of those checks (at most 500); Last-Event-ID replays what was missed (up to 1 h and 500 events) or sends a reset event; a `: ping` comment every 15 s; 429 past the open streams allowed per member or per daemon.',
+      'Live events as text/event-stream: check.state {slug, state, from, since, message, incidentUid}, incident.opened|acknowledged|resolved {uid, title, checkSlug, status, at}, maintenance.started|ended {uid, title, startsAt, endsAt}; ?checks=a,b keeps those of some checks; ?results=a,b adds check.result {slug, at, status, latencyMs, message} for each run of those checks (at most 500); Last-Event-ID replays what was missed (up to 1 h and 500 events) or sends a reset event; a `: ping` comment every 15 s; 429 past the open streams allowed per member or per daemon.',
     async handler({ ctx, deps, auth, query }) {
       const issues = unknownQueryParameters(query, ['checks', 'results']);
       if (issues.length > 0) throw validationFailed(issues, 'The query is not valid.');

@@ -148,6 +148,28 @@ describe.each(DATABASE_KINDS)('organization events [%s]', (kind) => {
     expect((await openEvents(`${first.url}/api/v1/orgs/default/events?results=`, admin)).status).toBe(400);
   });
 
+  it('a maintenance window made on another daemon starts and ends as maintenance.started and .ended, and replays', async () => {
+    const stream = await events(admin);
+    const startsAt = new Date(clock.now().getTime() + 10_000).toISOString();
+    const endsAt = new Date(clock.now().getTime() + 40_000).toISOString();
+    const created = await second.request('POST', '/orgs/default/maintenance-windows', {
+      token: admin,
+      body: { title: 'Database upgrade', startsAt, endsAt, labels: { tier: 'none' } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    clock.advance(15_000);
+    const started = await stream.next((event) => event.event.startsWith('maintenance.'), 2000);
+    expect(started).toMatchObject({ event: 'maintenance.started', data: { uid: created.body.uid, title: 'Database upgrade', startsAt, endsAt } });
+    expect(started.id).toMatch(/^maintenance:/);
+    clock.advance(30_000);
+    const ended = await stream.next((event) => event.event.startsWith('maintenance.'), 2000);
+    expect(ended).toMatchObject({ event: 'maintenance.ended', data: { uid: created.body.uid } });
+    // A client that saw the start gets the end again from the window's schedule.
+    const again = await events(admin, '', { 'last-event-id': started.id! });
+    expect(await again.next((event) => event.event.startsWith('maintenance.'), 2000)).toMatchObject({ event: 'maintenance.ended', id: ended.id });
+    expect((await second.request('DELETE', `/orgs/default/maintenance-windows/${created.body.uid}`, { token: admin })).status).toBe(204);
+  });
+
   it('draining the daemon ends its open streams, so their clients reconnect elsewhere', async () => {
     // The streams of the tests before are closed by their clients; the daemon notices soon.
     let stream!: SseClient;

@@ -38,7 +38,15 @@ const LINGER_MS = 5_000;
 const HIDDEN_CLOSE_MS = 60_000;
 /** Views joining or leaving within this time change the followed checks once. */
 const RESHAPE_MS = 100;
-const EVENT_NAMES = new Set<string>(['check.state', 'check.result', 'incident.opened', 'incident.acknowledged', 'incident.resolved']);
+const EVENT_NAMES = new Set<string>([
+  'check.state',
+  'check.result',
+  'incident.opened',
+  'incident.acknowledged',
+  'incident.resolved',
+  'maintenance.started',
+  'maintenance.ended',
+]);
 
 /**
  * The one event stream of an organization in this tab, shared by every view that follows it:
