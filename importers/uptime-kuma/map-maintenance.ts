@@ -10,7 +10,6 @@ import type { MaintenanceRecord } from './maintenance-record.js';
 // `duration` seconds. Dates and times are wall-clock times in the entry's time zone.
 
 const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
-const DAY_MS = 86_400_000;
 
 /** The day recurring entries without a start date are anchored on (as the other importers do). */
 export const ANCHOR_DAY = '2025-01-05';
@@ -113,7 +112,7 @@ function recurring(entry: MaintenanceRecord, timezone: string, scope: ItemScope)
     if (entry.duration === null || entry.duration <= 0) return { problem: 'the duration is missing', field: 'maintenance.duration' };
     time = cron.time;
     days = cron.recurrence;
-    lengthMs = Math.min(entry.duration * 1000, DAY_MS);
+    lengthMs = entry.duration * 1000;
   } else {
     const start = clock(entry.startTime);
     const end = clock(entry.endTime);

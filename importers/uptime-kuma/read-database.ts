@@ -204,7 +204,7 @@ function readMonitors(db: Database, tables: Set<string>): MonitorExport {
 /**
  * Reads the monitors of a 2.x database file with sql.js: the `monitor` table by column name
  * (so both the 2.0 and the 2.5 schema, and any columns missing), tags with their values,
- * notification links and Docker hosts. Throws ImportInputError when the file is damaged or
+ * notification links, Docker hosts and the maintenance entries with their monitors. Throws ImportInputError when the file is damaged or
  * is a SQLite database of some other program (no `monitor` table).
  */
 export function readDatabase(sqlJs: SqlJs, bytes: Uint8Array): MonitorExport {
