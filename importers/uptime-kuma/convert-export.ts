@@ -1,5 +1,6 @@
 import { ConversionBuilder, importLabels, type ConversionResult, type ConvertOptions, type ItemScope } from '../converter.js';
 import { dropExpiryReminders } from './map-http.js';
+import { convertMaintenance } from './map-maintenance.js';
 import { isSkip, own, unsupported, wholeNumber } from './mapping.js';
 import { flag, num, text, type MonitorExport, type MonitorRecord } from './monitor-record.js';
 import { GROUP_TYPE, TYPE_MAPPERS, UNSUPPORTED_TYPES } from './type-mappers.js';
@@ -111,7 +112,7 @@ function convertMonitor(
   index: number,
   placement: Placement,
   membersOf: (label: string) => number,
-): void {
+): string | void {
   const id = num(monitor, 'id');
   const name = text(monitor, 'name')?.trim() ?? '';
   const scope = builder.item(name !== '' ? name : id !== undefined ? `monitor #${id}` : `monitor ${index + 1}`);
@@ -141,7 +142,7 @@ function convertMonitor(
   const thresholds = thresholdsOf(monitor, scope, intervalSeconds, mapping.type === 'heartbeat');
   const labels = labelsOf(monitor, scope, placement.group, data.fields.tags);
   dropNotifications(monitor, scope, data.fields.notifications, false);
-  builder.emit(scope, {
+  return builder.emit(scope, {
     name,
     type: mapping.type,
     enabled: (flag(monitor, 'active') ?? true) && placement.groupsActive,
@@ -152,14 +153,15 @@ function convertMonitor(
     labels,
     description: descriptionOf(monitor, scope),
     pingToken: mapping.pingToken,
-  });
+  })?.slug;
 }
 
 /**
  * Converts the monitors of a read export, in the source's order: each monitor type maps to a
  * check type or is skipped with `UNSUPPORTED_TYPE`; group monitors produce no check but name
  * the `group` label of the monitors inside them (which are disabled when a group is paused); tags become labels; secrets and notification
- * links are dropped with warnings.
+ * links are dropped with warnings. Maintenance entries then become windows over the checks of
+ * their monitors (see map-maintenance.ts).
  */
 export function convertExport(data: MonitorExport, options: ConvertOptions = {}): ConversionResult {
   const builder = new ConversionBuilder(SOURCE);
@@ -171,10 +173,14 @@ export function convertExport(data: MonitorExport, options: ConvertOptions = {})
   }
   const membersOf = (label: string) => members.get(label) ?? 0;
   const total = data.monitors.length;
+  const slugs = new Map<number, string>();
   data.monitors.forEach((monitor, index) => {
-    convertMonitor(builder, data, monitor, index, placementOf(monitor), membersOf);
+    const slug = convertMonitor(builder, data, monitor, index, placementOf(monitor), membersOf);
+    const id = num(monitor, 'id');
+    if (slug && id !== undefined) slugs.set(id, slug);
     if ((index + 1) % PROGRESS_EVERY === 0) options.onProgress?.(index + 1, total);
   });
+  convertMaintenance(data.maintenance ?? [], builder, (id) => slugs.get(id));
   options.onProgress?.(total, total);
   return builder.result();
 }

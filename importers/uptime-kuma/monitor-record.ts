@@ -1,3 +1,5 @@
+import type { MaintenanceRecord } from './maintenance-record.js';
+
 // One monitor of the self-hosted monitor, whichever export it came from. The 2.x database
 // names its columns in snake_case; the 1.x backup mixes camelCase and snake_case. Both are
 // read through the 2.x column names, and warnings name the field as the source spelled it.
@@ -36,6 +38,8 @@ export interface MonitorExport {
   readonly monitors: readonly MonitorRecord[];
   /** How the source names a monitor's tags and notification links, for warnings. */
   readonly fields: { readonly tags: string; readonly notifications: string };
+  /** The maintenance entries (only the 2.x database has them). */
+  readonly maintenance?: readonly MaintenanceRecord[];
 }
 
 /** A record over a map from column name to value: a normalised entry of the 1.x backup. */

@@ -2,6 +2,7 @@ import type initSqlJs from 'sql.js';
 import { ImportInputError } from '../converter.js';
 import { RowRecord, type DockerHost, type MonitorExport, type MonitorTag } from './monitor-record.js';
 import { INPUT_HINT } from './input-hint.js';
+import type { MaintenanceRecord } from './maintenance-record.js';
 import { MONITOR_COLUMNS } from './monitor-columns.js';
 import type { SqlJs } from './sql-js.js';
 import { sqliteHeaderProblem, withoutWalMode } from './sqlite-header.js';
@@ -9,7 +10,7 @@ import { sqliteHeaderProblem, withoutWalMode } from './sqlite-header.js';
 type Database = initSqlJs.Database;
 type SqlValue = initSqlJs.SqlValue;
 
-// Only the tables that describe monitors are read. The status history (heartbeat and its
+// Only the tables that describe monitors and their maintenance are read. The status history (heartbeat and its
 // aggregates) never carries over, so it is never queried.
 
 function unreadable(reason: string, cause?: unknown): ImportInputError {
@@ -109,6 +110,70 @@ function readDockerHosts(db: Database, tables: Set<string>): Map<number, DockerH
   return hosts;
 }
 
+const MAINTENANCE_COLUMNS = [
+  'id',
+  'title',
+  'description',
+  'active',
+  'strategy',
+  'start_date',
+  'end_date',
+  'start_time',
+  'end_time',
+  'weekdays',
+  'days_of_month',
+  'interval_day',
+  'cron',
+  'timezone',
+  'duration',
+] as const;
+
+const textOrNull = (value: SqlValue | undefined) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
+const numberOrNull = (value: SqlValue | undefined) =>
+  typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : null;
+
+function readMaintenance(db: Database, tables: Set<string>): MaintenanceRecord[] {
+  if (!tables.has('maintenance')) return [];
+  const stored = columnsOf(db, 'maintenance');
+  if (!hasColumns(stored, 'id', 'title', 'strategy')) return [];
+  const links =
+    tables.has('monitor_maintenance') && hasColumns(columnsOf(db, 'monitor_maintenance'), 'monitor_id', 'maintenance_id')
+      ? groupBy(
+          rows(db, 'SELECT maintenance_id, monitor_id FROM monitor_maintenance ORDER BY rowid').values.map(([entry, monitor]) => [idOf(entry), idOf(monitor)]),
+        )
+      : new Map<number, (number | undefined)[]>();
+  const wanted = MAINTENANCE_COLUMNS.filter((column) => stored.has(column));
+  const result = rows(db, `SELECT ${wanted.map(identifier).join(', ')} FROM maintenance ORDER BY id`);
+  return result.values.flatMap((row) => {
+    const at = (column: (typeof MAINTENANCE_COLUMNS)[number]) => {
+      const index = result.columns.indexOf(column);
+      return index < 0 ? undefined : row[index];
+    };
+    const id = idOf(at('id') ?? null);
+    if (id === undefined) return [];
+    return [
+      {
+        id,
+        title: textOrNull(at('title')) ?? '',
+        description: textOrNull(at('description')),
+        active: at('active') !== 0 && at('active') !== '0',
+        strategy: textOrNull(at('strategy')) ?? 'single',
+        startDate: textOrNull(at('start_date')),
+        endDate: textOrNull(at('end_date')),
+        startTime: textOrNull(at('start_time')),
+        endTime: textOrNull(at('end_time')),
+        weekdays: textOrNull(at('weekdays')),
+        daysOfMonth: textOrNull(at('days_of_month')),
+        intervalDay: numberOrNull(at('interval_day')),
+        cron: textOrNull(at('cron')),
+        timezone: textOrNull(at('timezone')),
+        duration: numberOrNull(at('duration')),
+        monitorIds: (links.get(id) ?? []).filter((monitor): monitor is number => monitor !== undefined),
+      },
+    ];
+  });
+}
+
 function readMonitors(db: Database, tables: Set<string>): MonitorExport {
   const tags = readTags(db, tables);
   const notifications = readNotifications(db, tables);
@@ -133,13 +198,13 @@ function readMonitors(db: Database, tables: Set<string>): MonitorExport {
       typeof dockerHostId === 'number' ? dockerHosts.get(dockerHostId) : undefined,
     );
   });
-  return { kind: '2.x database', monitors, fields: { tags: 'monitor_tag', notifications: 'monitor_notification' } };
+  return { kind: '2.x database', monitors, fields: { tags: 'monitor_tag', notifications: 'monitor_notification' }, maintenance: readMaintenance(db, tables) };
 }
 
 /**
  * Reads the monitors of a 2.x database file with sql.js: the `monitor` table by column name
  * (so both the 2.0 and the 2.5 schema, and any columns missing), tags with their values,
- * notification links and Docker hosts. Throws ImportInputError when the file is damaged or
+ * notification links, Docker hosts and the maintenance entries with their monitors. Throws ImportInputError when the file is damaged or
  * is a SQLite database of some other program (no `monitor` table).
  */
 export function readDatabase(sqlJs: SqlJs, bytes: Uint8Array): MonitorExport {
