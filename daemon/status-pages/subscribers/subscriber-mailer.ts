@@ -91,6 +91,8 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
         if (Math.abs(now - maintenanceAt) >= MAINTENANCE_EVERY_MS) {
           maintenanceAt = now;
           await queueMaintenanceMail(db, config.baseUrl, clock.now()).catch((error: Error) => {
+            // Tried again at the next poll.
+            maintenanceAt = Number.NEGATIVE_INFINITY;
             if (!stopped) logger.warn({ err: error.message }, 'maintenance mail could not be queued');
           });
         }
