@@ -16,6 +16,8 @@ import { type SubscriberMessage, mailSubscribers } from './subscriber-outbox.js'
 //   minutes gets the 'started' mail alone, not both at once.
 // - 'started' goes out while the occurrence is under way and began less than an hour ago; after
 //   a downtime the mail of an occurrence that has ended (or began long ago) is not sent.
+// - An occurrence is known by its start: a window moved to another time is mailed again for its new
+//   time; one only renamed is not.
 
 export type MaintenanceMailKind = 'scheduled' | 'started';
 
