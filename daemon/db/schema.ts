@@ -41,6 +41,7 @@ export interface Database {
   status_page_subscribers: StatusPageSubscribersTable;
   status_page_unsubscribe_tokens: StatusPageUnsubscribeTokensTable;
   status_page_mail: StatusPageMailTable;
+  status_page_maintenance_mail: StatusPageMaintenanceMailTable;
   notification_channels: NotificationChannelsTable;
   notification_settings: NotificationSettingsTable;
   system_audit_log: SystemAuditLogTable;
@@ -347,6 +348,16 @@ export interface StatusPageMailTable {
   lease_until: string | null;
   last_error: string | null;
   sent_at: string | null;
+  created_at: string;
+}
+
+/** The maintenance mail queued to a page's subscribers, once per window occurrence and kind (migration 023). */
+export interface StatusPageMaintenanceMailTable {
+  status_page_uid: string;
+  window_uid: string;
+  /** ISO start of the occurrence. */
+  occurrence_start: string;
+  kind: 'scheduled' | 'started';
   created_at: string;
 }
 

@@ -18,6 +18,7 @@ import * as statusPageUpdates from './019-status-page-updates.js';
 import * as heartbeatSchedules from './020-heartbeat-schedules.js';
 import * as resultPartitions from './021-result-partitions.js';
 import * as incidentUpdatedIndex from './022-incident-updated-index.js';
+import * as maintenanceMail from './023-maintenance-mail.js';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '020-heartbeat-schedules': heartbeatSchedules,
   '021-result-partitions': resultPartitions,
   '022-incident-updated-index': incidentUpdatedIndex,
+  '023-maintenance-mail': maintenanceMail,
 };

@@ -6,12 +6,15 @@ import type { Logger } from '../../log.js';
 import { DeliveryError } from '../../notify/delivery-error.js';
 import type { MailSender } from '../../notify/mail-sender.js';
 import { subscriptionLinks } from '../public/public-links.js';
+import { pruneMaintenanceMail, queueMaintenanceMail } from './maintenance-mail.js';
 import { leaseDueMail, markMailFailed, markMailSent, pruneSubscriberMail, type SubscriberMailRow } from './subscriber-outbox.js';
 import { CONFIRM_DAYS, issueConfirmToken, issueUnsubscribeToken } from './subscriptions.js';
 
 /** Mails leased and sent at once by one daemon. */
 const BATCH = 25;
 const PRUNE_EVERY_MS = 3600_000;
+/** The maintenance mail due is looked for once per this much of the daemon's clock. */
+const MAINTENANCE_EVERY_MS = 60_000;
 
 /** The running subscriber-mail loop of one daemon. */
 export interface SubscriberMailer {
@@ -36,6 +39,7 @@ export function finishedMail(row: SubscriberMailRow, links: { confirm: string; u
  * Starts the loop that leases due subscriber mail and sends it over SMTP, as the notification
  * dispatcher does for its outbox. Each mail gets its own link token when it is sent (a
  * confirmation the newest confirm token, news an unsubscribe token), stored as a hash only.
+ * Once a minute it also queues the maintenance mail that has come due (maintenance-mail.ts).
  * The log names the mail and subscriber by uid, never by address.
  */
 export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Config; logger: Logger; sender: MailSender }): SubscriberMailer {
@@ -73,6 +77,7 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
   };
 
   let prunedAt = 0;
+  let maintenanceAt = Number.NEGATIVE_INFINITY;
   const loop = (async () => {
     while (!stopped) {
       let leased = 0;
@@ -80,6 +85,16 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
         if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
           prunedAt = Date.now();
           await pruneSubscriberMail(db, clock.now());
+          await pruneMaintenanceMail(db, clock.now());
+        }
+        const now = clock.now().getTime();
+        if (Math.abs(now - maintenanceAt) >= MAINTENANCE_EVERY_MS) {
+          maintenanceAt = now;
+          await queueMaintenanceMail(db, config.baseUrl, clock.now()).catch((error: Error) => {
+            // Tried again at the next poll.
+            maintenanceAt = Number.NEGATIVE_INFINITY;
+            if (!stopped) logger.warn({ err: error.message }, 'maintenance mail could not be queued');
+          });
         }
         const rows = await leaseDueMail(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
         leased = rows.length;

@@ -325,5 +325,35 @@ describe.each(DATABASE_KINDS)('status-page updates and subscribers [%s]', (kind)
         await page.close();
       });
     }
+
+    let windowCreated = false;
+    for (const width of [1280, 375]) {
+      it(`shows an update and a maintenance window under way at ${width} px`, async () => {
+        if (!windowCreated) {
+          const now = Date.now();
+          const created = await daemon.request('POST', '/orgs/default/maintenance-windows', {
+            token: admin,
+            body: {
+              title: 'Search index rebuild',
+              description: 'Searches may return partial results.',
+              startsAt: new Date(now - 10 * 60_000).toISOString(),
+              endsAt: new Date(now + 2 * 3600_000).toISOString(),
+              checks: ['search'],
+            },
+          });
+          expect(created.status, JSON.stringify(created.body)).toBe(201);
+          windowCreated = true;
+        }
+        const page = await browser.newPage({ width, height: 900 });
+        // A query of its own: the page is cacheable for 30 s, and the browser has the one without the window.
+        await page.goto(`${daemon.url}/status/default/status?maintenance`);
+        expect(await fitsWidth(page)).toBe(true);
+        expect(await page.getByText('Current updates').isVisible()).toBe(true);
+        expect(await page.getByText('Search index rebuild').first().isVisible()).toBe(true);
+        if (kind === 'sqlite') await page.screenshot({ path: join(docScreenshotsDir(), `status-page-updates-and-maintenance-${width}.png`), fullPage: true });
+        expect(browser.problems).toEqual([]);
+        await page.close();
+      });
+    }
   });
 });
