@@ -60,7 +60,8 @@ describe('svc conventions without a daemon', () => {
     }
   });
 
-  it('prints completion scripts that bash and fish run, and that zsh parses', async () => {
+  // Three CLI processes and a dozen shells: slow on a busy machine.
+  it('prints completion scripts that bash and fish run, and that zsh parses', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-completion-'));
     const scripts: Record<string, string> = {};
     for (const shell of ['bash', 'zsh', 'fish']) {
