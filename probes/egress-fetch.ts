@@ -1,6 +1,6 @@
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { EgressPolicy } from './egress.js';
-import { runDispatcher } from './http-dispatcher.js';
+import { sharedDispatcher } from './http-dispatcher.js';
 
 // One pooled dispatcher per policy: its connector resolves every host (each redirect hop's too)
 // through the policy and connects to the address it allowed, so a name cannot be re-pointed
@@ -10,7 +10,7 @@ const dispatchers = new WeakMap<EgressPolicy, Dispatcher>();
 function pooledDispatcher(egress: EgressPolicy): Dispatcher {
   let dispatcher = dispatchers.get(egress);
   if (!dispatcher) {
-    dispatcher = runDispatcher(egress, false);
+    dispatcher = sharedDispatcher(egress);
     dispatchers.set(egress, dispatcher);
   }
   return dispatcher;

@@ -47,6 +47,15 @@ function sharedConnector(egress: EgressPolicy, insecure: boolean, resumeSessions
   return connector;
 }
 
+/**
+ * A long-lived pooled Agent over the policy's shared connector, for senders that make many
+ * requests at once (notifications, provider and metadata fetches): several connections per
+ * origin, unlike a run's dispatcher.
+ */
+export function sharedDispatcher(egress: EgressPolicy): Agent {
+  return new Agent({ pipelining: 1, connect: sharedConnector(egress, false, true) });
+}
+
 /** Why a run's dispatcher is destroyed: one error for every run (undici would make one, stack and all, per client). */
 export const RUN_OVER = new Error('the run is over');
 

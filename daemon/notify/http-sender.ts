@@ -1,5 +1,5 @@
 import { request, type Dispatcher } from 'undici';
-import { runDispatcher } from '../../probes/http-dispatcher.js';
+import { sharedDispatcher } from '../../probes/http-dispatcher.js';
 import type { EgressPolicy } from '../../probes/egress.js';
 import { DeliveryError, isPermanentStatus } from './delivery-error.js';
 
@@ -44,7 +44,7 @@ async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string
  * a person. Errors name the host only, since paths carry tokens.
  */
 export function createHttpSender(egress: EgressPolicy, timeoutMs: number): HttpSender {
-  const agent = runDispatcher(egress, false);
+  const agent = sharedDispatcher(egress);
   return {
     async send(url, outbound) {
       const host = new URL(url).host;
