@@ -74,6 +74,8 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
     const spark = page.locator('tr[data-slug="web"] svg.sparkline');
     const points = async () => ((await spark.getAttribute('aria-label')) ?? '').split(',').length;
     expect(await points()).toBe(3);
+    // Runs move the sparkline through the live stream: a run before the stream is up is read at the next refresh.
+    await page.locator('[data-live="live"]').first().waitFor({ timeout: 20_000 });
     await run('web', 1);
     await expect.poll(points, { timeout: 15_000 }).toBe(4);
 
