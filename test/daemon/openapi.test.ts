@@ -71,7 +71,7 @@ describe.each(DATABASE_KINDS)('the OpenAPI document (%s)', (kind) => {
     // A route that answers no body says so; one that answers a body names its contract type.
     expect(Object.keys(document.paths['/orgs/{org}/checks/{slug}'].delete.responses)).toEqual(['204', 'default']);
     expect(document.paths['/orgs/{org}/checks/{slug}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Check' });
-    expect(document.components.schemas.CheckState.enum).toEqual(['pending', 'up', 'degraded', 'down', 'paused']);
+    expect(document.components.schemas.CheckState.enum).toEqual(['pending', 'up', 'degraded', 'down', 'paused', 'maintenance']);
     expect(document.paths['/public/status/{org}/{page}'].get.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/PublicStatus',
     });
