@@ -15,11 +15,11 @@ describe('the JSON Schemas of the API answers', () => {
     expect(check.required).toEqual(expect.arrayContaining(['slug', 'name', 'type', 'thresholds']));
     expect(check.required).not.toContain('state');
     expect(check.properties.state).toEqual({ $ref: '#/components/schemas/CheckState' });
-    expect(components.CheckState).toMatchObject({ type: 'string', enum: ['pending', 'up', 'degraded', 'down', 'paused'] });
+    expect(components.CheckState).toMatchObject({ type: 'string', enum: ['pending', 'up', 'degraded', 'down', 'paused', 'maintenance'] });
     expect(check.properties.labels).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
     expect(responses.CheckPage.properties.items).toEqual({ type: 'array', items: { $ref: '#/components/schemas/MonitoredCheck' } });
     expect(responses.CheckPage.properties.nextCursor).toEqual({ anyOf: [{ type: 'null' }, { type: 'string' }] });
-    expect(components.CheckStateCounts.properties.counts.required).toEqual(['pending', 'up', 'degraded', 'down', 'paused']);
+    expect(components.CheckStateCounts.properties.counts.required).toEqual(['pending', 'up', 'degraded', 'down', 'paused', 'maintenance']);
     expect(components.WorkspaceLink.anyOf).toHaveLength(2);
     expect(components.NotificationChannel.properties.type).toEqual({ $ref: '#/components/schemas/ChannelType' });
   }, 60_000);
