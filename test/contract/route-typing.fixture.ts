@@ -9,7 +9,7 @@ export const right = route({
   permission: 'checks:read',
   response: 'CheckStateCounts',
   summary: 'The right shape, with the path parameter the path has.',
-  handler: async ({ params }) => ({ total: params.org.length, counts: { pending: 0, up: 0, degraded: 0, down: 0, paused: 0 } }),
+  handler: async ({ params }) => ({ total: params.org.length, counts: { pending: 0, up: 0, degraded: 0, down: 0, paused: 0, maintenance: 0 } }),
 });
 
 export const wrongShape = route({
@@ -19,7 +19,7 @@ export const wrongShape = route({
   response: 'CheckStateCounts',
   summary: 'A field renamed: `totals` is not in the contract.',
   // @ts-expect-error the handler returns a shape that is not the declared response's
-  handler: async () => ({ totals: 0, counts: { pending: 0, up: 0, degraded: 0, down: 0, paused: 0 } }),
+  handler: async () => ({ totals: 0, counts: { pending: 0, up: 0, degraded: 0, down: 0, paused: 0, maintenance: 0 } }),
 });
 
 export const bodyWithoutResponse = route({
