@@ -52,7 +52,7 @@ describe.each(DATABASE_KINDS)('health at a glance: latencies, state counts, stat
   it('counts the checks per state as the list shows them', async () => {
     const res = await daemon.request('GET', '/orgs/default/check-states', { token: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ total: 4, counts: { pending: 1, up: 1, degraded: 0, down: 1, paused: 1 } });
+    expect(res.body).toEqual({ total: 4, counts: { pending: 1, up: 1, degraded: 0, down: 1, paused: 1, maintenance: 0 } });
     for (const [state, count] of Object.entries(res.body.counts)) {
       const listed = await daemon.request('GET', `/orgs/default/checks?state=${state}`, { token: admin });
       expect(listed.body.items, state).toHaveLength(count as number);
