@@ -1,5 +1,8 @@
+import { connect } from 'node:net';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKafkaFake, type KafkaFake } from '../support/fakes/kafka-fake.js';
+import { makeCertificates, type KeyPair } from './support/certificates.js';
 import { freePort } from '../support/local-servers.js';
 import { expectTimeoutTearsDown, probeCheck, runCheck, startSilentListener, type SilentListener } from '../support/probe-runs.js';
 
@@ -9,22 +12,95 @@ const PASSWORD = 'kafka-probe-secret-4711';
 const kafka = (target: string, config: Record<string, unknown>, timeoutMs = 5000) =>
   ({ name: 'events', type: 'kafka', target, config, thresholds: { timeoutMs } }) as const;
 
-describe('kafka probe against a protocol-level fake broker (ApiVersions, Metadata, Produce)', () => {
+// The fake serves what an Apache Kafka 4 broker serves (KIP-896): Produce from v3 (record
+// batches of message format v2), Metadata 0-8, SaslHandshake v1 only.
+describe('kafka probe against a protocol-level fake broker with the versions of Kafka 4 (ApiVersions, Metadata, Produce)', () => {
   let open: KafkaFake;
   beforeAll(async () => {
     open = await startKafkaFake({ topics: ['monitoring'] });
   });
   afterAll(() => open.close());
 
-  it('is up when the broker acknowledges the message', async () => {
-    const result = await runCheck(probeCheck(kafka(`127.0.0.1:${open.port}`, { topic: 'monitoring', message: 'hello' })));
+  it('is up when the broker acknowledges the message, which arrives intact in a v2 record batch', async () => {
+    const message = 'hello from svc, ünïcode ✓';
+    const result = await runCheck(probeCheck(kafka(`127.0.0.1:${open.port}`, { topic: 'monitoring', message })));
     expect(result).toMatchObject({ status: 'up', message: 'produced to monitoring partition 0' });
-    expect(open.produced).toEqual([{ topic: 'monitoring', partition: 0, bytes: expect.any(Number) }]);
+    expect(open.produced).toHaveLength(1);
+    expect(open.produced[0]).toMatchObject({ topic: 'monitoring', partition: 0, key: null });
+    expect(open.produced[0].value?.toString('utf8')).toBe(message);
+    // kafkajs takes the highest version both sides have: Produce v7 and Metadata v6 are its highest.
+    expect(open.requests).toEqual(expect.arrayContaining(['ApiVersions v2', 'Metadata v6', 'Produce v7']));
+    expect(open.refusals).toEqual([]);
   });
 
   it('is down when the topic does not exist', async () => {
     const result = await runCheck(probeCheck(kafka(`127.0.0.1:${open.port}`, { topic: 'missing' })));
     expect(result).toMatchObject({ status: 'down', message: 'unknown topic (and automatic topic creation is off)' });
+  });
+});
+
+describe('kafka probe against a fake broker that names Produce from v3 only (ProduceRequest.json of Kafka 4: validVersions 3-12)', () => {
+  let strict: KafkaFake;
+  beforeAll(async () => {
+    strict = await startKafkaFake({ topics: ['monitoring'], advertisedProduceMin: 3 });
+  });
+  afterAll(() => strict.close());
+
+  it('is up: kafkajs negotiates a version the broker accepts', async () => {
+    const result = await runCheck(probeCheck(kafka(`127.0.0.1:${strict.port}`, { topic: 'monitoring', message: 'strict' })));
+    expect(result).toMatchObject({ status: 'up', message: 'produced to monitoring partition 0' });
+    expect(strict.produced.map((m) => [m.version, m.value?.toString()])).toEqual([[7, 'strict']]);
+    expect(strict.refusals).toEqual([]);
+  });
+});
+
+describe('kafka fake: decoding of the record batch is real', () => {
+  let broker: KafkaFake;
+  beforeAll(async () => {
+    broker = await startKafkaFake({ topics: ['monitoring'] });
+  });
+  afterAll(() => broker.close());
+
+  // kafkajs's own encoder (an independent implementation) writes the request; sent on a raw socket.
+  const require = createRequire(import.meta.url);
+  const produceRequest = {
+    2: require('kafkajs/src/protocol/requests/produce/v2/request') as (args: object) => object,
+    3: require('kafkajs/src/protocol/requests/produce/v3/request') as (args: object) => object,
+  };
+  const frame = require('kafkajs/src/protocol/request') as (args: object) => Promise<{ buffer: Buffer }>;
+  async function send(version: 2 | 3, bytes: (encoded: Buffer) => Buffer = (b) => b): Promise<Buffer> {
+    const topicData = [{ topic: 'monitoring', partitions: [{ partition: 0, messages: [{ value: 'intact?' }] }] }];
+    const request = produceRequest[version]({ acks: -1, timeout: 1000, topicData });
+    const encoded = bytes((await frame({ correlationId: 7, clientId: 'test', request })).buffer);
+    const socket = connect(broker.port, '127.0.0.1');
+    socket.write(encoded);
+    const reply = await new Promise<Buffer>((resolve) => {
+      socket.once('data', resolve);
+      socket.once('close', () => resolve(Buffer.alloc(0)));
+    });
+    socket.destroy();
+    return reply;
+  }
+  /** Produce v2/v3 response: size, correlation id, [topic [partition, error_code, ...]]. */
+  const errorCodeOf = (reply: Buffer) => reply.readInt16BE(4 + 4 + 4 + 2 + 'monitoring'.length + 4 + 4);
+
+  it('acknowledges a well-formed batch and refuses one whose CRC-32C does not match with CORRUPT_MESSAGE', async () => {
+    expect(errorCodeOf(await send(3))).toBe(0);
+    expect(broker.produced.map((m) => m.value?.toString())).toEqual(['intact?']);
+    const flipped = await send(3, (b) => {
+      const copy = Buffer.from(b);
+      copy[copy.indexOf('intact?') + 1] ^= 0x01; // one bit of the value, covered by the CRC
+      return copy;
+    });
+    expect(errorCodeOf(flipped)).toBe(2); // CORRUPT_MESSAGE
+    expect(broker.refusals).toEqual([expect.stringMatching(/^monitoring-0: CRC-32C mismatch: batch says 0x[0-9a-f]{8}, its bytes give 0x[0-9a-f]{8}$/)]);
+    expect(broker.produced).toHaveLength(1);
+  });
+
+  it('refuses Produce v2 (message format v0/v1) with UNSUPPORTED_VERSION, as Kafka 4 does', async () => {
+    expect(errorCodeOf(await send(2))).toBe(35);
+    expect(broker.refusals).toContain('Produce v2 refused: Kafka 4 accepts v3 and later (KIP-896)');
+    expect(broker.produced).toHaveLength(1);
   });
 });
 
@@ -42,6 +118,26 @@ describe('kafka probe against a protocol-level fake broker with SASL/PLAIN', () 
     expect(await runCheck(withPassword(PASSWORD))).toMatchObject({ status: 'up', message: 'produced to monitoring partition 0' });
     const wrong = await runCheck(withPassword(`${PASSWORD}-wrong`));
     expect(wrong).toMatchObject({ status: 'down', message: `authentication failed for user "${USER}"` });
+  });
+});
+
+describe('kafka probe against a fake broker behind a TLS listener (useTls)', () => {
+  let secure: KafkaFake;
+  let selfSigned: KeyPair;
+  beforeAll(async () => {
+    selfSigned = makeCertificates().selfSigned;
+    secure = await startKafkaFake({ topics: ['monitoring'], tls: selfSigned });
+  });
+  afterAll(() => secure.close());
+
+  it('is up when the certificate is accepted, and down with the reason when it is not trusted', async () => {
+    const target = `127.0.0.1:${secure.port}`;
+    const accepted = await runCheck(probeCheck(kafka(target, { topic: 'monitoring', message: 'over tls', useTls: true, ignoreTlsErrors: true })));
+    expect(accepted).toMatchObject({ status: 'up', message: 'produced to monitoring partition 0' });
+    expect(secure.produced.map((m) => m.value?.toString())).toEqual(['over tls']);
+    const untrusted = await runCheck(probeCheck(kafka(target, { topic: 'monitoring', useTls: true })));
+    expect(untrusted).toMatchObject({ status: 'down', message: `TLS handshake with ${target} failed: DEPTH_ZERO_SELF_SIGNED_CERT` });
+    expect(secure.produced).toHaveLength(1);
   });
 });
 
