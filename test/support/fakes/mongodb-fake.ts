@@ -1,15 +1,24 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { BSON, type Document } from 'mongodb';
 
 // A protocol-level MongoDB fake: the wire protocol (OP_QUERY for the legacy handshake, OP_MSG
 // for everything else), the hello handshake, SCRAM-SHA-256 sign-in against one user, and a few
-// commands (ping, serverStatus, endSessions). Enough for the official driver to connect, sign
-// in and run a command; not a database.
+// commands (ping, serverStatus, endSessions), in plaintext or with TLS from the first byte as
+// mongod's `net.tls.mode: requireTLS` (https://www.mongodb.com/docs/manual/tutorial/configure-ssl/).
+// Enough for the official driver to connect, sign in and run a command; not a database.
 
 const OP_REPLY = 1;
 const OP_QUERY = 2004;
 const OP_MSG = 2013;
+
+export interface MongoFakeOptions {
+  /** Fields merged into the hello answer, given the fake's port (replica set members, say). */
+  helloExtras?: (port: number) => Document;
+  /** Accept TLS connections only, with this certificate. */
+  tls?: { cert: string; key: string };
+}
 
 export interface MongoFake {
   port: number;
@@ -39,7 +48,8 @@ function header(length: number, requestId: number, responseTo: number, opCode: n
 }
 
 /** Starts the fake on a free loopback port with one SCRAM-SHA-256 user. */
-export async function startMongoFake(user: { username: string; password: string }, helloExtras: (port: number) => Document = () => ({})): Promise<MongoFake> {
+export async function startMongoFake(user: { username: string; password: string }, options: MongoFakeOptions = {}): Promise<MongoFake> {
+  const helloExtras = options.helloExtras ?? (() => ({}));
   const commands: string[] = [];
   const sockets = new Set<Socket>();
   const salt = randomBytes(16);
@@ -145,7 +155,7 @@ export async function startMongoFake(user: { username: string; password: string 
     }
   }
 
-  const server = createServer((socket) => {
+  const serve = (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -158,7 +168,9 @@ export async function startMongoFake(user: { username: string; password: string 
         pending = pending.subarray(length);
       }
     });
-  });
+  };
+  const server: Server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, serve) : createServer(serve);
+  server.on('tlsClientError', () => {}); // a client refusing the certificate ends its handshake
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
