@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTdsFake, type TdsFake } from '../support/fakes/tds-fake.js';
 import { freePort } from '../support/local-servers.js';
 import { makeCertificates } from './support/certificates.js';
+import { signInWithLoginOnlyEncryption } from './support/tds-login-only-client.js';
 import { expectTimeoutTearsDown, probeCheck, runCheck, startSilentListener, type SilentListener } from '../support/probe-runs.js';
 
 const USER = 'monitor';
@@ -86,6 +87,19 @@ describe('mssql probe against the fake with optional encryption (a certificate, 
     const clear = await runCheck(probeCheck(mssql(target, { username: USER }), { password: PASSWORD }));
     expect(clear).toMatchObject({ status: 'up', message: `signed in as ${USER}` });
     expect(fake.negotiated).toEqual(['full', 'none']);
+  });
+
+  it('encrypts the LOGIN7 alone for a client offering ENCRYPT_OFF, then answers in the clear', async () => {
+    const result = await signInWithLoginOnlyEncryption(fake.port, { username: USER, password: PASSWORD }, 'SELECT 7');
+    expect(result.encryption).toBe(0x00); // ENCRYPT_OFF
+    expect(result.protocol).toBe('TLSv1.2');
+    // Tabular results (0x04) read without TLS: LOGINACK (0xAD), then a ROW (0xD1) holding 7.
+    expect(result.loginAnswer.type).toBe(0x04);
+    expect(result.loginAnswer.message.includes(Buffer.from([0xad]))).toBe(true);
+    expect(result.batchAnswer.type).toBe(0x04);
+    expect(result.batchAnswer.message.includes(Buffer.from([0xd1, 4, 7, 0, 0, 0]))).toBe(true);
+    expect(fake.negotiated.at(-1)).toBe('login');
+    expect(fake.batches).toContain('SELECT 7');
   });
 });
 
