@@ -77,7 +77,7 @@ export async function startMongoFake(user: { username: string; password: string 
           logicalSessionTimeoutMinutes: 30,
           connectionId: nextId++,
           minWireVersion: 0,
-          maxWireVersion: 21,
+          maxWireVersion: 25, // MongoDB 8.0
           readOnly: false,
           saslSupportedMechs: ['SCRAM-SHA-256'],
           ok: 1,
@@ -87,7 +87,7 @@ export async function startMongoFake(user: { username: string; password: string 
       case 'endsessions':
         return { ok: 1 };
       case 'serverstatus':
-        return { host: 'fake', version: '7.0.0', uptime: 42, ok: 1 };
+        return { host: 'fake', version: '8.0.4', uptime: 42, ok: 1 };
       case 'saslstart': {
         if (command.mechanism !== 'SCRAM-SHA-256') return authFailed();
         const clientFirst = Buffer.from(command.payload.buffer).toString('utf8');
@@ -133,7 +133,19 @@ export async function startMongoFake(user: { username: string; password: string 
     if (opCode === OP_QUERY) {
       const [, afterName] = cstring(message, 20);
       const query = BSON.deserialize(message.subarray(afterName + 8), { promoteBuffers: false });
-      const body = BSON.serialize(respond(query));
+      // Since MongoDB 5.1 OP_QUERY carries the handshake only (hello / isMaster); every other
+      // command must come as OP_MSG (https://www.mongodb.com/docs/manual/legacy-opcodes/).
+      const name = Object.keys(query)[0] ?? '';
+      const legacyHandshake = /^(hello|ismaster)$/i.test(name);
+      const answer = legacyHandshake
+        ? respond(query)
+        : {
+            ok: 0,
+            errmsg: `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade.`,
+            code: 352,
+            codeName: 'UnsupportedOpQueryCommand',
+          };
+      const body = BSON.serialize(answer);
       const reply = Buffer.alloc(20);
       reply.writeInt32LE(1, 16); // numberReturned; responseFlags, cursorID and startingFrom stay 0
       socket.write(Buffer.concat([header(16 + 20 + body.length, nextId++, requestId, OP_REPLY), reply, body]));
