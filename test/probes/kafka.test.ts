@@ -12,6 +12,35 @@ const PASSWORD = 'kafka-probe-secret-4711';
 const kafka = (target: string, config: Record<string, unknown>, timeoutMs = 5000) =>
   ({ name: 'events', type: 'kafka', target, config, thresholds: { timeoutMs } }) as const;
 
+// kafkajs's own protocol encoders and decoders (an implementation independent of the fake's),
+// for requests sent on a raw socket.
+type KafkajsApi = (args: object) => { request: object; response: { decode(payload: Buffer): Promise<unknown> } };
+const kafkajs = createRequire(import.meta.url);
+const produce = (version: number, args: object) => (kafkajs('kafkajs/src/protocol/requests/produce').protocol({ version }) as KafkajsApi)(args);
+const metadata = (version: number, args: object) => (kafkajs('kafkajs/src/protocol/requests/metadata').protocol({ version }) as KafkajsApi)(args);
+const frame = kafkajs('kafkajs/src/protocol/request') as (args: object) => Promise<{ buffer: Buffer }>;
+
+/** Sends one request and reads its whole response (size first), or nothing when the broker closes. */
+async function exchange(port: number, request: object, bytes: (encoded: Buffer) => Buffer = (b) => b): Promise<Buffer> {
+  const socket = connect(port, '127.0.0.1');
+  socket.write(bytes((await frame({ correlationId: 7, clientId: 'test', request })).buffer));
+  try {
+    return await new Promise<Buffer>((resolve) => {
+      let received = Buffer.alloc(0);
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+        if (received.length >= 4 && received.length >= 4 + received.readInt32BE(0)) resolve(received);
+      });
+      socket.once('close', () => resolve(received));
+    });
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** The response body: after its size and correlation id. */
+const body = (reply: Buffer) => reply.subarray(8);
+
 // The fake serves what an Apache Kafka 4 broker serves (KIP-896): Produce from v3 (record
 // batches of message format v2), Metadata 0-8, SaslHandshake v1 only.
 describe('kafka probe against a protocol-level fake broker with the versions of Kafka 4 (ApiVersions, Metadata, Produce)', () => {
@@ -61,25 +90,9 @@ describe('kafka fake: decoding of the record batch is real', () => {
   });
   afterAll(() => broker.close());
 
-  // kafkajs's own encoder (an independent implementation) writes the request; sent on a raw socket.
-  const require = createRequire(import.meta.url);
-  const produceRequest = {
-    2: require('kafkajs/src/protocol/requests/produce/v2/request') as (args: object) => object,
-    3: require('kafkajs/src/protocol/requests/produce/v3/request') as (args: object) => object,
-  };
-  const frame = require('kafkajs/src/protocol/request') as (args: object) => Promise<{ buffer: Buffer }>;
   async function send(version: 2 | 3, bytes: (encoded: Buffer) => Buffer = (b) => b): Promise<Buffer> {
     const topicData = [{ topic: 'monitoring', partitions: [{ partition: 0, messages: [{ value: 'intact?' }] }] }];
-    const request = produceRequest[version]({ acks: -1, timeout: 1000, topicData });
-    const encoded = bytes((await frame({ correlationId: 7, clientId: 'test', request })).buffer);
-    const socket = connect(broker.port, '127.0.0.1');
-    socket.write(encoded);
-    const reply = await new Promise<Buffer>((resolve) => {
-      socket.once('data', resolve);
-      socket.once('close', () => resolve(Buffer.alloc(0)));
-    });
-    socket.destroy();
-    return reply;
+    return exchange(broker.port, produce(version, { acks: -1, timeout: 1000, topicData }).request, bytes);
   }
   /** Produce v2/v3 response: size, correlation id, [topic [partition, error_code, ...]]. */
   const errorCodeOf = (reply: Buffer) => reply.readInt16BE(4 + 4 + 4 + 2 + 'monitoring'.length + 4 + 4);
@@ -104,6 +117,40 @@ describe('kafka fake: decoding of the record batch is real', () => {
   });
 });
 
+describe('kafka fake: each Metadata and Produce version it names reads right with kafkajs decoders', () => {
+  let broker: KafkaFake;
+  beforeAll(async () => {
+    broker = await startKafkaFake({ topics: ['monitoring'] });
+  });
+  afterAll(() => broker.close());
+
+  it.each([0, 1, 2, 3, 4, 5, 6])('Metadata v%i', async (version) => {
+    const { request, response } = metadata(version, { topics: ['monitoring', 'missing'], allowAutoTopicCreation: false });
+    const decoded = (await response.decode(body(await exchange(broker.port, request)))) as {
+      brokers: Array<{ nodeId: number; host: string; port: number }>;
+      topicMetadata: Array<{ topicErrorCode: number; topic: string; partitionMetadata: Array<{ partitionId: number; leader: number; isr: number[] }> }>;
+    };
+    expect(decoded.brokers).toEqual([expect.objectContaining({ nodeId: 1, host: '127.0.0.1', port: broker.port })]);
+    expect(decoded.topicMetadata.map((t) => [t.topic, t.topicErrorCode, t.partitionMetadata.length])).toEqual([
+      ['monitoring', 0, 1],
+      ['missing', 3, 0],
+    ]);
+    expect(decoded.topicMetadata[0].partitionMetadata[0]).toMatchObject({ partitionId: 0, leader: 1, isr: [1] });
+  });
+
+  it.each([3, 4, 5, 6, 7])('Produce v%i, its record arriving intact', async (version) => {
+    const value = `produced at v${version}`;
+    const topicData = [{ topic: 'monitoring', partitions: [{ partition: 0, messages: [{ key: 'k', value }] }] }];
+    const { request, response } = produce(version, { acks: -1, timeout: 1000, topicData });
+    const decoded = (await response.decode(body(await exchange(broker.port, request)))) as {
+      topics: Array<{ topicName: string; partitions: Array<{ partition: number; errorCode: number; baseOffset: string }> }>;
+    };
+    expect(decoded.topics).toEqual([{ topicName: 'monitoring', partitions: [expect.objectContaining({ partition: 0, errorCode: 0 })] }]);
+    const last = broker.produced.at(-1);
+    expect([last?.version, last?.key?.toString(), last?.value?.toString()]).toEqual([version, 'k', value]);
+  });
+});
+
 describe('kafka probe against a protocol-level fake broker with SASL/PLAIN', () => {
   let secured: KafkaFake;
   beforeAll(async () => {
@@ -116,6 +163,7 @@ describe('kafka probe against a protocol-level fake broker with SASL/PLAIN', () 
     // The password sits beside the user name in `sasl`, as the runner hands it over.
     const withPassword = (password: string) => probeCheck(kafka(target, { topic: 'monitoring' }), { sasl: { mechanism: 'plain', username: USER, password } });
     expect(await runCheck(withPassword(PASSWORD))).toMatchObject({ status: 'up', message: 'produced to monitoring partition 0' });
+    expect(secured.requests).toContain('SaslHandshake v1'); // Kafka 4 has no SaslHandshake v0 (KIP-896)
     const wrong = await runCheck(withPassword(`${PASSWORD}-wrong`));
     expect(wrong).toMatchObject({ status: 'down', message: `authentication failed for user "${USER}"` });
   });

@@ -17,10 +17,6 @@ export function answerMetadata(version: number, body: KafkaReader, out: KafkaWri
   // v0: an empty array means all topics; v1+: a null array means all topics, an empty one none.
   const requested = body.array(() => body.string() ?? '');
   if (version >= 4) body.boolean(); // allow_auto_topic_creation (this broker creates none)
-  if (version >= 8) {
-    body.boolean(); // include_cluster_authorized_operations
-    body.boolean(); // include_topic_authorized_operations
-  }
   const topics = requested === null || (version === 0 && requested.length === 0) ? broker.topics : requested;
   if (version >= 3) out.int32(0); // throttle_time_ms
   out.array([{ id: BROKER_ID, host: '127.0.0.1', port: broker.port }], (b) => {
@@ -35,14 +31,11 @@ export function answerMetadata(version: number, body: KafkaReader, out: KafkaWri
     if (version >= 1) out.boolean(false); // is_internal
     out.array(known ? [0] : [], (partition) => {
       out.int16(ERROR.none).int32(partition).int32(BROKER_ID);
-      if (version >= 7) out.int32(0); // leader_epoch
       out.array([BROKER_ID], (r) => out.int32(r)); // replica_nodes
       out.array([BROKER_ID], (r) => out.int32(r)); // isr_nodes
       if (version >= 5) out.array([], () => {}); // offline_replicas
     });
-    if (version >= 8) out.int32(-2147483648); // topic_authorized_operations: not requested
   });
-  if (version >= 8) out.int32(-2147483648); // cluster_authorized_operations
   return out;
 }
 
@@ -50,7 +43,6 @@ interface PartitionAnswer {
   partition: number;
   error: number;
   baseOffset: bigint;
-  message: string | null;
 }
 
 export function answerProduce(
@@ -69,33 +61,29 @@ export function answerProduce(
     partitions: partitions.map(({ partition, records }): PartitionAnswer => {
       if (version < PRODUCE_BASELINE) {
         broker.refusals.push(`Produce v${version} refused: Kafka 4 accepts v${PRODUCE_BASELINE} and later (KIP-896)`);
-        return { partition, error: ERROR.unsupportedVersion, baseOffset: -1n, message: null };
+        return { partition, error: ERROR.unsupportedVersion, baseOffset: -1n };
       }
-      if (!broker.topics.includes(topic)) return { partition, error: ERROR.unknownTopic, baseOffset: -1n, message: null };
+      if (!broker.topics.includes(topic)) return { partition, error: ERROR.unknownTopic, baseOffset: -1n };
       try {
         const batches = decodeRecordBatches(records ?? Buffer.alloc(0));
         const baseOffset = BigInt(broker.produced.length);
         for (const { records: decoded } of batches) {
           for (const { key, value } of decoded) broker.produced.push({ topic, partition, version, key, value });
         }
-        return { partition, error: ERROR.none, baseOffset, message: null };
+        return { partition, error: ERROR.none, baseOffset };
       } catch (error) {
         const reason = error instanceof CorruptRecordBatch || error instanceof RangeError ? error.message : String(error);
         broker.refusals.push(`${topic}-${partition}: ${reason}`);
-        return { partition, error: ERROR.corruptMessage, baseOffset: -1n, message: reason };
+        return { partition, error: ERROR.corruptMessage, baseOffset: -1n };
       }
     }),
   }));
   if (acks === 0) return null; // acks 0: the broker sends no response at all
   out.array(answers, ({ topic, partitions }) => {
-    out.string(topic).array(partitions, ({ partition, error, baseOffset, message }) => {
+    out.string(topic).array(partitions, ({ partition, error, baseOffset }) => {
       out.int32(partition).int16(error).int64(baseOffset);
       if (version >= 2) out.int64(-1n); // log_append_time_ms: -1 under CreateTime
       if (version >= 5) out.int64(0n); // log_start_offset
-      if (version >= 8) {
-        out.array([], () => {}); // record_errors
-        out.string(message); // error_message
-      }
     });
   });
   if (version >= 1) out.int32(0); // throttle_time_ms
