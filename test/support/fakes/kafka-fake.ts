@@ -12,7 +12,7 @@ import { KafkaReader, KafkaWriter } from './kafka-wire.js';
 // sign in and have a message acknowledged; not a broker.
 
 const API = { produce: 0, metadata: 3, saslHandshake: 17, apiVersions: 18, saslAuthenticate: 36 } as const;
-const ERROR = { none: 0, unknownTopic: 3, unsupportedVersion: 35, saslAuthenticationFailed: 58 } as const;
+const ERROR = { none: 0, unsupportedVersion: 35, saslAuthenticationFailed: 58 } as const;
 
 export interface ProducedMessage {
   topic: string;
