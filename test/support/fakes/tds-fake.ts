@@ -99,7 +99,7 @@ export async function startTdsFake(user: { username: string; password: string },
 
     /** MS-TDS 3.3.5.2-3.3.5.3: the server's side of TLS, its records wrapped while handshaking. */
     function startTls(negotiated: 'login' | 'full') {
-      let outgoing: Buffer[] = [];
+      const outgoing: Buffer[] = [];
       carrier = new Duplex({
         read() {},
         write(chunk: Buffer, _encoding, done) {
@@ -108,11 +108,10 @@ export async function startTdsFake(user: { username: string; password: string },
             // One PRELOGIN message answers each flight of the client's handshake: what TLS
             // writes for one flight is gathered and sent when it is done.
             if (outgoing.push(chunk) === 1) setImmediate(() => socket.write(packet(PACKET.prelogin, Buffer.concat(outgoing.splice(0)))));
-          }
+          } // after a login-only LOGIN7 the TLS session is left: nothing more goes out through it
           done();
         },
       });
-      outgoing = [];
       tls = new TLSSocket(carrier, { isServer: true, secureContext });
       tls.on('error', destroy);
       const cleartext = tdsMessageReader((type, message) => {

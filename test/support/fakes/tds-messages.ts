@@ -47,14 +47,23 @@ function errorToken(number: number, message: string, severity: number): Buffer {
   return sized(TOKEN.error, Buffer.concat([numberAndState, usVarchar(message), bVarchar('fake'), bVarchar(''), Buffer.alloc(4)]));
 }
 
-/** One packet holding a whole message (status EOM), MS-TDS 2.2.3.1. */
+/**
+ * A message in packets of at most 4096 bytes, the packet size before LOGIN7 negotiates another,
+ * the last one with status EOM (MS-TDS 2.2.3.1).
+ */
 export function packet(type: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt8(type, 0);
-  head.writeUInt8(0x01, 1); // end of message
-  head.writeUInt16BE(8 + payload.length, 2);
-  head.writeUInt8(1, 6);
-  return Buffer.concat([head, payload]);
+  const size = 4096 - 8;
+  const packets: Buffer[] = [];
+  for (let at = 0, id = 1; at === 0 || at < payload.length; at += size, id += 1) {
+    const part = payload.subarray(at, at + size);
+    const head = Buffer.alloc(8);
+    head.writeUInt8(type, 0);
+    head.writeUInt8(at + size >= payload.length ? 0x01 : 0x00, 1); // end of message on the last
+    head.writeUInt16BE(8 + part.length, 2);
+    head.writeUInt8(id % 256, 6);
+    packets.push(head, part);
+  }
+  return Buffer.concat(packets);
 }
 
 /** The client's ENCRYPTION option from its PRELOGIN (option tokens, offsets from the start, 0xFF last). */
