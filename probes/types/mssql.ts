@@ -76,6 +76,9 @@ export const mssqlProbe = defineSqlProbe({
     const { code, message } = error as { code?: string; message?: string };
     // Error 18456 reads "Login failed for user 'x'."; other ELOGIN errors (an unknown database)
     // and EREQUEST (the query) carry the server's own text, which names no password.
+    // The server answered ENCRYPT_REQ to a client that does not encrypt (MS-TDS 2.2.6.5);
+    // tedious names its own option, the check's is useTls.
+    if (code === 'EENCRYPT') return 'the server requires encryption (turn on useTls)';
     if (code === 'ELOGIN' && message?.startsWith('Login failed for user')) {
       return `authentication failed for user "${check.config.username ?? ''}"`;
     }

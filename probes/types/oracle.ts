@@ -54,8 +54,12 @@ export const oracleProbe = defineSqlProbe({
     const [first, detail] = message.split('\n');
     // NJS-503 (could not connect) puts the socket's own error on its second line.
     if (first.startsWith('NJS-503') && detail && /^connect E[A-Z]+ \S+$/.test(detail)) return detail;
+    // NJS-506 (TLS handshake failure) puts Node's reason on its second line: the certificate's problem.
+    if (first.startsWith('NJS-506') && detail) return `${withoutConnectionId(first).replace(/\.$/, '')}: ${detail}`;
     // ORA- and NJS- messages name the service, host and port, never the password; the
     // connection id the driver appends is noise.
-    return /^(ORA|NJS|TNS)-\d+/.test(first) ? first.replace(/\s*\(CONNECTION_ID=[^)]*\)/, '') : undefined;
+    return /^(ORA|NJS|TNS)-\d+/.test(first) ? withoutConnectionId(first) : undefined;
   },
 });
+
+const withoutConnectionId = (line: string) => line.replace(/\s*\(CONNECTION_ID=[^)]*\)/, '');

@@ -130,7 +130,7 @@ describe.each(DATABASE_KINDS)('imported Uptime Kuma checks run once their secret
 
   it('runs the Kafka check against a protocol-level fake broker with SASL/PLAIN', async () => {
     const password = `kafka-${randomBytes(8).toString('hex')}`;
-    // The fake speaks plain TCP and SASL/PLAIN only: the imported SCRAM over TLS is switched to them.
+    // The fake signs in with SASL/PLAIN only: the imported SCRAM over TLS is switched to plain TCP and PLAIN.
     const broker = await startKafkaFake({ topics: ['monitoring'], user: { username: 'monitor', password } });
     try {
       await pointAt(
@@ -140,7 +140,7 @@ describe.each(DATABASE_KINDS)('imported Uptime Kuma checks run once their secret
         (config) => config.sasl?.password,
       );
       await expectUpOnlyWithSecret('events-cluster', password, /authentication failed for user "monitor"/);
-      expect(broker.produced).toEqual([{ topic: 'monitoring', partition: 0, bytes: expect.any(Number) }]);
+      expect(broker.produced).toEqual([expect.objectContaining({ topic: 'monitoring', partition: 0 })]);
     } finally {
       await broker.close();
     }

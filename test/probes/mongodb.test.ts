@@ -5,6 +5,7 @@ import { startEgressSocksProxy } from '../../probes/egress-socks-proxy.js';
 import { egressMongoClient } from '../../probes/types/mongodb.js';
 import { startMongoFake, type MongoFake } from '../support/fakes/mongodb-fake.js';
 import { freePort } from '../support/local-servers.js';
+import { makeCertificates } from './support/certificates.js';
 import { expectTimeoutTearsDown, probeCheck, runCheck, startSilentListener, type SilentListener } from '../support/probe-runs.js';
 
 const USER = 'monitor';
@@ -34,6 +35,25 @@ describe('mongodb probe against a protocol-level fake (wire protocol, hello, SCR
     expect(wrong).toMatchObject({ status: 'down', message: `authentication failed for user "${USER}"` });
     const unknown = await runCheck(probeCheck(mongo(target, { command: { noSuchThing: 1 } })));
     expect(unknown).toMatchObject({ status: 'down', message: "noSuchThing failed: no such command: 'noSuchThing'" });
+  });
+});
+
+describe('mongodb probe against the fake requiring TLS (tls=true)', () => {
+  let fake: MongoFake;
+  beforeAll(async () => {
+    fake = await startMongoFake({ username: USER, password: PASSWORD }, { tls: makeCertificates().selfSigned });
+  });
+  afterAll(() => fake.close());
+
+  it('is up when the certificate is accepted, and down with the reason when it is not trusted', async () => {
+    const target = `127.0.0.1:${fake.port}`;
+    const accepted = await runCheck(probeCheck(mongo(target, { username: USER, useTls: true, ignoreTlsErrors: true }), { password: PASSWORD }));
+    expect(accepted).toMatchObject({ status: 'up', message: 'ping ok' });
+    expect(fake.commands).toContain('saslContinue');
+    const untrusted = await runCheck(probeCheck(mongo(target, { useTls: true })));
+    expect(untrusted).toMatchObject({ status: 'down', message: `TLS handshake with ${target} failed: DEPTH_ZERO_SELF_SIGNED_CERT` });
+    const plaintext = await runCheck(probeCheck(mongo(target)));
+    expect(plaintext.status).toBe('down');
   });
 });
 
@@ -70,12 +90,17 @@ describe('mongodb: servers the driver discovers go through the egress policy (fa
     await new Promise<void>((resolve) => witness.listen(0, '127.0.0.2', resolve));
     const witnessPort = (witness.address() as AddressInfo).port;
     const member = `127.0.0.2:${witnessPort}`;
-    const fake = await startMongoFake({ username: USER, password: PASSWORD }, (port) => ({
-      setName: 'rs0',
-      hosts: [`127.0.0.1:${port}`, member],
-      me: `127.0.0.1:${port}`,
-      primary: `127.0.0.1:${port}`,
-    }));
+    const fake = await startMongoFake(
+      { username: USER, password: PASSWORD },
+      {
+        helloExtras: (port) => ({
+          setName: 'rs0',
+          hosts: [`127.0.0.1:${port}`, member],
+          me: `127.0.0.1:${port}`,
+          primary: `127.0.0.1:${port}`,
+        }),
+      },
+    );
     const egress = createEgressPolicy({ denyPrivate: false, allow: ['127.0.0.1/32'] });
     const proxy = await startEgressSocksProxy(egress);
     // Replica set discovery, as a mongodb+srv target gets: the driver learns the member from hello.

@@ -1,15 +1,24 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { BSON, type Document } from 'mongodb';
 
 // A protocol-level MongoDB fake: the wire protocol (OP_QUERY for the legacy handshake, OP_MSG
 // for everything else), the hello handshake, SCRAM-SHA-256 sign-in against one user, and a few
-// commands (ping, serverStatus, endSessions). Enough for the official driver to connect, sign
-// in and run a command; not a database.
+// commands (ping, serverStatus, endSessions), in plaintext or with TLS from the first byte as
+// mongod's `net.tls.mode: requireTLS` (https://www.mongodb.com/docs/manual/tutorial/configure-ssl/).
+// Enough for the official driver to connect, sign in and run a command; not a database.
 
 const OP_REPLY = 1;
 const OP_QUERY = 2004;
 const OP_MSG = 2013;
+
+export interface MongoFakeOptions {
+  /** Fields merged into the hello answer, given the fake's port (replica set members, say). */
+  helloExtras?: (port: number) => Document;
+  /** Accept TLS connections only, with this certificate. */
+  tls?: { cert: string; key: string };
+}
 
 export interface MongoFake {
   port: number;
@@ -39,7 +48,8 @@ function header(length: number, requestId: number, responseTo: number, opCode: n
 }
 
 /** Starts the fake on a free loopback port with one SCRAM-SHA-256 user. */
-export async function startMongoFake(user: { username: string; password: string }, helloExtras: (port: number) => Document = () => ({})): Promise<MongoFake> {
+export async function startMongoFake(user: { username: string; password: string }, options: MongoFakeOptions = {}): Promise<MongoFake> {
+  const helloExtras = options.helloExtras ?? (() => ({}));
   const commands: string[] = [];
   const sockets = new Set<Socket>();
   const salt = randomBytes(16);
@@ -67,7 +77,7 @@ export async function startMongoFake(user: { username: string; password: string 
           logicalSessionTimeoutMinutes: 30,
           connectionId: nextId++,
           minWireVersion: 0,
-          maxWireVersion: 21,
+          maxWireVersion: 25, // MongoDB 8.0
           readOnly: false,
           saslSupportedMechs: ['SCRAM-SHA-256'],
           ok: 1,
@@ -77,7 +87,7 @@ export async function startMongoFake(user: { username: string; password: string 
       case 'endsessions':
         return { ok: 1 };
       case 'serverstatus':
-        return { host: 'fake', version: '7.0.0', uptime: 42, ok: 1 };
+        return { host: 'fake', version: '8.0.4', uptime: 42, ok: 1 };
       case 'saslstart': {
         if (command.mechanism !== 'SCRAM-SHA-256') return authFailed();
         const clientFirst = Buffer.from(command.payload.buffer).toString('utf8');
@@ -123,7 +133,19 @@ export async function startMongoFake(user: { username: string; password: string 
     if (opCode === OP_QUERY) {
       const [, afterName] = cstring(message, 20);
       const query = BSON.deserialize(message.subarray(afterName + 8), { promoteBuffers: false });
-      const body = BSON.serialize(respond(query));
+      // Since MongoDB 5.1 OP_QUERY carries the handshake only (hello / isMaster); every other
+      // command must come as OP_MSG (https://www.mongodb.com/docs/manual/legacy-opcodes/).
+      const name = Object.keys(query)[0] ?? '';
+      const legacyHandshake = /^(hello|ismaster)$/i.test(name);
+      const answer = legacyHandshake
+        ? respond(query)
+        : {
+            ok: 0,
+            errmsg: `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade.`,
+            code: 352,
+            codeName: 'UnsupportedOpQueryCommand',
+          };
+      const body = BSON.serialize(answer);
       const reply = Buffer.alloc(20);
       reply.writeInt32LE(1, 16); // numberReturned; responseFlags, cursorID and startingFrom stay 0
       socket.write(Buffer.concat([header(16 + 20 + body.length, nextId++, requestId, OP_REPLY), reply, body]));
@@ -145,7 +167,7 @@ export async function startMongoFake(user: { username: string; password: string 
     }
   }
 
-  const server = createServer((socket) => {
+  const serve = (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -158,7 +180,9 @@ export async function startMongoFake(user: { username: string; password: string 
         pending = pending.subarray(length);
       }
     });
-  });
+  };
+  const server: Server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, serve) : createServer(serve);
+  server.on('tlsClientError', () => {}); // a client refusing the certificate ends its handshake
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {

@@ -1,5 +1,23 @@
 import { createCipheriv, createDecipheriv, createHash, pbkdf2Sync, randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import {
+  acceptPacket,
+  dataPacket,
+  dataTypesAnswer,
+  errorAnswer,
+  FUNCTION,
+  MESSAGE,
+  PACKET,
+  protocolAnswer,
+  refusePacket,
+  SDER_COUNT,
+  selectOneAnswer,
+  status,
+  VERIFIER_12C,
+  VGEN_COUNT,
+  Writer,
+} from './oracle-messages.js';
 
 // A protocol-level Oracle Database fake, enough for the thin-mode driver (oracledb) to sign in:
 // the TNS listener (REFUSE with ERR=12514 for an unknown service, ACCEPT at TNS version 315
@@ -7,162 +25,9 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 // sign-in with a 12c (PBKDF2-SHA512) verifier against one user, checking the password the
 // driver encrypts with the session's combined key and answering with the server proof the
 // driver verifies. After sign-in it answers `SELECT 1 FROM DUAL` (one NUMBER row), any other
-// statement with ORA-00942, and log-off. Wire layouts follow the driver's own decoder
-// (lib/thin/protocol).
-
-const PACKET = { connect: 1, accept: 2, refuse: 4, data: 6 } as const;
-const MESSAGE = { protocol: 1, dataTypes: 2, function: 3, error: 4, rowHeader: 6, rowData: 7, parameter: 8, status: 9, describeInfo: 16 } as const;
-const FUNCTION = { authPhaseOne: 118, authPhaseTwo: 115, execute: 94 } as const;
-const TNS_VERSION = 315; // large SDU; no data flags, end-of-request or fast authentication
-const VERIFIER_12C = 0x4815;
-const VGEN_COUNT = 4096;
-const SDER_COUNT = 3;
-
-/** TTC encodings, as the driver reads them. */
-class Writer {
-  private readonly parts: Buffer[] = [];
-  byte(value: number) {
-    this.parts.push(Buffer.from([value]));
-    return this;
-  }
-  raw(bytes: Buffer) {
-    this.parts.push(bytes);
-    return this;
-  }
-  /** UB2/UB4/UB8: a length byte, then the value big-endian in as few bytes as it needs. */
-  ub(value: number) {
-    if (value === 0) return this.byte(0);
-    const size = value <= 0xff ? 1 : value <= 0xffff ? 2 : 4;
-    const bytes = Buffer.alloc(size);
-    bytes.writeUIntBE(value, 0, size);
-    return this.byte(size).raw(bytes);
-  }
-  /** A string with a one-byte length (all the values here are short). */
-  str(text: string) {
-    const bytes = Buffer.from(text);
-    return this.byte(bytes.length).raw(bytes);
-  }
-  keyValue(key: string, value: string, flag = 0) {
-    this.ub(Buffer.byteLength(key)).str(key).ub(Buffer.byteLength(value));
-    if (value) this.str(value);
-    return this.ub(flag);
-  }
-  done() {
-    return Buffer.concat(this.parts);
-  }
-}
-
-/** A DATA packet after ACCEPT: 4-byte length (large SDU), type, flags, checksum, data flags. */
-function dataPacket(payload: Buffer): Buffer {
-  const head = Buffer.alloc(10);
-  head.writeUInt32BE(10 + payload.length, 0);
-  head.writeUInt8(PACKET.data, 4);
-  return Buffer.concat([head, payload]);
-}
-
-function refusePacket(code: number): Buffer {
-  const data = Buffer.from(`(DESCRIPTION=(TMP=)(VSNNUM=0)(ERR=${code})(ERROR_STACK=(ERROR=(CODE=${code})(EMFI=4))))`, 'ascii');
-  const packet = Buffer.alloc(12 + data.length);
-  packet.writeUInt16BE(packet.length, 0);
-  packet.writeUInt8(PACKET.refuse, 4);
-  packet.writeUInt8(0x22, 8);
-  packet.writeUInt16BE(data.length, 10);
-  data.copy(packet, 12);
-  return packet;
-}
-
-function acceptPacket(): Buffer {
-  const packet = Buffer.alloc(41);
-  packet.writeUInt16BE(packet.length, 0);
-  packet.writeUInt8(PACKET.accept, 4);
-  packet.writeUInt16BE(TNS_VERSION, 8);
-  packet.writeUInt16BE(8192, 12); // SDU
-  packet.writeUInt16BE(65535, 14); // TDU
-  packet.writeUInt16BE(0x0100, 16);
-  packet.writeUInt16BE(41, 20);
-  packet.writeUInt8(0x08, 23); // no network (ANO) services
-  packet.writeUInt32BE(8192, 32); // large SDU
-  packet.writeUInt32BE(65535, 36); // large TDU
-  return packet;
-}
-
-function protocolAnswer(): Buffer {
-  const fdo = Buffer.alloc(11);
-  fdo.writeUInt16BE(2000, 9); // national character set AL16UTF16
-  const compileCaps = Buffer.alloc(8);
-  compileCaps[7] = 8; // TTC field version 12.2
-  const runtimeCaps = Buffer.alloc(7);
-  runtimeCaps[1] = 0x01; // time zone in the data type answer
-  const charset = Buffer.alloc(2);
-  charset.writeUInt16LE(873); // AL32UTF8
-  return new Writer()
-    .byte(MESSAGE.protocol)
-    .byte(6)
-    .byte(0)
-    .raw(Buffer.from('fake-oracle\0'))
-    .raw(charset)
-    .byte(0)
-    .raw(Buffer.from([0, 0])) // no elements
-    .raw(Buffer.from([0, fdo.length]))
-    .raw(fdo)
-    .byte(compileCaps.length)
-    .raw(compileCaps)
-    .byte(runtimeCaps.length)
-    .raw(runtimeCaps)
-    .done();
-}
-
-function dataTypesAnswer(): Buffer {
-  const timeZone = Buffer.alloc(11);
-  timeZone[4] = 60; // UTC: hours and minutes are offset by 60
-  timeZone[5] = 60;
-  return new Writer()
-    .byte(MESSAGE.dataTypes)
-    .raw(timeZone)
-    .raw(Buffer.from([0, 0]))
-    .done();
-}
-
-const status = () => new Writer().byte(MESSAGE.status).ub(0).ub(0).done();
-
-/**
- * The answer to `SELECT 1 FROM DUAL`: the description of one NUMBER column, one row holding 1,
- * and the end of the fetch (ORA-01403) on cursor 1.
- */
-function selectOneAnswer(): Buffer {
-  const out = new Writer().byte(MESSAGE.describeInfo).byte(0); // no chunked prefix
-  out.ub(22).ub(1).byte(0); // max row size, one column
-  out.byte(2).byte(0).byte(0).byte(0x81); // NUMBER, flags, precision 0, scale -127
-  out.ub(22).ub(0).ub(0).ub(0).ub(0).ub(0).byte(0).ub(22).ub(0); // sizes, OID, version, charset, form, size, oaccolid
-  out.byte(1).byte(0).ub(1).str('1').ub(0).ub(0).ub(1).ub(0); // nullable, name "1", no schema or type, position, flags
-  out.ub(0).ub(0).ub(0).ub(0).ub(0).ub(0); // no current date, dcb fields, no trailer
-  out.byte(MESSAGE.rowHeader).byte(0).ub(1).ub(0).ub(1).ub(0).ub(0).ub(0);
-  out.byte(MESSAGE.rowData).raw(Buffer.from([2, 0xc1, 0x02])); // the Oracle NUMBER 1
-  return Buffer.concat([out.done(), errorAnswer(1403, 'ORA-01403: no data found', { cursorId: 1, rowCount: 1 })]);
-}
-
-/** An error ending the call, as the driver's processErrorInfo reads it (TTC field version 12.2). */
-function errorAnswer(code: number, text: string, call: { cursorId?: number; rowCount?: number } = {}): Buffer {
-  const out = new Writer().byte(MESSAGE.error);
-  out
-    .ub(0)
-    .ub(0)
-    .ub(0)
-    .ub(0)
-    .ub(0)
-    .ub(0)
-    .ub(call.cursorId ?? 0)
-    .ub(0); // call status .. cursor id, error position
-  out.raw(Buffer.alloc(6)); // sql type, fatal, flags, cursor options, UPI parameter, warning flag
-  out.ub(0).ub(0).byte(0).ub(0).ub(0); // row id
-  out.ub(0).byte(0).byte(0).ub(0).ub(0).ub(0); // OS error .. logical row id
-  out.ub(0).ub(0).ub(0); // batch errors, offsets, messages
-  return out
-    .ub(code)
-    .ub(call.rowCount ?? 0)
-    .str(`${text}\n`)
-    .done();
-}
+// statement with ORA-00942, and log-off. With a certificate it listens as TCPS: TLS from the
+// first byte, TNS inside (Oracle Net's TCPS protocol, as the thin driver opens it with
+// `(PROTOCOL=TCPS)`). Wire layouts follow the driver's own decoder (lib/thin/protocol).
 
 const aes = (key: Buffer, data: Buffer, decrypt = false) => {
   const cipher = decrypt ? createDecipheriv('aes-256-cbc', key, Buffer.alloc(16)) : createCipheriv('aes-256-cbc', key, Buffer.alloc(16));
@@ -196,7 +61,13 @@ export interface OracleFake {
 }
 
 /** Starts the fake on a free loopback port, serving `service` with one user. */
-export async function startOracleFake(options: { service: string; username: string; password: string }): Promise<OracleFake> {
+export async function startOracleFake(options: {
+  service: string;
+  username: string;
+  password: string;
+  /** Listen as TCPS with this certificate. */
+  tls?: { cert: string; key: string };
+}): Promise<OracleFake> {
   const sockets = new Set<Socket>();
 
   function phaseOne(message: Buffer): { answer: Buffer; session: Session } {
@@ -251,7 +122,7 @@ export async function startOracleFake(options: { service: string; username: stri
     return { answer: Buffer.concat([answer, status()]), ok: true };
   }
 
-  const server = createServer((socket) => {
+  const serve = (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -311,7 +182,9 @@ export async function startOracleFake(options: { service: string; username: stri
         }
       }
     });
-  });
+  };
+  const server: Server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, serve) : createServer(serve);
+  server.on('tlsClientError', () => {}); // a client refusing the certificate ends its handshake
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const fake: OracleFake = {
     port: (server.address() as AddressInfo).port,

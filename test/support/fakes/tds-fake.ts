@@ -1,176 +1,160 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import { createSecureContext, TLSSocket } from 'node:tls';
+import {
+  batchAnswer,
+  ENCRYPT,
+  loginAnswer,
+  loginFailed,
+  PACKET,
+  packet,
+  preloginAnswer,
+  preloginEncryption,
+  readLogin7,
+  tdsMessageReader,
+} from './tds-messages.js';
 
-// A protocol-level SQL Server fake: TDS 7.4 packets, PRELOGIN (no encryption), LOGIN7 checked
-// against one user (the password de-scrambled as the protocol defines), and SQL batches:
-// SET statements, `SELECT <integer>` (one int row) and an error for anything else. Enough for
-// tedious to connect, sign in and run a query; not a database.
+// A protocol-level SQL Server fake: TDS 7.4 packets, PRELOGIN with the encryption negotiation
+// of MS-TDS 2.2.6.5 and the TLS handshake carried in PRELOGIN packets (MS-TDS 3.2.5.1-3.2.5.3,
+// 3.3.5.1-3.3.5.3), LOGIN7 checked against one user (the password de-scrambled as the protocol
+// defines), and SQL batches: SET statements, `SELECT <integer>` (one int row) and an error for
+// anything else. Enough for tedious to connect, sign in (in the clear, or over TLS) and run a
+// query; not a database.
 
-const PACKET = { sqlBatch: 0x01, tabularResult: 0x04, login7: 0x10, prelogin: 0x12 } as const;
-const TOKEN = { colMetadata: 0x81, error: 0xaa, loginAck: 0xad, row: 0xd1, envChange: 0xe3, done: 0xfd } as const;
-const DONE = { final: 0x00, error: 0x02, count: 0x10 } as const;
+/**
+ * The server's encryption setting, as SQL Server's "Force Encryption" and certificate make it:
+ * - 'not-supported': no certificate, answers ENCRYPT_NOT_SUP (the default);
+ * - 'optional': a certificate, answers ENCRYPT_OFF, so a client asking for encryption gets all
+ *   of its traffic encrypted and one that does not ask gets its LOGIN7 encrypted only;
+ * - 'required': Force Encryption, answers ENCRYPT_REQ and ends a connection that cannot encrypt.
+ */
+export type TdsEncryption = 'not-supported' | 'optional' | 'required';
+
+/** How a connection's encryption came out of PRELOGIN. */
+export type TdsNegotiated = 'none' | 'login' | 'full' | 'refused';
+
+export interface TdsFakeOptions {
+  encryption?: TdsEncryption;
+  /** The certificate of 'optional' and 'required'. */
+  tls?: { cert: string; key: string };
+}
 
 export interface TdsFake {
   port: number;
   /** SQL batches received after sign-in. */
   batches: string[];
+  /** Each connection's negotiated encryption, in order. */
+  negotiated: TdsNegotiated[];
   close(): Promise<void>;
 }
 
-const ucs2 = (text: string) => Buffer.from(text, 'utf16le');
-
-function bVarchar(text: string): Buffer {
-  return Buffer.concat([Buffer.from([text.length]), ucs2(text)]);
-}
-
-function usVarchar(text: string): Buffer {
-  const length = Buffer.alloc(2);
-  length.writeUInt16LE(text.length);
-  return Buffer.concat([length, ucs2(text)]);
-}
-
-/** A token with a 2-byte length before its body. */
-function sized(token: number, body: Buffer): Buffer {
-  const head = Buffer.alloc(3);
-  head.writeUInt8(token, 0);
-  head.writeUInt16LE(body.length, 1);
-  return Buffer.concat([head, body]);
-}
-
-function done(status: number, rows = 0): Buffer {
-  const token = Buffer.alloc(13);
-  token.writeUInt8(TOKEN.done, 0);
-  token.writeUInt16LE(status, 1);
-  token.writeBigUInt64LE(BigInt(rows), 5);
-  return token;
-}
-
-function errorToken(number: number, message: string, severity: number): Buffer {
-  const numberAndState = Buffer.alloc(6);
-  numberAndState.writeInt32LE(number, 0);
-  numberAndState.writeUInt8(1, 4);
-  numberAndState.writeUInt8(severity, 5);
-  return sized(TOKEN.error, Buffer.concat([numberAndState, usVarchar(message), bVarchar('fake'), bVarchar(''), Buffer.alloc(4)]));
-}
-
-function packet(type: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt8(type, 0);
-  head.writeUInt8(0x01, 1); // end of message
-  head.writeUInt16BE(8 + payload.length, 2);
-  head.writeUInt8(1, 6);
-  return Buffer.concat([head, payload]);
-}
-
-function preloginAnswer(): Buffer {
-  // Options: VERSION (6 bytes) and ENCRYPTION (1 byte: NOT_SUP), then the terminator.
-  const options = Buffer.alloc(11);
-  const dataStart = options.length;
-  options.writeUInt8(0x00, 0);
-  options.writeUInt16BE(dataStart, 1);
-  options.writeUInt16BE(6, 3);
-  options.writeUInt8(0x01, 5);
-  options.writeUInt16BE(dataStart + 6, 6);
-  options.writeUInt16BE(1, 8);
-  options.writeUInt8(0xff, 10);
-  return Buffer.concat([options, Buffer.from([16, 0, 0x07, 0xd0, 0, 0]), Buffer.from([0x02])]);
-}
-
-/** Reads a LOGIN7 string field (offset and length in characters at `at`). */
-function loginField(login: Buffer, at: number): Buffer {
-  const offset = login.readUInt16LE(at);
-  const chars = login.readUInt16LE(at + 2);
-  return login.subarray(offset, offset + chars * 2);
-}
-
-/** LOGIN7 passwords are scrambled: each byte's nibbles swapped, then XOR 0xA5. */
-function unscramble(bytes: Buffer): string {
-  return Buffer.from(
-    bytes.map((byte) => {
-      const x = byte ^ 0xa5;
-      return ((x & 0x0f) << 4) | (x >> 4);
-    }),
-  ).toString('utf16le');
-}
-
-function loginAnswer(database: string): Buffer {
-  const envChange = sized(TOKEN.envChange, Buffer.concat([Buffer.from([1]), bVarchar(database), bVarchar('master')]));
-  const version = Buffer.alloc(5);
-  version.writeUInt8(1, 0); // interface: T-SQL
-  version.writeUInt32BE(0x74000004, 1); // TDS 7.4
-  const ack = sized(TOKEN.loginAck, Buffer.concat([version, bVarchar('Microsoft SQL Server'), Buffer.from([16, 0, 0x07, 0xd0])]));
-  return Buffer.concat([envChange, ack, done(DONE.final)]);
-}
-
-function batchAnswer(sql: string): Buffer {
-  const trimmed = sql.trim();
-  if (/^set /i.test(trimmed)) return done(DONE.final);
-  const select = /^select\s+(-?\d+)\s*;?$/i.exec(trimmed);
-  if (!select) {
-    const name = /from\s+(\S+)/i.exec(trimmed)?.[1] ?? 'object';
-    return Buffer.concat([errorToken(208, `Invalid object name '${name}'.`, 16), done(DONE.error)]);
+/** MS-TDS 2.2.6.5: the server's ENCRYPTION answer to the client's, and what follows from it. */
+function negotiate(setting: TdsEncryption, client: number | undefined): { answer: number; negotiated: TdsNegotiated } {
+  const wantsTls = client === ENCRYPT.on || client === ENCRYPT.required;
+  if (setting === 'not-supported') return { answer: ENCRYPT.notSupported, negotiated: 'none' }; // a client requiring TLS ends here
+  if (setting === 'optional') {
+    if (wantsTls) return { answer: ENCRYPT.on, negotiated: 'full' };
+    return client === ENCRYPT.off ? { answer: ENCRYPT.off, negotiated: 'login' } : { answer: ENCRYPT.notSupported, negotiated: 'none' };
   }
-  // One column of type INTN(4), nameless, then one row.
-  const column = Buffer.concat([Buffer.from([1, 0]), Buffer.alloc(4), Buffer.from([0x09, 0x00]), Buffer.from([0x26, 4]), Buffer.from([0])]);
-  const value = Buffer.alloc(5);
-  value.writeUInt8(4, 0);
-  value.writeInt32LE(Number(select[1]), 1);
-  return Buffer.concat([Buffer.from([TOKEN.colMetadata]), column, Buffer.from([TOKEN.row]), value, done(DONE.count, 1)]);
+  if (client === ENCRYPT.notSupported || client === undefined) return { answer: ENCRYPT.required, negotiated: 'refused' };
+  return { answer: client === ENCRYPT.on ? ENCRYPT.on : ENCRYPT.required, negotiated: 'full' };
 }
+
+/** TLS records start with a content type of 20-23 (RFC 5246 6.2.1); no TDS packet type does. */
+const isTlsRecord = (chunk: Buffer) => chunk[0] >= 0x14 && chunk[0] <= 0x17;
 
 /** Starts the fake on a free loopback port with one SQL login. */
-export async function startTdsFake(user: { username: string; password: string }): Promise<TdsFake> {
-  const batches: string[] = [];
+export async function startTdsFake(user: { username: string; password: string }, options: TdsFakeOptions = {}): Promise<TdsFake> {
+  const setting = options.encryption ?? 'not-supported';
+  if (setting !== 'not-supported' && !options.tls) throw new Error(`encryption '${setting}' needs a certificate`);
+  const secureContext = options.tls ? createSecureContext({ cert: options.tls.cert, key: options.tls.key }) : undefined;
+  const fake: TdsFake = { port: 0, batches: [], negotiated: [], close: async () => {} };
   const sockets = new Set<Socket>();
 
-  function handle(type: number, message: Buffer, socket: Socket): void {
-    if (type === PACKET.prelogin) socket.write(packet(PACKET.tabularResult, preloginAnswer()));
-    else if (type === PACKET.login7) {
-      const username = loginField(message, 40).toString('utf16le');
-      const password = unscramble(loginField(message, 44));
-      const database = loginField(message, 68).toString('utf16le') || 'master';
+  /** Answers one message in the clear protocol; `reply` writes a whole TDS message back. */
+  function handle(type: number, message: Buffer, reply: (bytes: Buffer) => void, end: () => void): void {
+    if (type === PACKET.login7) {
+      const { username, password, database } = readLogin7(message);
       const ok = username === user.username && password === user.password;
-      socket.write(
-        packet(
-          PACKET.tabularResult,
-          ok ? loginAnswer(database) : Buffer.concat([errorToken(18456, `Login failed for user '${username}'.`, 14), done(DONE.error)]),
-        ),
-      );
+      reply(packet(PACKET.tabularResult, ok ? loginAnswer(database) : loginFailed(username)));
     } else if (type === PACKET.sqlBatch) {
       // ALL_HEADERS (its total length first), then the batch text in UCS-2.
       const sql = message.subarray(message.readUInt32LE(0)).toString('utf16le');
-      if (!/^set /i.test(sql.trim())) batches.push(sql);
-      if (sql.includes('svc_drop_connection')) return void socket.destroy(); // a server that dies mid-query
-      socket.write(packet(PACKET.tabularResult, batchAnswer(sql)));
-    } else socket.destroy();
+      if (!/^set /i.test(sql.trim())) fake.batches.push(sql);
+      if (sql.includes('svc_drop_connection')) return end(); // a server that dies mid-query
+      reply(packet(PACKET.tabularResult, batchAnswer(sql)));
+    } else end();
   }
 
-  const server = createServer((socket) => {
+  function serve(socket: Socket) {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
-    let pending = Buffer.alloc(0);
-    let message: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => {
-      pending = Buffer.concat([pending, chunk]);
-      while (pending.length >= 8 && pending.length >= pending.readUInt16BE(2)) {
-        const length = pending.readUInt16BE(2);
-        const [type, status] = [pending[0], pending[1]];
-        message.push(pending.subarray(8, length));
-        pending = pending.subarray(length);
-        if (status & 0x01) {
-          handle(type, Buffer.concat(message), socket);
-          message = [];
+    const destroy = () => void socket.destroy();
+    // 'plain': TDS packets on the socket; 'handshake': TLS records inside PRELOGIN packets;
+    // 'tls': TLS records straight on the socket, TDS packets inside them.
+    let state: 'prelogin' | 'plain' | 'handshake' | 'tls' = 'prelogin';
+    let tls: TLSSocket | undefined;
+    let carrier: Duplex | undefined;
+
+    /** MS-TDS 3.3.5.2-3.3.5.3: the server's side of TLS, its records wrapped while handshaking. */
+    function startTls(negotiated: 'login' | 'full') {
+      const outgoing: Buffer[] = [];
+      carrier = new Duplex({
+        read() {},
+        write(chunk: Buffer, _encoding, done) {
+          if (state === 'tls') socket.write(chunk);
+          else if (state === 'handshake') {
+            // One PRELOGIN message answers each flight of the client's handshake: what TLS
+            // writes for one flight is gathered and sent when it is done.
+            if (outgoing.push(chunk) === 1) setImmediate(() => socket.write(packet(PACKET.prelogin, Buffer.concat(outgoing.splice(0)))));
+          } // after a login-only LOGIN7 the TLS session is left: nothing more goes out through it
+          done();
+        },
+      });
+      tls = new TLSSocket(carrier, { isServer: true, secureContext });
+      tls.on('error', destroy);
+      const cleartext = tdsMessageReader((type, message) => {
+        if (negotiated === 'full') return handle(type, message, (bytes) => tls?.write(bytes), destroy);
+        // ENCRYPT_OFF: the LOGIN7 alone came encrypted; the answer and the rest go in the clear.
+        state = 'plain';
+        handle(type, message, (bytes) => socket.write(bytes), destroy);
+      });
+      tls.on('data', cleartext);
+    }
+
+    const fromClient = tdsMessageReader((type, message) => {
+      if (state === 'prelogin') {
+        if (type !== PACKET.prelogin) return destroy();
+        const { answer, negotiated } = negotiate(setting, preloginEncryption(message));
+        fake.negotiated.push(negotiated);
+        socket.write(packet(PACKET.tabularResult, preloginAnswer(answer)));
+        if (negotiated === 'refused') return void socket.end(); // MS-TDS 2.2.6.5: the server terminates
+        if (negotiated === 'none') state = 'plain';
+        else {
+          state = 'handshake';
+          startTls(negotiated);
         }
-      }
+      } else if (state === 'handshake') {
+        if (type !== PACKET.prelogin) return destroy();
+        carrier?.push(message);
+      } else handle(type, message, (bytes) => socket.write(bytes), destroy);
     });
-  });
+
+    socket.on('data', (chunk: Buffer) => {
+      // After its handshake the client sends TLS records bare (MS-TDS 3.2.5.3).
+      if (state === 'handshake' && isTlsRecord(chunk)) state = 'tls';
+      if (state === 'tls') carrier?.push(chunk);
+      else fromClient(chunk);
+    });
+  }
+
+  const server = createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    batches,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
+  fake.port = (server.address() as AddressInfo).port;
+  fake.close = async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
   };
+  return fake;
 }
