@@ -173,11 +173,7 @@ export async function coordinatorCeiling(rows: string[][], figures: Record<strin
           `${fixed(figure.committedPerSecond)} (${fixed(figure.committedPerSecond * 60)} a minute; load ${figure.loadAverage})`,
           '',
         ]);
-        rows.push([
-          '    of the runs started in the window, committed by 2 s after it (a second)',
-          `${fixed(figure.startedAndCommittedPerSecond)}`,
-          '',
-        ]);
+        rows.push(['    of the runs started in the window, committed by 2 s after it (a second)', `${fixed(figure.startedAndCommittedPerSecond)}`, '']);
         rows.push([
           '    claim mean / p99 (bucket bound)',
           `${fixed(figure.claimMeanMs, 1)} / ≤ ${fixed(figure.claimP99AtMostMs)} ms over ${claims} claims`,
