@@ -57,6 +57,7 @@ export interface Config {
   };
   import: {
     hostedMonitorApiUrl: string;
+    cronMonitorApiUrl: string;
     /** The time limit of one conversion's worker thread. */
     conversionTimeoutMs: number;
     /** The heap limit of one conversion's worker thread, in MiB. */
@@ -267,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     import: {
       hostedMonitorApiUrl: get('hostedMonitorApiUrl')!,
+      cronMonitorApiUrl: get('cronMonitorApiUrl')!,
       conversionTimeoutMs: get('importConversionTimeoutMs')!,
       conversionMemoryMb: get('importConversionMemoryMb')!,
     },

@@ -259,6 +259,13 @@ export const SETTINGS = {
     default: 'https://uptime.betterstack.com',
     doc: 'Base URL of the hosted monitoring API that the `hosted-monitor-api` import reads.',
   }),
+  cronMonitorApiUrl: setting({
+    env: 'SVC_IMPORT_CRON_MONITOR_API_URL',
+    file: 'import.cron_monitor_api_url',
+    parser: p.httpUrl(),
+    default: 'https://healthchecks.io',
+    doc: "Base URL of the cron monitor whose Management API the `cron-monitor-api` import reads when given an API key: a self-hosted instance's site root.",
+  }),
   secretKey: setting({
     env: 'SVC_SECRET_KEY',
     file: 'secrets.key',

@@ -3,6 +3,7 @@ import { IMPORT_REGISTRY, ImportInputError, type ImportSource } from '../../impo
 import { AppError } from '../errors.js';
 import { nulIssues } from '../http/nul-bytes.js';
 import { convertOffThread, type Converted } from '../import/convert-off-thread.js';
+import { tokenApiUrl } from '../import/hosted-input.js';
 import { parseImportQuery } from '../import/import-query.js';
 import { runImport } from '../import/run-import.js';
 import type { AppDeps } from '../deps.js';
@@ -17,8 +18,9 @@ export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 async function convertBody(deps: AppDeps, source: ImportSource, body: Buffer): Promise<Converted> {
   const entry = IMPORT_REGISTRY[source];
   try {
-    const { hostedMonitorApiUrl: hostedApiUrl, conversionTimeoutMs: timeoutMs, conversionMemoryMb: memoryMb } = deps.config.import;
-    return await convertOffThread(source, new Uint8Array(body.buffer, body.byteOffset, body.length), { timeoutMs, memoryMb, hostedApiUrl });
+    const { conversionTimeoutMs: timeoutMs, conversionMemoryMb: memoryMb } = deps.config.import;
+    const apiUrl = tokenApiUrl(source, deps.config.import);
+    return await convertOffThread(source, new Uint8Array(body.buffer, body.byteOffset, body.length), { timeoutMs, memoryMb, apiUrl });
   } catch (error) {
     if (error instanceof ImportInputError) {
       throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import cannot read this input: ${error.message}.`.replace(/\.\.$/, '.'), {
