@@ -89,7 +89,7 @@ function networkError(error: unknown, exchange: Exchange): HostedApiError {
   return new HostedApiError('unreachable', `${exchange.api} cannot be reached${detail}`);
 }
 
-const mib = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${Math.ceil(bytes / 1024)} KiB`);
 
 async function readBody(body: Dispatcher.ResponseData['body'], exchange: Exchange): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -98,7 +98,7 @@ async function readBody(body: Dispatcher.ResponseData['body'], exchange: Exchang
     size += chunk.length;
     if (size > exchange.maxBytes) {
       body.destroy();
-      throw new HostedApiError('bad-response', `${exchange.api} sent a page larger than ${mib(exchange.maxBytes)}`);
+      throw new HostedApiError('bad-response', `${exchange.api} sent a page larger than ${sizeText(exchange.maxBytes)}`);
     }
     chunks.push(chunk);
   }
