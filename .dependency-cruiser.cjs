@@ -41,7 +41,8 @@ module.exports = {
     },
     {
       name: 'importers-do-not-touch-the-network',
-      comment: "Only the token API exchange fetches (with the token or API key the caller gave), for the token sources' adapters; every converter works offline.",
+      comment:
+        "Only the token API exchange fetches (with the token or API key the caller gave), for the token sources' adapters; every converter works offline.",
       severity: 'error',
       from: { path: '^importers/', pathNot: '^importers/shared/token-api\\.ts$' },
       to: { path: [NETWORK_CORE, NETWORK_PACKAGES] },

@@ -30,8 +30,7 @@ export const IMPORT_SOURCE_DESCRIPTIONS: Readonly<Record<ImportSource, ImportSou
   'cron-monitor-api': {
     tool: 'healthchecks',
     toolName: 'Healthchecks.io',
-    input:
-      "an API key of the cron monitor's project, or the JSON of the checks listing of its Management API v3 (GET /api/v3/checks/) saved to a file",
+    input: "an API key of the cron monitor's project, or the JSON of the checks listing of its Management API v3 (GET /api/v3/checks/) saved to a file",
   },
   'hosted-check-api': {
     tool: 'pingdom',

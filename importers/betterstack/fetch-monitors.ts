@@ -50,7 +50,7 @@ function nextPage(next: unknown, current: URL, api: TokenApi): URL | undefined {
   if (url.origin !== api.origin) {
     throw new HostedApiError(
       'cross-origin',
-      `${api.api} sent a next-page link to another origin (${url.origin}); ` + 'it was not followed, so that the token is only sent to the configured API',
+      `${api.api} sent a next-page link to another origin (${url.origin}); it was not followed, so that the token is only sent to the configured API`,
     );
   }
   return url;

@@ -146,7 +146,10 @@ describe('fetching the cron monitor checks with an API key', () => {
     });
     try {
       const error = await exchange.getJson(exchange.url('/api/v3/checks/')).catch((caught: unknown) => caught);
-      expect(error, String(error)).toMatchObject({ reason: 'bad-response', message: `the cron monitor's Management API at ${api.url} sent a page larger than 1 KiB` });
+      expect(error, String(error)).toMatchObject({
+        reason: 'bad-response',
+        message: `the cron monitor's Management API at ${api.url} sent a page larger than 1 KiB`,
+      });
     } finally {
       await exchange.close();
     }
