@@ -262,7 +262,7 @@ export function buildProgram(): Command {
     .option(
       '--token-env <var>',
       'hosted-monitor-api (betterstack) and cron-monitor-api (healthchecks): the environment variable that holds the API token or key ' +
-        '(or give the listings saved as JSON with --file); the API is SVC_IMPORT_HOSTED_MONITOR_API_URL or SVC_IMPORT_CRON_MONITOR_API_URL with --local',
+        '(or give the listings saved as JSON with --file); with --local the CLI reads the API at SVC_IMPORT_HOSTED_MONITOR_API_URL or SVC_IMPORT_CRON_MONITOR_API_URL',
     )
     .option('--org <slug>', "organization (default: SVC_ORG, your only one, the token's, or default)")
     .option('--dry-run', 'preview only: write nothing')

@@ -75,7 +75,7 @@ describe('svc import', () => {
     expect(help.stdout).toContain('Example:');
     expect(help.stdout).toContain('--token-env');
     expect(help.stdout).toContain('svc import --source healthchecks --token-env HEALTHCHECKS_API_KEY --dry-run');
-    expect(help.stdout).toMatch(/cron-monitor-api \(healthchecks\)[\s\S]*SVC_IMPORT_CRON_MONITOR_API_URL/);
+    expect(help.stdout).toMatch(/--token-env <var>\s+hosted-monitor-api \(betterstack\) and cron-monitor-api\s+\(healthchecks\)[\s\S]*SVC_IMPORT_CRON_MONITOR_API_URL/);
   });
 
   it('refuses wrong usage with exit code 2 before reading anything', async () => {
