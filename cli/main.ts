@@ -261,8 +261,9 @@ export function buildProgram(): Command {
     .option('--stdin', 'read the export (or the API token) from standard input')
     .option(
       '--token-env <var>',
-      'hosted-monitor-api (betterstack) and cron-monitor-api (healthchecks): the environment variable that holds the API token or key ' +
-        '(or give the listings saved as JSON with --file); with --local the CLI reads the API at SVC_IMPORT_HOSTED_MONITOR_API_URL or SVC_IMPORT_CRON_MONITOR_API_URL',
+      'hosted-monitor-api (betterstack), cron-monitor-api (healthchecks) and hosted-check-api (pingdom): the environment variable that holds the API token or key ' +
+        '(or give the listings saved as JSON with --file); with --local the CLI reads the API at SVC_IMPORT_HOSTED_MONITOR_API_URL, ' +
+        'SVC_IMPORT_CRON_MONITOR_API_URL or SVC_IMPORT_HOSTED_CHECK_API_URL',
     )
     .option('--org <slug>', "organization (default: SVC_ORG, your only one, the token's, or default)")
     .option('--dry-run', 'preview only: write nothing')

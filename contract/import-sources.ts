@@ -35,7 +35,8 @@ export const IMPORT_SOURCE_DESCRIPTIONS: Readonly<Record<ImportSource, ImportSou
   'hosted-check-api': {
     tool: 'pingdom',
     toolName: 'Pingdom',
-    input: 'the JSON of API 3.1 GET /checks, of GET /checks/{id} answers, or both as {"checks": [...], "details": [...]}',
+    input:
+      'an API token of the hosted check service, or the JSON of API 3.1 GET /checks, of GET /checks/{id} answers, or both as {"checks": [...], "details": [...]}',
   },
   'hosted-monitor-api': {
     tool: 'betterstack',

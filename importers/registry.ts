@@ -4,12 +4,13 @@
 import type { ConversionResult, ConvertOptions } from './converter.js';
 import type { HostedMonitorData } from './betterstack/index.js';
 import type { CronMonitorChecks } from './healthchecks/fetch-checks.js';
+import type { HostedCheckData } from './pingdom/read-checks.js';
 import { IMPORT_SOURCE_DESCRIPTIONS } from '../contract/import-sources.js';
 import { ImportInputError } from './shared/import-input-error.js';
 import { IMPORT_SOURCES, canonicalSource, type ImportSource } from './shared/sources.js';
 
 /** What a converter reads: the raw export, or for a token source the data fetched with the token. */
-export type ConverterInput = Uint8Array | string | HostedMonitorData | CronMonitorChecks;
+export type ConverterInput = Uint8Array | string | HostedMonitorData | CronMonitorChecks | HostedCheckData;
 
 /** Where a token source's API is and how to stop waiting for it. */
 export interface TokenFetchOptions {
@@ -69,7 +70,18 @@ export const IMPORT_REGISTRY: Readonly<Record<ImportSource, ImportSourceEntry>> 
   'hosted-check-api': {
     source: 'hosted-check-api',
     ...IMPORT_SOURCE_DESCRIPTIONS['hosted-check-api'],
-    fetchesWithToken: false,
+    fetchesWithToken: true,
+    token: {
+      inputs:
+        'an API token of the hosted check service (one line, no spaces; from the CLI, pass it with --token-env VAR) ' +
+        'or the JSON of its GET /checks listing or GET /checks/{id} answers saved to a file',
+      loadFetch: () =>
+        import('./pingdom/fetch-checks.js').then(
+          (m): TokenFetch =>
+            (token, options) =>
+              m.fetchHostedChecks({ token, ...options }),
+        ),
+    },
     load: () => import('./pingdom/index.js').then((m) => m.convertHostedCheckApi as LoadedConverter),
   },
   'hosted-monitor-api': {
@@ -157,7 +169,7 @@ export function tokenText(input: Uint8Array | string, source: ImportSource = 'ho
 }
 
 /**
- * The network step of a token source (`cron-monitor-api`, `hosted-monitor-api`): exchanges the
+ * The network step of a token source (`cron-monitor-api`, `hosted-check-api`, `hosted-monitor-api`): exchanges the
  * token for the plain data its converter reads, at `options.baseUrl`. Throws ImportInputError for
  * something that cannot be a token, and the adapter's HostedApiError when the API refuses the
  * token or cannot be reached.

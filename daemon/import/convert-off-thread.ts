@@ -47,7 +47,7 @@ export interface ConversionLimits {
   memoryMb: number;
 }
 
-/** Where a token source reads the monitors (config `import.hosted_monitor_api_url`, `import.cron_monitor_api_url`). */
+/** Where a token source reads the monitors (config `import.hosted_monitor_api_url`, `import.cron_monitor_api_url`, `import.hosted_check_api_url`). */
 export interface ConversionSettings extends ConversionLimits {
   apiUrl: string;
 }

@@ -27,11 +27,20 @@ export function upstreamFailed(problem: UpstreamProblem): AppError {
   );
 }
 
+/** The base URLs of the token sources' APIs, as the daemon's config holds them. */
+export interface TokenApiUrls {
+  hostedMonitorApiUrl: string;
+  cronMonitorApiUrl: string;
+  hostedCheckApiUrl: string;
+}
+
 /**
- * The base URL of the API a token source reads (config `import.cron_monitor_api_url` for
- * `cron-monitor-api`, `import.hosted_monitor_api_url` for `hosted-monitor-api`); the other
- * sources read no API, and get the latter unused.
+ * The base URL of the API a token source reads (config `import.cron_monitor_api_url`,
+ * `import.hosted_check_api_url`, `import.hosted_monitor_api_url`); the other sources read no
+ * API, and get the last unused.
  */
-export function tokenApiUrl(source: ImportSource, config: { hostedMonitorApiUrl: string; cronMonitorApiUrl: string }): string {
-  return source === 'cron-monitor-api' ? config.cronMonitorApiUrl : config.hostedMonitorApiUrl;
+export function tokenApiUrl(source: ImportSource, config: TokenApiUrls): string {
+  if (source === 'cron-monitor-api') return config.cronMonitorApiUrl;
+  if (source === 'hosted-check-api') return config.hostedCheckApiUrl;
+  return config.hostedMonitorApiUrl;
 }

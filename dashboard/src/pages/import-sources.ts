@@ -49,10 +49,15 @@ export const IMPORT_SOURCES: SourceInfo[] = [
   {
     source: 'hosted-check-api',
     title: titled('hosted-check-api', 'checks listing'),
-    description: 'The JSON of API 3.1 GET /checks, of GET /checks/{id} answers, or both as {"checks": [...], "details": [...]}.',
+    description:
+      'An API token, with which the server reads the checks and their details (API 3.1 GET /checks and GET /checks/{id}), or the JSON of those answers saved: the listing, the details, or both as {"checks": [...], "details": [...]}.',
     input: 'file-or-text',
     pasteLabel: 'Checks listing or details (JSON)',
     accept: '.json,application/json,text/plain',
+    key: {
+      label: 'API token',
+      hint: 'Sent to this server only, used for the requests to the API it is configured for, not stored. A token takes precedence over a file or pasted listing.',
+    },
   },
   {
     source: 'selfhosted-monitor-db',

@@ -59,7 +59,7 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
         info.input === 'token'
           ? 'Enter the API token first.'
           : info.key
-            ? 'Enter the API key, or paste the listing or choose a file, first.'
+            ? `Enter the ${info.key.label}, or paste the listing or choose a file, first.`
             : 'Paste the input or choose a file first.';
       setError(new ApiError(0, 'INPUT_MISSING', missing));
       return;

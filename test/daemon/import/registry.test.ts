@@ -21,8 +21,8 @@ describe('import source registry', () => {
       expect(canonicalSource(entry.tool)).toBe(source);
       expect(typeof (await entry.load())).toBe('function');
     }
-    expect(IMPORT_SOURCES.filter((source) => IMPORT_REGISTRY[source].fetchesWithToken)).toEqual(['cron-monitor-api', 'hosted-monitor-api']);
-    expect(TOKEN_SOURCES).toEqual(['cron-monitor-api', 'hosted-monitor-api']);
+    expect(IMPORT_SOURCES.filter((source) => IMPORT_REGISTRY[source].fetchesWithToken)).toEqual(['cron-monitor-api', 'hosted-check-api', 'hosted-monitor-api']);
+    expect(TOKEN_SOURCES).toEqual(['cron-monitor-api', 'hosted-check-api', 'hosted-monitor-api']);
     expect(describeImportSources()).toBe(
       'configfile-monitor (gatus), cron-monitor-api (healthchecks), hosted-check-api (pingdom), hosted-monitor-api (betterstack), ' +
         'probe-exporter-config (blackbox-exporter), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
