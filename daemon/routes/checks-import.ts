@@ -41,8 +41,9 @@ export const checkImportRoutes: RouteSpec[] = [
     response: 'ImportResult',
     rawBodyLimit: IMPORT_BODY_LIMIT,
     summary:
-      'Import checks from another tool: ?source= (configfile-monitor, hosted-check-api, hosted-monitor-api, probe-exporter-config, selfhosted-monitor-db, ' +
-      'uptime-api-monitor, or the tool names), raw export as the body (for hosted-monitor-api, its API token or saved listings; for probe-exporter-config, ' +
+      'Import checks from another tool: ?source= (configfile-monitor, cron-monitor-api, hosted-check-api, hosted-monitor-api, probe-exporter-config, ' +
+      'selfhosted-monitor-db, uptime-api-monitor, or the tool names), raw export as the body (for cron-monitor-api, hosted-check-api and ' +
+      'hosted-monitor-api, an API token or key, or the saved listings; for probe-exporter-config, ' +
       'several files as {"files": {name: text}}); ?dryRun=true previews; apply is one transaction, matched by slug; ' +
       '?takeOver=true changes checks another source or a person owns; a re-run changes only fields the source changed since the last import, ' +
       '?overwrite=true also those changed here; ?expect=<digest> applies only what the preview showed.',
