@@ -41,9 +41,10 @@ module.exports = {
     },
     {
       name: 'importers-do-not-touch-the-network',
-      comment: 'Only the hosted adapter fetches (with the token the caller gave); every converter works offline.',
+      comment:
+        "Only the token API exchange fetches (with the token or API key the caller gave), for the token sources' adapters; every converter works offline.",
       severity: 'error',
-      from: { path: '^importers/', pathNot: '^importers/betterstack/fetch-monitors\\.ts$' },
+      from: { path: '^importers/', pathNot: '^importers/shared/token-api\\.ts$' },
       to: { path: [NETWORK_CORE, NETWORK_PACKAGES] },
     },
     {

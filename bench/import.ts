@@ -98,7 +98,7 @@ async function measureSource(kind: BenchDatabaseKind, source: ImportSource, body
   const env = { SVC_IMPORT_HOSTED_MONITOR_API_URL: hostedUrl };
   // The conversion alone, in this process: what every preview and apply spends before the database.
   const [result, convertMs] = await timed<ConversionResult>(async () => {
-    const input = source === 'hosted-monitor-api' ? await fetchWithToken(body, { baseUrl: hostedUrl }) : body;
+    const input = source === 'hosted-monitor-api' ? await fetchWithToken(source, body, { baseUrl: hostedUrl }) : body;
     return convertImport(source, input);
   });
 

@@ -250,8 +250,8 @@ export function buildProgram(): Command {
     .description('import monitors from another tool as checks: a preview, then the import after a confirmation (--yes and --json are global flags)')
     .requiredOption(
       '--source <source>',
-      'configfile-monitor, hosted-check-api, hosted-monitor-api, probe-exporter-config, selfhosted-monitor-db or uptime-api-monitor ' +
-        '(or the tool: gatus, pingdom, betterstack, blackbox-exporter, uptime-kuma, uptimerobot)',
+      'configfile-monitor, cron-monitor-api, hosted-check-api, hosted-monitor-api, probe-exporter-config, selfhosted-monitor-db or uptime-api-monitor ' +
+        '(or the tool: gatus, healthchecks, pingdom, betterstack, blackbox-exporter, uptime-kuma, uptimerobot)',
     )
     .option(
       '--file <path>',
@@ -259,7 +259,12 @@ export function buildProgram(): Command {
       collect,
     )
     .option('--stdin', 'read the export (or the API token) from standard input')
-    .option('--token-env <var>', 'hosted-monitor-api: the environment variable that holds the API token (or give its listings saved as JSON with --file)')
+    .option(
+      '--token-env <var>',
+      'hosted-monitor-api (betterstack), cron-monitor-api (healthchecks) and hosted-check-api (pingdom): the environment variable that holds the API token or key ' +
+        '(or give the listings saved as JSON with --file); with --local the CLI reads the API at SVC_IMPORT_HOSTED_MONITOR_API_URL, ' +
+        'SVC_IMPORT_CRON_MONITOR_API_URL or SVC_IMPORT_HOSTED_CHECK_API_URL',
+    )
     .option('--org <slug>', "organization (default: SVC_ORG, your only one, the token's, or default)")
     .option('--dry-run', 'preview only: write nothing')
     .option('--local', 'convert here without a daemon (preview only)')
@@ -274,6 +279,7 @@ export function buildProgram(): Command {
       example(
         'svc import --source gatus --file config.yaml --dry-run\nsvc import --source uptime-kuma --file kuma.db --yes\n' +
           'svc import --source betterstack --token-env BETTERSTACK_TOKEN --yes --strict\nsvc import --source uptimerobot --file monitors.json --local\n' +
+          'svc import --source healthchecks --token-env HEALTHCHECKS_API_KEY --dry-run\n' +
           'svc import --source blackbox-exporter --file prometheus.yml --file blackbox.yml --dry-run\nsvc import --source pingdom --file checks.json --yes',
       ),
     )

@@ -30,12 +30,13 @@ export const IMPORT_SOURCE_DESCRIPTIONS: Readonly<Record<ImportSource, ImportSou
   'cron-monitor-api': {
     tool: 'healthchecks',
     toolName: 'Healthchecks.io',
-    input: "the JSON of the checks listing of the cron monitor's Management API v3 (GET /api/v3/checks/) saved to a file",
+    input: "an API key of the cron monitor's project, or the JSON of the checks listing of its Management API v3 (GET /api/v3/checks/) saved to a file",
   },
   'hosted-check-api': {
     tool: 'pingdom',
     toolName: 'Pingdom',
-    input: 'the JSON of API 3.1 GET /checks, of GET /checks/{id} answers, or both as {"checks": [...], "details": [...]}',
+    input:
+      'an API token of the hosted check service, or the JSON of API 3.1 GET /checks, of GET /checks/{id} answers, or both as {"checks": [...], "details": [...]}',
   },
   'hosted-monitor-api': {
     tool: 'betterstack',

@@ -13,11 +13,14 @@ export {
   importSourceEntry,
   isSavedListing,
   tokenText,
+  TOKEN_SOURCES,
   type ConverterInput,
+  type TokenFetchOptions,
   type ImportSourceEntry,
 } from './registry.js';
 // Types only: the adapter (and undici) load when a token source is used, not with this module.
 export type { HostedMonitorData } from './betterstack/index.js';
+export type { CronMonitorChecks } from './healthchecks/fetch-checks.js';
 export type { ConversionResult, ConvertOptions } from './converter.js';
 export { ImportInputError } from './shared/import-input-error.js';
 export { IMPORT_SOURCES, MANAGED_LABEL_KEY, canonicalSource, type ImportSource } from './shared/sources.js';

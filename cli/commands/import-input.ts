@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { TOKEN_SOURCES } from '../../importers/index.js';
 import { fileBundleText } from '../../importers/shared/file-bundle.js';
 import { readEnv } from '../config.js';
 import { CliError, usageError } from '../errors.js';
@@ -34,7 +35,9 @@ export function checkInputFlags(flags: InputFlags, takesToken: boolean, takesFil
   if (given.length === 0) throw usageError(`say where the input is: --file PATH or --stdin${takesToken ? ' or --token-env VAR' : ''}`);
   if (given.length > 1) throw usageError(`${given.join(' and ')} cannot be used together: give one input`);
   if (flags.tokenEnv !== undefined && !takesToken)
-    throw usageError('--token-env is for --source hosted-monitor-api; other sources read an export with --file or --stdin');
+    throw usageError(
+      `--token-env is for --source ${TOKEN_SOURCES.slice(0, -1).join(', ')} or ${TOKEN_SOURCES.at(-1)}; other sources read an export with --file or --stdin`,
+    );
 }
 
 /** Reads the input named by the flags, refusing one over the daemon's limit before reading it all. */

@@ -6,6 +6,7 @@ import {
   ImportInputError,
   importResponse,
   isSavedListing,
+  type ConverterInput,
   type ImportResponse,
   type ImportSource,
 } from '../../importers/index.js';
@@ -13,7 +14,7 @@ import { isSqliteFile, sqliteHeaderProblem } from '../../importers/uptime-kuma/s
 import { ApiError, type ApiClient } from '../client.js';
 import type { CommandDeps } from '../context.js';
 import { CliError, EXIT, usageError } from '../errors.js';
-import { fetchHostedMonitorsLocally } from './import-hosted.js';
+import { fetchWithTokenLocally } from './import-hosted.js';
 import { checkInputFlags, formatSize, readImportInput, type ImportInput, type InputFlags } from './import-input.js';
 import { resolveImportOrg } from './import-org.js';
 import { createProgress, PROGRESS_MIN_BYTES, type Progress } from './import-progress.js';
@@ -40,9 +41,9 @@ const partial = (response: ImportResponse) => response.skipped > 0 || response.w
 const exitCode = (response: ImportResponse, strict?: boolean) => (strict && partial(response) ? EXIT.partial : EXIT.ok);
 
 /** Converts with the importer modules in this process; unreadable input is one line, exit 1. */
-async function convertHere(source: ImportSource, input: Uint8Array | object, progress: Progress, label: string) {
+async function convertHere(source: ImportSource, input: ConverterInput, progress: Progress, label: string) {
   try {
-    return await convertImport(source, input as Uint8Array, { onProgress: (done, total) => progress.count(`reading ${label}`, done, total) });
+    return await convertImport(source, input, { onProgress: (done, total) => progress.count(`reading ${label}`, done, total) });
   } catch (error) {
     if (error instanceof ImportInputError) throw new CliError(`cannot import ${label} as ${source}: ${error.message}`);
     throw error;
@@ -53,11 +54,11 @@ async function convertHere(source: ImportSource, input: Uint8Array | object, pro
 
 /** `--local`: the same conversion the daemon runs, without a daemon; a preview only, against an empty organization. */
 async function previewLocally(source: ImportSource, input: ImportInput, options: Options, deps: CommandDeps, progress: Progress): Promise<number> {
-  let data: Uint8Array | object = input.bytes;
+  let data: ConverterInput = input.bytes;
   if (IMPORT_REGISTRY[source].fetchesWithToken && !isSavedListing(input.bytes)) {
-    progress.step('fetching the monitors from the hosted monitoring API');
+    progress.step(`fetching the monitors from the API of ${IMPORT_REGISTRY[source].toolName}`);
     try {
-      data = await fetchHostedMonitorsLocally(input.bytes, deps.env);
+      data = await fetchWithTokenLocally(source, input.bytes, deps.env);
     } finally {
       progress.done();
     }

@@ -57,6 +57,8 @@ export interface Config {
   };
   import: {
     hostedMonitorApiUrl: string;
+    cronMonitorApiUrl: string;
+    hostedCheckApiUrl: string;
     /** The time limit of one conversion's worker thread. */
     conversionTimeoutMs: number;
     /** The heap limit of one conversion's worker thread, in MiB. */
@@ -267,6 +269,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     import: {
       hostedMonitorApiUrl: get('hostedMonitorApiUrl')!,
+      cronMonitorApiUrl: get('cronMonitorApiUrl')!,
+      hostedCheckApiUrl: get('hostedCheckApiUrl')!,
       conversionTimeoutMs: get('importConversionTimeoutMs')!,
       conversionMemoryMb: get('importConversionMemoryMb')!,
     },

@@ -259,6 +259,20 @@ export const SETTINGS = {
     default: 'https://uptime.betterstack.com',
     doc: 'Base URL of the hosted monitoring API that the `hosted-monitor-api` import reads.',
   }),
+  hostedCheckApiUrl: setting({
+    env: 'SVC_IMPORT_HOSTED_CHECK_API_URL',
+    file: 'import.hosted_check_api_url',
+    parser: p.httpUrl(),
+    default: 'https://api.pingdom.com',
+    doc: 'Base URL of the hosted check API that the `hosted-check-api` import reads when given an API token (`/api/3.1/checks` below it).',
+  }),
+  cronMonitorApiUrl: setting({
+    env: 'SVC_IMPORT_CRON_MONITOR_API_URL',
+    file: 'import.cron_monitor_api_url',
+    parser: p.httpUrl(),
+    default: 'https://healthchecks.io',
+    doc: "Base URL of the cron monitor whose Management API the `cron-monitor-api` import reads when given an API key: a self-hosted instance's site root.",
+  }),
   secretKey: setting({
     env: 'SVC_SECRET_KEY',
     file: 'secrets.key',

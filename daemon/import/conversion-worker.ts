@@ -6,12 +6,13 @@ import { serveWorker } from '../workers/serve-worker.js';
 import { CHECKS_PER_MESSAGE, type ConversionAnswer, type ConversionBatch, type ConversionJob } from './convert-off-thread.js';
 import { conversionDigest } from './import-digest.js';
 
-serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, input, hostedApiUrl }, progress) => {
+serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, input, apiUrl }, progress) => {
   try {
-    // The hosted source's body is a token, or its listings saved as JSON. With a token the
-    // monitors are fetched here, so that their pages are parsed off the daemon's event loop too;
-    // the token is used for that request and then dropped.
-    const data = IMPORT_REGISTRY[source].fetchesWithToken && !isSavedListing(input) ? await fetchWithToken(input, { baseUrl: hostedApiUrl }) : input;
+    // A token source's body is a token (or API key), or its listings saved as JSON. With a token
+    // the monitors are fetched here, so that their pages are parsed off the daemon's event loop
+    // too; the token is used for that request and then dropped.
+    const withToken = IMPORT_REGISTRY[source].fetchesWithToken && !isSavedListing(input);
+    const data = withToken ? await fetchWithToken(source, input, { baseUrl: apiUrl }) : input;
     const result = await convertImport(source, data);
     // The checks go in batches: the main thread then reads one batch per turn of its event loop
     // instead of all of a large import at once.
@@ -27,8 +28,8 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
       },
     };
   } catch (error) {
-    // The adapter (and undici) load only for the token source, so its error class is looked up late.
-    const { HostedApiError } = error instanceof ImportInputError ? { HostedApiError: undefined } : await import('../../importers/betterstack/index.js');
+    // The adapters (and undici) load only for a token source, so their error class is looked up late.
+    const { HostedApiError } = error instanceof ImportInputError ? { HostedApiError: undefined } : await import('../../importers/shared/upstream-error.js');
     if (error instanceof ImportInputError) return { inputError: error.message };
     if (HostedApiError && error instanceof HostedApiError) {
       return { upstream: { reason: error.reason, message: error.message, status: error.status, retryAfterSeconds: error.retryAfterSeconds } };

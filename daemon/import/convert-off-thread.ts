@@ -11,7 +11,8 @@ export const CHECKS_PER_MESSAGE = 500;
 export interface ConversionJob {
   source: ImportSource;
   input: Uint8Array;
-  hostedApiUrl: string;
+  /** For a token source: the base URL of its API. */
+  apiUrl: string;
 }
 
 /** What the conversion worker reports while it works: a batch of checks. */
@@ -46,15 +47,15 @@ export interface ConversionLimits {
   memoryMb: number;
 }
 
-/** Where the token source reads the monitors (config `import.hosted_monitor_api_url`). */
+/** Where a token source reads the monitors (config `import.hosted_monitor_api_url`, `import.cron_monitor_api_url`, `import.hosted_check_api_url`). */
 export interface ConversionSettings extends ConversionLimits {
-  hostedApiUrl: string;
+  apiUrl: string;
 }
 
 const seconds = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
 
 /**
- * Converts the request body `input` as `source` on a worker thread of its own (for the token
+ * Converts the request body `input` as `source` on a worker thread of its own (for a token
  * source, fetching the monitors there first), so that neither a large input nor a crafted one
  * (a database whose reads spin) holds the event loop. The worker is stopped at the time limit
  * (400 INVALID_IMPORT_INPUT, `details.reason: CONVERSION_TIMEOUT`) and cannot grow its heap
@@ -74,7 +75,7 @@ export async function convertOffThread(source: ImportSource, input: Uint8Array, 
   let outcome;
   try {
     outcome = await pool.run(
-      { source, input, hostedApiUrl: limits.hostedApiUrl },
+      { source, input, apiUrl: limits.apiUrl },
       {
         deadlineMs: limits.timeoutMs,
         countStartup: true,

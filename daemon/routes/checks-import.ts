@@ -3,6 +3,7 @@ import { IMPORT_REGISTRY, ImportInputError, type ImportSource } from '../../impo
 import { AppError } from '../errors.js';
 import { nulIssues } from '../http/nul-bytes.js';
 import { convertOffThread, type Converted } from '../import/convert-off-thread.js';
+import { tokenApiUrl } from '../import/hosted-input.js';
 import { parseImportQuery } from '../import/import-query.js';
 import { runImport } from '../import/run-import.js';
 import type { AppDeps } from '../deps.js';
@@ -17,8 +18,9 @@ export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 async function convertBody(deps: AppDeps, source: ImportSource, body: Buffer): Promise<Converted> {
   const entry = IMPORT_REGISTRY[source];
   try {
-    const { hostedMonitorApiUrl: hostedApiUrl, conversionTimeoutMs: timeoutMs, conversionMemoryMb: memoryMb } = deps.config.import;
-    return await convertOffThread(source, new Uint8Array(body.buffer, body.byteOffset, body.length), { timeoutMs, memoryMb, hostedApiUrl });
+    const { conversionTimeoutMs: timeoutMs, conversionMemoryMb: memoryMb } = deps.config.import;
+    const apiUrl = tokenApiUrl(source, deps.config.import);
+    return await convertOffThread(source, new Uint8Array(body.buffer, body.byteOffset, body.length), { timeoutMs, memoryMb, apiUrl });
   } catch (error) {
     if (error instanceof ImportInputError) {
       throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import cannot read this input: ${error.message}.`.replace(/\.\.$/, '.'), {
@@ -39,8 +41,9 @@ export const checkImportRoutes: RouteSpec[] = [
     response: 'ImportResult',
     rawBodyLimit: IMPORT_BODY_LIMIT,
     summary:
-      'Import checks from another tool: ?source= (configfile-monitor, hosted-check-api, hosted-monitor-api, probe-exporter-config, selfhosted-monitor-db, ' +
-      'uptime-api-monitor, or the tool names), raw export as the body (for hosted-monitor-api, its API token or saved listings; for probe-exporter-config, ' +
+      'Import checks from another tool: ?source= (configfile-monitor, cron-monitor-api, hosted-check-api, hosted-monitor-api, probe-exporter-config, ' +
+      'selfhosted-monitor-db, uptime-api-monitor, or the tool names), raw export as the body (for cron-monitor-api, hosted-check-api and ' +
+      'hosted-monitor-api, an API token or key, or the saved listings; for probe-exporter-config, ' +
       'several files as {"files": {name: text}}); ?dryRun=true previews; apply is one transaction, matched by slug; ' +
       '?takeOver=true changes checks another source or a person owns; a re-run changes only fields the source changed since the last import, ' +
       '?overwrite=true also those changed here; ?expect=<digest> applies only what the preview showed.',

@@ -1,24 +1,2 @@
-/** Why the hosted monitoring API could not be read. */
-export type UpstreamFailure = 'token-refused' | 'rate-limited' | 'unreachable' | 'timeout' | 'bad-status' | 'bad-response' | 'cross-origin';
-
-/**
- * The hosted monitoring API failed or refused the token. The daemon answers it with 502
- * `UPSTREAM_FAILED` and the message as is: messages name the API's origin and the HTTP status,
- * never the token, the request headers or a response body.
- */
-export class HostedApiError extends Error {
-  /** The API error code this error maps to. */
-  readonly code = 'UPSTREAM_FAILED' as const;
-
-  constructor(
-    readonly reason: UpstreamFailure,
-    message: string,
-    /** The upstream HTTP status, when one was received. */
-    readonly status?: number,
-    /** Seconds to wait before retrying, from a 429's Retry-After header. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-    this.name = 'HostedApiError';
-  }
-}
+// The error of a token API is shared by every source that fetches with a token.
+export { HostedApiError, type UpstreamFailure } from '../shared/upstream-error.js';

@@ -1,6 +1,7 @@
 import { ConversionBuilder, isRecord, type ConversionResult, type ConvertOptions } from '../converter.js';
 import { listedChecks } from './listing.js';
 import { checkCandidate, checkItem } from './map-check.js';
+import type { CronMonitorChecks } from './fetch-checks.js';
 
 const SOURCE = 'cron-monitor-api';
 const PROGRESS_EVERY = 500;
@@ -10,7 +11,7 @@ const PROGRESS_EVERY = 500;
  * API key) into heartbeat checks, in the API's order. Pure: no network, no clock. Throws
  * ImportInputError only when the input is not such a listing.
  */
-export function convertCronMonitorApi(input: Uint8Array | string | { checks: readonly unknown[] }, options: ConvertOptions = {}): ConversionResult {
+export function convertCronMonitorApi(input: Uint8Array | string | CronMonitorChecks, options: ConvertOptions = {}): ConversionResult {
   const checks = listedChecks(input);
   const builder = new ConversionBuilder(SOURCE);
   checks.forEach((raw, index) => {

@@ -24,13 +24,19 @@ function idOf(value: unknown): string | undefined {
   return isRecord(value) ? textValue(value.id) : undefined;
 }
 
+/** What the adapter fetched with a token: the listing's checks and the details it could read. */
+export interface HostedCheckData {
+  readonly checks: readonly unknown[];
+  readonly details: readonly unknown[];
+}
+
 /**
- * The checks of the input, in the listing's order followed by details that match no listed
- * check. Throws ImportInputError for anything that is none of the accepted shapes, including
- * the API's error answer (`{"error": {...}}`).
+ * The checks of the input (JSON text, or what the adapter fetched), in the listing's order
+ * followed by details that match no listed check. Throws ImportInputError for anything that
+ * is none of the accepted shapes, including the API's error answer (`{"error": {...}}`).
  */
-export function readChecks(text: string): ListedCheck[] {
-  const value = parseJsonText(text, EXPECTED);
+export function readChecks(input: string | HostedCheckData): ListedCheck[] {
+  const value: unknown = typeof input === 'string' ? parseJsonText(input, EXPECTED) : input;
   if (isRecord(value) && isRecord(value.error)) {
     const message = textValue(value.error.errormessage) ?? textValue(value.error.statusdesc) ?? 'an error';
     throw new ImportInputError(`expected ${EXPECTED}, but the input is the API's error answer (${message.slice(0, 200)})`);

@@ -30,7 +30,7 @@ const ALLOWED: Record<string, string> = {
   'daemon/notify/mail-sender.ts': 'SMTP to the operator-configured SVC_SMTP_URL (members choose recipients, not the server)',
   'daemon/auth/ldap/directory.ts': 'LDAP to the operator-configured directory',
   'daemon/notify/http-sender.ts': DISPATCHER,
-  'importers/betterstack/fetch-monitors.ts': "the hosted tool's API with the caller's token (fixed host, run off the event loop)",
+  'importers/shared/token-api.ts': "the token sources' APIs with the caller's token or key (operator-configured host, run off the event loop)",
   'probes/connect.ts': RESOLVED,
   'probes/rdap-bootstrap.ts': DISPATCHER,
   'probes/types/http.ts': DISPATCHER,

@@ -74,6 +74,10 @@ describe('svc import', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Example:');
     expect(help.stdout).toContain('--token-env');
+    expect(help.stdout).toContain('svc import --source healthchecks --token-env HEALTHCHECKS_API_KEY --dry-run');
+    expect(help.stdout).toMatch(
+      /--token-env <var>\s+hosted-monitor-api \(betterstack\), cron-monitor-api\s+\(healthchecks\) and hosted-check-api \(pingdom\)[\s\S]*SVC_IMPORT_CRON_MONITOR_API_URL[\s\S]*SVC_IMPORT_HOSTED_CHECK_API_URL/,
+    );
   });
 
   it('refuses wrong usage with exit code 2 before reading anything', async () => {
@@ -81,7 +85,7 @@ describe('svc import', () => {
       [['--source', 'nagios', '--file', files.gatus], /--source must be one of configfile-monitor \(gatus\)/],
       [['--source', 'gatus'], /--file PATH or --stdin/],
       [['--source', 'gatus', '--file', files.gatus, '--stdin'], /cannot be used together/],
-      [['--source', 'gatus', '--token-env', 'X'], /--token-env is for --source hosted-monitor-api/],
+      [['--source', 'gatus', '--token-env', 'X'], /--token-env is for --source cron-monitor-api, hosted-check-api or hosted-monitor-api;/],
       [['--source', 'betterstack', '--token-env', 'NOT_SET_ANYWHERE', '--dry-run'], /NOT_SET_ANYWHERE is empty or not set/],
     ];
     for (const [args, message] of cases) {

@@ -4,23 +4,35 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, docScreenshots, fitsWidth, launchBrowser, type TestBrowser } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
+import { startFakeHealthchecksApi, type FakeHealthchecksApi } from '../support/fakes/healthchecks-api-fake.js';
+import { startFakePingdomApi, type FakePingdomApi } from '../support/fakes/pingdom-api-fake.js';
 import { signInAsAdmin } from './flows.js';
 
 const skip = browserSkipReason();
+// A Healthchecks.io API key (32 characters, as its Management API requires), known to the fake.
+const HEALTHCHECKS_KEY = 'hcw_full_0123456789abcdefghijklm';
+const PINGDOM_TOKEN = 'pd_good_0123456789abcdef';
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/import/${path}`, import.meta.url));
 
 describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
   let daemon: TestDaemon;
   let browser: TestBrowser;
   let token: string;
+  let healthchecks: FakeHealthchecksApi;
+  let pingdom: FakePingdomApi;
 
   beforeAll(async () => {
-    [daemon, browser] = await Promise.all([startTestDaemon(kind), launchBrowser()]);
+    healthchecks = await startFakeHealthchecksApi({ [HEALTHCHECKS_KEY]: 'full' });
+    pingdom = await startFakePingdomApi({ [PINGDOM_TOKEN]: 'account' });
+    const env = { SVC_IMPORT_CRON_MONITOR_API_URL: healthchecks.url, SVC_IMPORT_HOSTED_CHECK_API_URL: pingdom.url };
+    [daemon, browser] = await Promise.all([startTestDaemon(kind, { env }), launchBrowser()]);
     token = await daemon.adminToken();
   });
   afterAll(async () => {
     await browser?.close();
     await daemon?.stop();
+    await healthchecks?.close();
+    await pingdom?.close();
   });
 
   const count = async (page: import('playwright-core').Page, name: string) => Number(await page.locator(`[data-count="${name}"]`).first().textContent());
@@ -138,6 +150,37 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard import [%s]', (kind) => {
     await page.getByRole('button', { name: 'Import preview' }).click();
     await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
     expect(await count(page, 'created')).toBe(11);
+  });
+
+  it('imports Healthchecks.io checks with an API key that the server exchanges for the listing', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
+    await page.getByLabel('Healthchecks.io checks listing (cron-monitor-api)').check();
+    // The key field is a password field; the saved listing can still be given instead.
+    expect(await page.getByLabel('API key', { exact: true }).getAttribute('type')).toBe('password');
+    await page.getByLabel('Or paste: Checks listing (JSON)').waitFor();
+    await page.getByLabel('API key', { exact: true }).fill(HEALTHCHECKS_KEY);
+    await page.getByRole('button', { name: 'Import preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
+    expect(await count(page, 'created')).toBe(4);
+    expect(healthchecks.requests.at(-1)?.headers['x-api-key']).toBe(HEALTHCHECKS_KEY);
+    await page.getByRole('button', { name: /Confirm import/ }).click();
+    await page.getByRole('heading', { name: 'Import done' }).waitFor();
+    const listed = await daemon.request('GET', '/orgs/default/checks?label=svc-managed%3Dcron-monitor-api', { token });
+    expect(listed.body.items).toHaveLength(4);
+    expect(await page.content()).not.toContain(HEALTHCHECKS_KEY);
+  });
+
+  it('previews Pingdom checks read with an API token', async () => {
+    const page = await browser.newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks/-/import');
+    await page.getByLabel('Pingdom checks listing (hosted-check-api)').check();
+    await page.getByLabel('API token', { exact: true }).fill(PINGDOM_TOKEN);
+    await page.getByRole('button', { name: 'Import preview' }).click();
+    await page.getByRole('heading', { name: 'Preview: nothing has been written yet' }).waitFor();
+    expect(await count(page, 'created')).toBe(4);
+    expect(pingdom.requests.at(-1)?.headers.authorization).toBe(`Bearer ${PINGDOM_TOKEN}`);
+    expect(await page.content()).not.toContain(PINGDOM_TOKEN);
   });
 
   it('shows unreadable input as a message', async () => {

@@ -13,6 +13,8 @@ export interface SourceInfo {
   accept?: string;
   /** Whether several files may be chosen together; they are sent as one file bundle (docs/import.md). */
   multipleFiles?: boolean;
+  /** A file-or-text source that also takes an API key, which the server exchanges for the listing: the key field's label and hint. */
+  key?: { label: string; hint: string };
 }
 
 const titled = (source: ImportSource, what: string) => `${IMPORT_SOURCE_DESCRIPTIONS[source].toolName} ${what}`;
@@ -47,10 +49,15 @@ export const IMPORT_SOURCES: SourceInfo[] = [
   {
     source: 'hosted-check-api',
     title: titled('hosted-check-api', 'checks listing'),
-    description: 'The JSON of API 3.1 GET /checks, of GET /checks/{id} answers, or both as {"checks": [...], "details": [...]}.',
+    description:
+      'An API token, with which the server reads the checks and their details (API 3.1 GET /checks and GET /checks/{id}), or the JSON of those answers saved: the listing, the details, or both as {"checks": [...], "details": [...]}.',
     input: 'file-or-text',
     pasteLabel: 'Checks listing or details (JSON)',
     accept: '.json,application/json,text/plain',
+    key: {
+      label: 'API token',
+      hint: 'Sent to this server only, used for the requests to the API it is configured for, not stored. A token takes precedence over a file or pasted listing.',
+    },
   },
   {
     source: 'selfhosted-monitor-db',
@@ -64,10 +71,14 @@ export const IMPORT_SOURCES: SourceInfo[] = [
     source: 'cron-monitor-api',
     title: titled('cron-monitor-api', 'checks listing'),
     description:
-      'The JSON answer of GET /api/v3/checks/ of the Management API. Listed with a read-write key, each check keeps its ping UUID, so /ping/<uuid> keeps working here.',
+      "The project's API key, with which the server reads the checks (GET /api/v3/checks/ of the Management API), or that listing saved as JSON. With a read-write key each check keeps its ping UUID, so /ping/<uuid> keeps working here.",
     input: 'file-or-text',
     pasteLabel: 'Checks listing (JSON)',
     accept: '.json,application/json,text/plain',
+    key: {
+      label: 'API key',
+      hint: 'Sent to this server only, used for one request to the Management API it is configured for, not stored. A key takes precedence over a file or pasted listing.',
+    },
   },
   {
     source: 'hosted-monitor-api',

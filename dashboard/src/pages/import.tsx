@@ -19,6 +19,7 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
   usePageTitle('Import checks');
   const [source, setSource] = useState<ImportSource>('configfile-monitor');
   const [text, setText] = useState('');
+  const [key, setKey] = useState('');
   const [file, setFile] = useState<File>();
   const [preview, setPreview] = useState<ImportResult>();
   const [result, setResult] = useState<ImportResult>();
@@ -45,6 +46,7 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
   };
 
   const body = (): { raw: Blob | string; contentType: string } | undefined => {
+    if (info.key && key.trim()) return { raw: key.trim(), contentType: 'text/plain; charset=utf-8' };
     if (info.input !== 'token' && file) return { raw: file, contentType: 'application/octet-stream' };
     if (!text.trim()) return undefined;
     return { raw: info.input === 'token' ? text.trim() : text, contentType: 'text/plain; charset=utf-8' };
@@ -53,7 +55,13 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
   const run = async (dryRun: boolean) => {
     const input = body();
     if (!input) {
-      setError(new ApiError(0, 'INPUT_MISSING', info.input === 'token' ? 'Enter the API token first.' : 'Paste the input or choose a file first.'));
+      const missing =
+        info.input === 'token'
+          ? 'Enter the API token first.'
+          : info.key
+            ? `Enter the ${info.key.label}, or paste the listing or choose a file, first.`
+            : 'Paste the input or choose a file first.';
+      setError(new ApiError(0, 'INPUT_MISSING', missing));
       return;
     }
     setBusy(dryRun ? 'preview' : 'apply');
@@ -115,6 +123,7 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
                     onChange={() => {
                       setSource(s.source);
                       setText('');
+                      setKey('');
                       setFile(undefined);
                       changed();
                     }}
@@ -134,6 +143,11 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
               text={text}
               onText={(value) => {
                 setText(value);
+                changed();
+              }}
+              apiKey={key}
+              onKey={(value) => {
+                setKey(value);
                 changed();
               }}
               onFile={(value) => {
@@ -185,7 +199,21 @@ export function ImportPage({ org, role }: { org: string; role?: Role }) {
   );
 }
 
-function SourceInput({ info, text, onText, onFile }: { info: SourceInfo; text: string; onText(v: string): void; onFile(f: File | undefined): void }) {
+function SourceInput({
+  info,
+  text,
+  onText,
+  onFile,
+  apiKey,
+  onKey,
+}: {
+  info: SourceInfo;
+  text: string;
+  onText(v: string): void;
+  onFile(f: File | undefined): void;
+  apiKey: string;
+  onKey(v: string): void;
+}) {
   if (info.input === 'token') {
     return (
       <FieldShell id="import-token" label="API token" hint="Sent to this server only, used for one request, not stored.">
@@ -206,7 +234,20 @@ function SourceInput({ info, text, onText, onFile }: { info: SourceInfo; text: s
     : 'A file takes precedence over pasted text.';
   return (
     <>
-      <FieldShell id="import-file" label={info.multipleFiles ? 'Files' : 'File'} hint={fileHint}>
+      {info.key ? (
+        <FieldShell id="import-key" label={info.key.label} hint={info.key.hint}>
+          <input
+            id="import-key"
+            type="password"
+            autoComplete="off"
+            spellcheck={false}
+            value={apiKey}
+            onInput={(e) => onKey((e.currentTarget as HTMLInputElement).value)}
+            aria-describedby="import-key-hint"
+          />
+        </FieldShell>
+      ) : null}
+      <FieldShell id="import-file" label={info.key ? 'Or a saved listing: file' : info.multipleFiles ? 'Files' : 'File'} hint={fileHint}>
         <input
           id="import-file"
           type="file"

@@ -8,6 +8,7 @@ import {
   ImportInputError,
   importResponse,
   tokenText,
+  TOKEN_SOURCES,
 } from '../../../importers/index.js';
 
 // The registry is what the daemon's endpoint and the CLI's --local share; these pin its table.
@@ -20,7 +21,8 @@ describe('import source registry', () => {
       expect(canonicalSource(entry.tool)).toBe(source);
       expect(typeof (await entry.load())).toBe('function');
     }
-    expect(IMPORT_SOURCES.filter((source) => IMPORT_REGISTRY[source].fetchesWithToken)).toEqual(['hosted-monitor-api']);
+    expect(IMPORT_SOURCES.filter((source) => IMPORT_REGISTRY[source].fetchesWithToken)).toEqual(['cron-monitor-api', 'hosted-check-api', 'hosted-monitor-api']);
+    expect(TOKEN_SOURCES).toEqual(['cron-monitor-api', 'hosted-check-api', 'hosted-monitor-api']);
     expect(describeImportSources()).toBe(
       'configfile-monitor (gatus), cron-monitor-api (healthchecks), hosted-check-api (pingdom), hosted-monitor-api (betterstack), ' +
         'probe-exporter-config (blackbox-exporter), selfhosted-monitor-db (uptime-kuma), uptime-api-monitor (uptimerobot)',
@@ -68,6 +70,9 @@ describe('import source registry', () => {
   it('reads a token without its line end, and refuses what cannot be one', () => {
     expect(tokenText(new TextEncoder().encode('  abc123\r\n'))).toBe('abc123');
     for (const bad of ['', ' \n', 'two words']) expect(() => tokenText(bad)).toThrow(ImportInputError);
+    // Each token source names its own two inputs.
+    expect(() => tokenText('two words', 'cron-monitor-api')).toThrow(/API key of the cron monitor's project .* checks listing/);
+    expect(() => tokenText('two words', 'hosted-monitor-api')).toThrow(/API token of the hosted monitoring service/);
   });
 
   it('counts the response from the actions, with skipped items listed after the checks', async () => {
