@@ -25,9 +25,24 @@ export function parseJsonText(text: string, expected: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ImportInputError(`expected ${expected}, but the input is not valid JSON (${reason})`, { cause: error });
+    throw new ImportInputError(`expected ${expected}, but the input is not valid JSON (${jsonSyntaxReason(text, error)})`, { cause: error });
   }
+}
+
+/**
+ * Where JSON text goes wrong, in words that repeat none of it: the parser's own message quotes
+ * the start of the input, which may be a pasted token or password.
+ */
+function jsonSyntaxReason(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  if (/unexpected end/i.test(message)) return 'it ends too early';
+  const stated = /at position (\d+)/.exec(message);
+  if (!stated) return 'unexpected text';
+  const position = Number(stated[1]);
+  const before = text.slice(0, Math.max(0, position));
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return `unexpected text at line ${line}, column ${column}`;
 }
 
 /** Whether `value` is a JSON object (not null, not a list): the catalog's own test. */
