@@ -65,10 +65,26 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
   const today = Math.floor(nowMs / DAY_MS);
   const firstDay = today - DAYS + 1;
   const seriesList = checks.flatMap((check) => (check.series == null ? [] : [Number(check.series)]));
-  const history = await deps.caches.dayHistory.read(db, seriesList, firstDay, today, nowMs);
+  const checkUids = checks.map((check) => check.uid);
+  const since = new Date(nowMs - INCIDENT_DAYS * DAY_MS).toISOString();
+  // The rest depends only on the page and its checks: read at once (on PostgreSQL over several
+  // connections; SQLite takes them in turn).
+  const [history, { updates, stateByCheck }, incidents, maintenance] = await Promise.all([
+    deps.caches.dayHistory.read(db, seriesList, firstDay, today, nowMs),
+    loadPageUpdates(db, page.uid, checks, nowMs),
+    checkUids.length
+      ? db
+          .selectFrom('incidents')
+          .select(['uid', 'title', 'status', 'created_at', 'resolved_at', 'updated_at'])
+          .where('check_uid', 'in', checkUids)
+          .where((eb) => eb.or([eb('status', '!=', 'resolved'), eb('resolved_at', '>=', since)]))
+          .orderBy('created_at', 'desc')
+          .limit(100)
+          .execute()
+      : [],
+    loadPublicMaintenance(db, page.organization_uid, checks, nowMs),
+  ]);
   const dates = Array.from({ length: DAYS }, (_, index) => new Date((firstDay + index) * DAY_MS).toISOString().slice(0, 10));
-
-  const { updates, stateByCheck } = await loadPageUpdates(db, page.uid, checks, nowMs);
 
   const publicChecks: PublicCheck[] = checks.map((check) => {
     let runs = 0;
@@ -84,21 +100,6 @@ export async function loadPublicStatus(deps: Pick<AppDeps, 'db' | 'clock' | 'cac
     const state: PublicCheckState = !check.enabled ? 'paused' : ((check.state as PublicCheckState | null) ?? 'pending');
     return { name: check.name, state, updateState: stateByCheck.get(check.uid) ?? null, uptime90d: percent(runs, down), days };
   });
-
-  const checkUids = checks.map((check) => check.uid);
-  const since = new Date(nowMs - INCIDENT_DAYS * DAY_MS).toISOString();
-  const incidents = checkUids.length
-    ? await db
-        .selectFrom('incidents')
-        .select(['uid', 'title', 'status', 'created_at', 'resolved_at', 'updated_at'])
-        .where('check_uid', 'in', checkUids)
-        .where((eb) => eb.or([eb('status', '!=', 'resolved'), eb('resolved_at', '>=', since)]))
-        .orderBy('created_at', 'desc')
-        .limit(100)
-        .execute()
-    : [];
-
-  const maintenance = await loadPublicMaintenance(db, page.organization_uid, checks, nowMs);
 
   const changes = [
     page.updated_at,
