@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -63,6 +63,20 @@ async function rootfsTar(dir: string): Promise<string> {
   return tar;
 }
 
+/** How many processes have `text` in their command line. */
+function processesNaming(text: string): number {
+  let count = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) count++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return count;
+}
+
 /** The host has a cgroup2 tree beside cgroup v1 controllers (crun's "hybrid mode"). */
 function hybridCgroups(): boolean {
   return existsSync('/sys/fs/cgroup/unified/cgroup.controllers');
@@ -106,6 +120,10 @@ export async function startPodmanEngine(): Promise<PodmanEngine> {
       });
     }
     await socket.close().catch(() => {});
+    // A removed container's conmon runs `podman container cleanup` on its way out, which would
+    // create the storage directories again: the directory goes once no process names it.
+    const started = Date.now();
+    while (processesNaming(dir) > 0 && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
     rmSync(dir, { recursive: true, force: true });
   };
   try {

@@ -175,6 +175,9 @@ describe('other monitor types', () => {
   test('a Docker monitor warns that restarting and starting containers were pending, not down (server/model/monitor.js docker branch)', () => {
     const result = convertOne({ type: 'docker', docker_container: 'web' });
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'docker_container' }]);
+    // And a running container without a health check on podman, whose empty health status Kuma
+    // took for a pending one (the differential run against podman's Engine API found it).
+    expect(result.warnings[0]!.message).toContain('empty health status (podman)');
   });
 });
 
