@@ -129,18 +129,23 @@ export async function startPodmanEngine(): Promise<PodmanEngine> {
   try {
     await podman(['import', await rootfsTar(dir), PODMAN_IMAGE]);
     const serve = [PODMAN, ...storage, 'system', 'service', '--time=0', `unix://${socketPath}`];
-    const privateNamespace = hybridCgroups() && process.getuid?.() === 0 && existsSync('/usr/bin/unshare');
-    service = privateNamespace
-      ? spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', 'umount /sys/fs/cgroup/unified && exec "$@"', 'sh', ...serve], {
-          stdio: 'ignore',
-        })
-      : spawn(serve[0]!, serve.slice(1), { stdio: 'ignore' });
+    // In a private mount namespace where the host needs it (and unshare is allowed); else as it is.
+    let privateNamespace = hybridCgroups() && process.getuid?.() === 0 && existsSync('/usr/bin/unshare');
+    const spawnService = () =>
+      privateNamespace
+        ? spawn('/usr/bin/unshare', ['--mount', '--propagation', 'private', 'sh', '-c', 'umount /sys/fs/cgroup/unified; exec "$@"', 'sh', ...serve], {
+            stdio: 'ignore',
+          })
+        : spawn(serve[0]!, serve.slice(1), { stdio: 'ignore' });
+    service = spawnService();
     // The service goes when the process ends, however it ends.
-    const child = service;
-    process.once('exit', () => child.kill('SIGKILL'));
+    process.once('exit', () => service?.kill('SIGKILL'));
     const started = Date.now();
     while ((await api(socket, 'GET', '/_ping').catch(() => undefined))?.status !== 200) {
-      if (service.exitCode !== null) throw new Error(`podman system service exited (${service.exitCode})`);
+      if (service.exitCode !== null && privateNamespace) {
+        privateNamespace = false;
+        service = spawnService();
+      } else if (service.exitCode !== null) throw new Error(`podman system service exited (${service.exitCode})`);
       if (Date.now() - started > 30_000) throw new Error('podman system service did not answer in 30 s');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
