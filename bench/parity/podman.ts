@@ -112,6 +112,8 @@ export async function startPodmanEngine(): Promise<PodmanEngine> {
     if (service && service.exitCode === null) {
       const listed = await api(socket, 'GET', '/containers/json?all=true').catch(() => undefined);
       for (const { Id } of (listed?.status === 200 ? JSON.parse(listed.body) : []) as { Id: string }[]) {
+        // At once: a shell or sleep as PID 1 ignores SIGTERM, and a forced removal would wait 10 s for it.
+        await api(socket, 'POST', `/containers/${Id}/stop?t=0`).catch(() => {});
         await api(socket, 'DELETE', `/containers/${Id}?force=true`).catch(() => {});
       }
       await new Promise<void>((resolve) => {
