@@ -1,3 +1,4 @@
+import { HEALTH_PROTO } from './grpc-target.js';
 import { BASIC_PASSWORD, BASIC_USER, BEARER_TOKEN, type Targets } from './targets.js';
 
 // The monitors of the differential run: every Uptime Kuma type that runs on this machine, each
@@ -19,6 +20,8 @@ export interface ParityCase {
   notRun?: string;
   /** No upside-down twin. */
   single?: boolean;
+  /** Docker monitors: the run's podman engine is added to Kuma as a Docker host, and the monitor uses it. */
+  dockerHost?: boolean;
 }
 
 export const MQTT_RETAINED: Record<string, string> = {
@@ -243,8 +246,58 @@ export function parityCases(t: Targets): ParityCase[] {
     { ...http('in a group', '/ok'), group: 'group of two' },
     { ...http('failing in a group', '/status/503'), group: 'group of two' },
     { ...http('paused', '/ok', { active: false }), single: true },
-    { name: 'docker container', monitor: { type: 'docker' }, notRun: 'no Docker daemon on this machine', single: true },
-    { name: 'grpc keyword', monitor: { type: 'grpc-keyword' }, notRun: 'no gRPC server in the run yet', single: true },
+
+    // Docker: containers of the run's podman engine, over its Unix socket.
+    ...dockerCases(t),
+
+    // gRPC keyword: the standard health method as Kuma's form shows it (protobuf service Health,
+    // method check, the service asked about in the body), the keyword looked for in the answer.
+    grpc('keyword present', '', 'SERVING'),
+    grpc('keyword absent', '', 'DEGRADED'),
+    grpc('keyword inverted', '', 'NOT_SERVING', true),
+    grpc('service serving', 'parity.serving', 'SERVING'),
+    grpc('service not serving', 'parity.down', 'SERVING'),
+    grpc('service not serving, inverted', 'parity.down', 'NOT_SERVING', true),
+    grpc('unknown service', 'parity.nowhere', 'SERVING'),
+    grpc('keyword in the JSON only', '', 'status'),
+    grpc('closed port', '', 'SERVING', false, t.tcpClosed),
+  ];
+
+  function grpc(name: string, service: string, keyword: string, invertKeyword = false, port = t.grpc): ParityCase {
+    return {
+      name: `grpc ${name}`,
+      monitor: {
+        type: 'grpc-keyword',
+        grpcUrl: `127.0.0.1:${port}`,
+        grpcProtobuf: HEALTH_PROTO,
+        grpcServiceName: 'Health',
+        grpcMethod: 'check',
+        grpcBody: JSON.stringify({ service }),
+        grpcEnableTls: false,
+        keyword,
+        invertKeyword,
+      },
+    };
+  }
+}
+
+/** Docker monitors of a created, a missing and (where containers start) a running and an exited container. */
+function dockerCases(t: Targets): ParityCase[] {
+  const docker = (name: string, container: string): ParityCase => ({
+    name: `docker ${name}`,
+    monitor: { type: 'docker', docker_container: container },
+    dockerHost: true,
+  });
+  if ('missing' in t.docker) return [{ name: 'docker container', monitor: { type: 'docker' }, notRun: t.docker.missing, single: true }];
+  const { containers } = t.docker;
+  return [
+    docker('created', containers.created),
+    docker('missing', 'parity-nowhere'),
+    ...(containers.running ? [docker('running', containers.running)] : []),
+    ...(containers.exited ? [docker('exited', containers.exited)] : []),
+    ...(containers.cannotStart
+      ? [{ name: 'docker running', monitor: { type: 'docker' }, notRun: `podman cannot start containers here: ${containers.cannotStart}`, single: true }]
+      : []),
   ];
 }
 

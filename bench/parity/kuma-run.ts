@@ -118,6 +118,10 @@ export async function run(): Promise<Record<string, unknown>> {
       (item) => !wanted || wanted.some((text) => item.name.includes(text)) || item.monitor.type === 'group',
     );
     kuma = await startKuma(opts.kumaDir, join(root, 'kuma'), log);
+    const dockerHost =
+      'socketPath' in targets.docker && cases.some((item) => item.dockerHost && !item.notRun)
+        ? await kuma.addDockerHost('parity podman', targets.docker.socketPath)
+        : null;
 
     // Groups first, so that members can name their parent.
     const ids = new Map<string, number>();
@@ -129,7 +133,15 @@ export async function run(): Promise<Record<string, unknown>> {
       addedAt.set(item.name, Date.now());
       ids.set(
         item.name,
-        await kuma.add({ interval: INTERVAL, retryInterval: INTERVAL, timeout: 16, ...item.monitor, name: item.name, parent: parent ?? null }),
+        await kuma.add({
+          interval: INTERVAL,
+          retryInterval: INTERVAL,
+          timeout: 16,
+          ...item.monitor,
+          ...(item.dockerHost ? { docker_host: dockerHost } : {}),
+          name: item.name,
+          parent: parent ?? null,
+        }),
       );
     }
     log(`${ids.size} monitors added to Kuma`);

@@ -33,6 +33,8 @@ export interface Kuma {
   beats: Map<number, Beat[]>;
   /** `add` with EditMonitor.vue's defaults under `monitor`; answers the new monitor's id. */
   add(monitor: Record<string, unknown>): Promise<number>;
+  /** Adds a Docker host on a Unix socket as its settings dialog does (`addDockerHost`); answers its id. */
+  addDockerHost(name: string, socketPath: string): Promise<number>;
   /** Stops Kuma (SIGINT: it closes its database) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -219,6 +221,17 @@ export async function startKuma(kumaDir: string, root: string, log: (line: strin
       });
       if (!answer.ok || answer.monitorID === undefined) throw new Error(`Kuma refused monitor ${String(monitor.name)}: ${answer.msg}`);
       return answer.monitorID;
+    },
+    addDockerHost: async (name, socketPath) => {
+      // server/socket-handlers/docker-socket-handler.js and server/docker.js DockerHost.save (tag 2.5.3).
+      const answer = await emit<{ ok: boolean; msg?: string; id?: number }>(
+        socket,
+        'addDockerHost',
+        { name, dockerType: 'socket', dockerDaemon: socketPath },
+        null,
+      );
+      if (!answer.ok || answer.id === undefined) throw new Error(`Kuma refused the Docker host ${socketPath}: ${answer.msg}`);
+      return answer.id;
     },
     stop: async () => {
       socket.close();

@@ -1,7 +1,8 @@
 // Preloaded into the tool the differential run starts (`node --import <this file>`): every
 // connection it makes stays on loopback. TCP and TLS connections, UDP datagrams, name lookups and
 // DNS resolvers are refused unless they go to 127.0.0.0/8 or ::1, so nothing the tool does on its
-// own (update checks, telemetry, a monitor pointed elsewhere) leaves the machine.
+// own (update checks, telemetry, a monitor pointed elsewhere) leaves the machine. Unix sockets
+// (a `path` instead of a host: the Docker host of the docker monitors) never leave it and pass.
 import dgram from 'node:dgram';
 import dns from 'node:dns';
 import net from 'node:net';

@@ -7,11 +7,15 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { WebSocketServer } from 'ws';
+import { startGrpcTarget } from './grpc-target.js';
+import { hasPodman, startPodmanEngine, type PodmanEngine } from './podman.js';
 
 // The local targets of the differential run, each with a behaviour the monitors expect: HTTP
 // (statuses, bodies, JSON, redirects, gzip, authentication), HTTPS with a self-signed certificate
 // and with client certificates, open and closed TCP ports, a DNS server with fixed records,
-// WebSocket servers closing with chosen codes, and an SMTP greeting. All on 127.0.0.1.
+// WebSocket servers closing with chosen codes, an SMTP greeting, a gRPC health server, and a private
+// podman engine (Docker-compatible Engine API on a Unix socket) with containers in known states.
+// All on 127.0.0.1.
 
 export const BASIC_USER = 'parity';
 export const BASIC_PASSWORD = 'parity-pass';
@@ -38,9 +42,39 @@ export interface Targets {
   dns: number;
   ws: number;
   smtp: number;
+  grpc: number;
+  /** The podman engine's socket and which containers it has, or why there is none. */
+  docker: { socketPath: string; containers: DockerContainers } | { missing: string };
   /** PEM of the client certificate and key the mTLS server accepts. */
   client: { cert: string; key: string };
   close(): Promise<void>;
+}
+
+/** The containers of the run, by state; `running` and `exited` only where containers can start. */
+export interface DockerContainers {
+  created: string;
+  running?: string;
+  exited?: string;
+  /** Why none could be started, when so. */
+  cannotStart?: string;
+}
+
+/** The engine with a created container, and where possible a running one and one that exited with code 3. */
+async function startDocker(): Promise<{ engine?: PodmanEngine; docker: Targets['docker'] }> {
+  if (!hasPodman()) return { docker: { missing: 'podman is not installed (Debian package podman)' } };
+  const engine = await startPodmanEngine();
+  const containers: DockerContainers = { created: 'parity-created', cannotStart: engine.cannotStart };
+  await engine.create(containers.created, ['/bin/sleep', '3600']);
+  if (!engine.cannotStart) {
+    containers.running = 'parity-running';
+    await engine.create(containers.running, ['/bin/sleep', '3600']);
+    await engine.start(containers.running);
+    containers.exited = 'parity-exited';
+    await engine.create(containers.exited, ['/bin/sh', '-c', 'exit 3']);
+    await engine.start(containers.exited);
+    await engine.wait(containers.exited);
+  }
+  return { engine, docker: { socketPath: engine.socketPath, containers } };
 }
 
 function certificate(dir: string, name: string, cn: string): { cert: string; key: string } {
@@ -263,6 +297,8 @@ export async function startTargets(dir: string): Promise<Targets> {
   const dns = await startDnsmasq();
   const ws = await startWebSockets();
   const smtp = await startSmtp();
+  const grpc = await startGrpcTarget(dir);
+  const docker = await startDocker();
   const ports = { http: await listen(http), https: await listen(https), mtls: await listen(mtls), tcpOpen: await listen(tcp) };
   return {
     ...ports,
@@ -270,8 +306,12 @@ export async function startTargets(dir: string): Promise<Targets> {
     dns: dns.port,
     ws: ws.port,
     smtp: smtp.port,
+    grpc: grpc.port,
+    docker: docker.docker,
     client,
     close: async () => {
+      await docker.engine?.close();
+      await grpc.close();
       dns.child.kill('SIGTERM');
       ws.wss.close();
       await Promise.all([http, https, mtls, ws.server].map((server) => closeServer(server)));

@@ -26,11 +26,14 @@ function dockerEngine(monitor: MonitorRecord, scope: ItemScope): string | undefi
 export function mapDocker(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const container = text(monitor, 'docker_container')?.trim();
   if (container === undefined) return missing(monitor, 'docker_container', 'container name');
-  // The tool reports a restarting container, or one whose health check is still starting, as
-  // pending rather than down (server/model/monitor.js, docker branch); the check fails on them.
+  // The tool reports a restarting container, or a running one whose health status is neither
+  // healthy, unhealthy nor "none" (starting, or the empty status podman's Engine API gives a
+  // container without a health check), as pending rather than down or up (server/model/monitor.js,
+  // docker branch); the check fails on the first two and is up on the last.
   scope.warn(
     'UNSUPPORTED_SETTING',
-    'a container that is restarting or whose health check is still starting was pending (not down) in the tool; the check reports it down',
+    'a container that is restarting or whose health check is still starting was pending (not down) in the tool, and so was a running ' +
+      'container without a health check on an engine that reports an empty health status (podman); the check reports the first two down and the last up',
     monitor.field('docker_container'),
   );
   return { type: 'docker', target: container, config: { dockerHost: dockerEngine(monitor, scope) } };

@@ -159,8 +159,31 @@ function metadataOf(monitor: MonitorRecord, scope: ItemScope): Record<string, st
   return importHeaders(entries, scope, field);
 }
 
-/** The standard health method, with or without its service (`grpc.health.v1.Health/Check`). */
-const HEALTH_CHECK = /^(grpc\.health\.v1\.Health\/)?Check$/;
+/**
+ * Whether the monitor calls the standard health method. Kuma calls `grpc_method` (camelCase, as its
+ * form asks: `check`) of the protobuf service `grpc_service_name` (`Health`, or its full name),
+ * server/monitor-types/grpc.js constructGrpcService.
+ */
+function callsHealthCheck(protoService: string | undefined, method: string | undefined): boolean {
+  if (method === undefined || !/^[Cc]heck$/.test(method)) return false;
+  return protoService === undefined || protoService === '' || /^(grpc\.health\.v1\.)?Health$/.test(protoService);
+}
+
+/** The health service a health call asks for: the `service` of its JSON request body ('' for the whole server). */
+function requestedService(body: string | undefined): { service: string; other: boolean } {
+  if (body === undefined) return { service: '', other: false };
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (!isRecord(parsed)) return { service: '', other: true };
+    const { service, ...rest } = parsed;
+    return {
+      service: typeof service === 'string' ? service : '',
+      other: Object.keys(rest).length > 0 || (service !== undefined && typeof service !== 'string'),
+    };
+  } catch {
+    return { service: '', other: true };
+  }
+}
 
 /** `grpc-keyword` monitors: a gRPC health check, with the keyword looked for in its answer. */
 export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
@@ -168,19 +191,35 @@ export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   if (target === undefined) return missing(monitor, 'grpc_url', 'gRPC server address');
   const scheme = /^(https?|grpcs?):\/\//i.exec(target)?.[1]?.toLowerCase();
   if (scheme !== undefined) target = target.slice(scheme.length + 3).replace(/\/.*$/, '');
-  const method = text(monitor, 'grpc_method');
-  const service = text(monitor, 'grpc_service_name')?.trim();
-  const custom = text(monitor, 'grpc_protobuf') !== undefined || text(monitor, 'grpc_body') !== undefined;
-  const called = method === undefined ? undefined : [service, method].filter(Boolean).join('/');
-  // The monitor may already call the health service itself: then only a custom request body is lost.
-  const callsHealth = called !== undefined && HEALTH_CHECK.test(called);
-  if ((called !== undefined && !callsHealth) || custom) {
+  const method = text(monitor, 'grpc_method')?.trim();
+  const protoService = text(monitor, 'grpc_service_name')?.trim();
+  const body = text(monitor, 'grpc_body');
+  const called = method === undefined ? undefined : [protoService, method].filter(Boolean).join('/');
+  // The monitor may already call the health service itself: then its body names the service asked about.
+  const callsHealth = callsHealthCheck(protoService, method);
+  const request = callsHealth ? requestedService(body) : { service: '', other: false };
+  const custom = !callsHealth && (text(monitor, 'grpc_protobuf') !== undefined || body !== undefined);
+  if ((called !== undefined && !callsHealth) || custom || request.other) {
     const instead = callsHealth ? '' : ` instead of ${called ?? 'a custom method'}`;
     scope.warn(
       'UNSUPPORTED_SETTING',
       `the check calls the standard health service (grpc.health.v1.Health/Check)${instead}` +
-        (custom ? '; the protobuf definition and request body were left out' : ''),
-      monitor.field(method !== undefined && !callsHealth ? 'grpc_method' : 'grpc_protobuf'),
+        (custom ? '; the protobuf definition and request body were left out' : '') +
+        (request.other ? '; only the service of the request body was kept' : ''),
+      monitor.field(method !== undefined && !callsHealth ? 'grpc_method' : request.other ? 'grpc_body' : 'grpc_protobuf'),
+    );
+  }
+  const value = text(monitor, 'keyword');
+  const inverted = flag(monitor, 'invert_keyword') ?? false;
+  // Kuma searched the decoded answer as JSON ({"status":"NOT_SERVING"}; {} for UNKNOWN, proto3's
+  // default) and was up whenever the keyword was there (or, inverted, was not), whatever the status:
+  // no keyword gives the same verdicts as the check on every answer.
+  if (callsHealth && value !== undefined) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      'the tool looked for the keyword in the answer as JSON (such as {"status":"NOT_SERVING"}, or {} for UNKNOWN), whatever the status; ' +
+        'the check is down unless the server is SERVING, and looks for the keyword in the status name',
+      monitor.field('keyword'),
     );
   }
   unsupported(monitor, scope, 'proxy_id', 'requests through a proxy have no equivalent; the check connects directly');
@@ -188,11 +227,11 @@ export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
     type: 'grpc',
     target,
     config: {
-      service,
+      service: callsHealth ? request.service || undefined : undefined,
       useTls: flag(monitor, 'grpc_enable_tls') === true || scheme === 'https' || scheme === 'grpcs',
       ignoreTlsErrors: flag(monitor, 'ignore_tls'),
       metadata: metadataOf(monitor, scope),
-      keyword: keyword(text(monitor, 'keyword'), flag(monitor, 'invert_keyword') ?? false),
+      keyword: keyword(value, inverted),
     },
   };
 }

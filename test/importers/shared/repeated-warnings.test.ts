@@ -44,10 +44,11 @@ describe('the gRPC health-check warning', () => {
     expect(grpcWarnings({ grpcMethod: 'Check' })).toEqual([]);
   });
 
-  test('never says "instead of" the very service it calls; a custom body is still reported', () => {
-    const [warning] = grpcWarnings({ grpcServiceName: 'grpc.health.v1.Health', grpcMethod: 'Check', grpcBody: '{"service": "orders"}' });
+  test('never says "instead of" the very service it calls; a body with more than the service is still reported', () => {
+    expect(grpcWarnings({ grpcServiceName: 'grpc.health.v1.Health', grpcMethod: 'Check', grpcBody: '{"service": "orders"}' })).toEqual([]);
+    const [warning] = grpcWarnings({ grpcServiceName: 'Health', grpcMethod: 'check', grpcBody: '{"service": "orders", "deadline": 5}' });
     expect(warning.message).not.toContain('instead of');
-    expect(warning.message).toContain('request body were left out');
+    expect(warning.message).toContain('only the service of the request body was kept');
   });
 
   test('names another method it replaces', () => {

@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ConversionResult } from '../../../importers/converter.js';
 import { convertSelfhostedMonitorDb, prepareSelfhostedMonitorDb } from '../../../importers/uptime-kuma/index.js';
+import { startHealthServer, type HealthServer } from '../../support/grpc-health-server.js';
 import { ensureService } from '../../support/local-servers.js';
 import { runCheck } from '../../support/probe-runs.js';
 
@@ -174,6 +175,9 @@ describe('other monitor types', () => {
   test('a Docker monitor warns that restarting and starting containers were pending, not down (server/model/monitor.js docker branch)', () => {
     const result = convertOne({ type: 'docker', docker_container: 'web' });
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'docker_container' }]);
+    // And a running container without a health check on podman, whose empty health status Kuma
+    // took for a pending one (the differential run against podman's Engine API found it).
+    expect(result.warnings[0]!.message).toContain('empty health status (podman)');
   });
 });
 
@@ -230,5 +234,48 @@ describe('SMTP monitors (server/monitor-types/smtp.js)', () => {
     expect(secure.warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'ignoreTls' }]);
     const unset = convertOne({ type: 'smtp', hostname: '127.0.0.1', port: 25 });
     expect(unset.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'smtp_security' }]);
+  });
+});
+
+describe('gRPC keyword monitors (server/monitor-types/grpc.js)', () => {
+  // The monitor as Kuma's form suggests it (src/pages/EditMonitor.vue placeholders): the protobuf
+  // service Health, its method `check`, and the health service asked about in the JSON body.
+  const kumaHealth = (port: number, extra: Record<string, unknown>) => ({
+    type: 'grpc-keyword',
+    grpcUrl: `127.0.0.1:${port}`,
+    grpcServiceName: 'Health',
+    grpcMethod: 'check',
+    grpcProtobuf: 'syntax = "proto3"; package grpc.health.v1; service Health { rpc Check(HealthCheckRequest) returns (HealthCheckResponse); }',
+    grpcBody: '{"service":"orders"}',
+    ...extra,
+  });
+  let server: HealthServer;
+  beforeAll(async () => {
+    server = await startHealthServer();
+    server.statuses.set('orders', 'SERVING');
+    server.statuses.set('billing', 'NOT_SERVING');
+  });
+  afterAll(() => server.close());
+
+  test("the service asked about is the body's, not the protobuf service name; the health call itself is no warning", async () => {
+    const { check, warnings } = only(kumaHealth(server.port, { keyword: 'NOT_SERVING', invertKeyword: true }));
+    expect(check.config).toMatchObject({ service: 'orders', keyword: { value: 'NOT_SERVING', expect: 'absent' } });
+    // Only the keyword's: even inverted NOT_SERVING was up in Kuma on an UNKNOWN answer ({}).
+    expect(warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'keyword' }]);
+    expect(await runCheck(check)).toMatchObject({ status: 'up', message: 'service orders is SERVING' });
+  });
+
+  test('a keyword Kuma found in the JSON of any answer ({"status":"NOT_SERVING"} contains SERVING) is a warning; the check is down on NOT_SERVING', async () => {
+    const { check, warnings } = only(kumaHealth(server.port, { grpcBody: '{"service":"billing"}', keyword: 'SERVING' }));
+    expect(warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'keyword' }]);
+    expect(await runCheck(check)).toMatchObject({ status: 'down', message: 'service billing is NOT_SERVING' });
+    expect(only(kumaHealth(server.port, { keyword: 'status' })).warnings).toMatchObject([{ field: 'keyword' }]);
+  });
+
+  test('a body with more than the service is reported', () => {
+    const { check, warnings } = only(kumaHealth(server.port, { grpcBody: '{"service":"orders","extra":1}', keyword: 'NOT_SERVING', invertKeyword: true }));
+    expect(check.config).toMatchObject({ service: 'orders' });
+    expect(warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'grpcBody' }, { field: 'keyword' }]);
+    expect(warnings[0]!.message).toContain('only the service of the request body was kept');
   });
 });
