@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../daemon/db/schema.js';
 import { BENCH_SECRET_KEY, postgresProblem, startBenchDaemon } from './import-setup.js';
+import { histogramBetween, quantileBound, readHistogram, startRunnerProcess, stopRunnerProcess } from './runner-processes.js';
 import { fixed, httpChecks, load, processCpuMs, seed, sleep } from './runner-setup.js';
 
 // The coordinator's ceiling: 1, 2 and 4 runner processes under SVC_RUNNER_DRY_RUN (no probe:
@@ -12,72 +11,8 @@ import { fixed, httpChecks, load, processCpuMs, seed, sleep } from './runner-set
 // svc_runner_claim_seconds), lock waits sampled from pg_stat_activity and pg_locks, and the
 // runners' CPU.
 
-const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 const INTERVAL = 10;
-
-interface Runner {
-  child: ChildProcess;
-  metricsUrl: Promise<string>;
-}
-
-function startRunner(dbUrl: string): Runner {
-  const child = spawn(process.execPath, [SVC_BIN, 'daemon'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      SVC_DB_URL: dbUrl,
-      SVC_NODE_ROLE: 'runner',
-      SVC_RUNNER_DRY_RUN: 'true',
-      SVC_RUNNER_CONCURRENCY: '10000',
-      SVC_RUNNER_LEASE: '30s',
-      SVC_METRICS_LISTEN: '127.0.0.1:0',
-      SVC_LOG_LEVEL: 'error',
-      SVC_AUTH_JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
-      SVC_SECRET_KEY: BENCH_SECRET_KEY,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const metricsUrl = new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const url = /Prometheus metrics at (\S+)/.exec(text)?.[1];
-      if (url) resolve(url);
-      // What a runner logs after its start (errors only) is shown.
-      if (url && !chunk.toString().includes('Prometheus metrics at')) process.stderr.write(chunk);
-    });
-    child.once('exit', (code) => reject(new Error(`runner exited with ${code}: ${text.slice(-500)}`)));
-  });
-  return { child, metricsUrl };
-}
-
-async function stopRunner(runner: Runner): Promise<void> {
-  if (runner.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => runner.child.once('exit', resolve));
-  runner.child.kill('SIGTERM');
-  const timer = setTimeout(() => runner.child.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** The claim histogram of one runner: count, sum and the cumulative buckets. */
-async function claimHistogram(metricsUrl: string): Promise<{ count: number; sum: number; buckets: Map<number, number> }> {
-  const text = await (await fetch(metricsUrl)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  const buckets = new Map<number, number>();
-  for (const [, le, count] of text.matchAll(/^svc_runner_claim_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm)) {
-    buckets.set(le === '+Inf' ? Infinity : Number(le), Number(count));
-  }
-  return { count: value('svc_runner_claim_seconds_count'), sum: value('svc_runner_claim_seconds_sum'), buckets };
-}
-
-/** The bucket bound under which 99 % of the claims between two readings fell. */
-function p99Bound(before: Map<number, number>, after: Map<number, number>, count: number): number {
-  for (const [le, total] of [...after].sort((a, b) => a[0] - b[0])) {
-    if (total - (before.get(le) ?? 0) >= 0.99 * count) return le;
-  }
-  return Infinity;
-}
+const CLAIM = 'svc_runner_claim_seconds';
 
 /** Every result row stored, whatever its time: what the runners committed between two readings. */
 async function resultRows(db: Kysely<Database>): Promise<number> {
@@ -109,11 +44,18 @@ export async function coordinatorCeiling(rows: string[][], figures: Record<strin
       // Every run due again, spread over the next interval, no lease held.
       const now = Date.now();
       await sql`update check_states set lease_owner = null, next_run_at = cast(${now + 3000} as bigint) + (series % ${INTERVAL * 1000})`.execute(db);
-      const runners = Array.from({ length: count }, () => startRunner(bench.dbUrl));
+      const runners = Array.from({ length: count }, () =>
+        startRunnerProcess(bench.dbUrl, {
+          SVC_RUNNER_DRY_RUN: 'true',
+          SVC_RUNNER_CONCURRENCY: '10000',
+          SVC_RUNNER_LEASE: '30s',
+          SVC_SECRET_KEY: BENCH_SECRET_KEY,
+        }),
+      );
       try {
         const urls = await Promise.all(runners.map((runner) => runner.metricsUrl));
         await sleep(5000);
-        const before = await Promise.all(urls.map(claimHistogram));
+        const before = await Promise.all(urls.map((url) => readHistogram(url, CLAIM)));
         const cpuBefore = runners.map((runner) => processCpuMs(runner.child.pid!));
         const rowsBefore = await resultRows(db);
         const start = Date.now();
@@ -135,7 +77,7 @@ export async function coordinatorCeiling(rows: string[][], figures: Record<strin
         }
         const end = Date.now();
         const rowsAfter = await resultRows(db);
-        const after = await Promise.all(urls.map(claimHistogram));
+        const after = await Promise.all(urls.map((url) => readHistogram(url, CLAIM)));
         const cpuAfter = runners.map((runner) => processCpuMs(runner.child.pid!));
         await sleep(2000); // the last batches of the window are written
         const { n } = await db
@@ -144,14 +86,10 @@ export async function coordinatorCeiling(rows: string[][], figures: Record<strin
           .where('at', '>=', start)
           .where('at', '<', end)
           .executeTakeFirstOrThrow();
-        const claims = after.reduce((sum, h, i) => sum + h.count - before[i].count, 0);
-        const claimSeconds = after.reduce((sum, h, i) => sum + h.sum - before[i].sum, 0);
-        const merged = (histograms: typeof after) => {
-          const all = new Map<number, number>();
-          for (const h of histograms) for (const [le, c] of h.buckets) all.set(le, (all.get(le) ?? 0) + c);
-          return all;
-        };
-        const p99 = p99Bound(merged(before), merged(after), claims);
+        const claimed = histogramBetween(before, after);
+        const claims = claimed.count;
+        const claimSeconds = claimed.sum;
+        const p99 = quantileBound(claimed, 0.99);
         const seconds = (end - start) / 1000;
         const cpuShares = cpuAfter.map((cpu, i) => (cpu.user + cpu.system - cpuBefore[i].user - cpuBefore[i].system) / 10 / seconds);
         const figure = {
@@ -186,7 +124,7 @@ export async function coordinatorCeiling(rows: string[][], figures: Record<strin
         ]);
         rows.push(['    runner CPU (share of one core each)', cpuShares.map((share) => `${fixed(share)} %`).join(', '), '']);
       } finally {
-        await Promise.all(runners.map(stopRunner));
+        await Promise.all(runners.map(stopRunnerProcess));
       }
     }
     figures.coordinator = { checks: options.checks, intervalSeconds: INTERVAL, secondsEach: options.seconds, found };

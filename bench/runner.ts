@@ -14,14 +14,16 @@ import { createEgressPolicy } from '../probes/egress.js';
 import { postgresProblem, startBenchDaemon, BENCH_SECRET_KEY } from './import-setup.js';
 import { coordinatorCeiling } from './coordinator.js';
 import { daemonCost } from './runner-cost.js';
+import { maxRateProcesses } from './runner-processes-rate.js';
 import { fixed, httpChecks, percentile, seed, sleep, startTarget } from './runner-setup.js';
 import { printTable } from './table.js';
 
-// `npm run bench -- runner [--quick] [--seconds=N] [--profile] [--only=cost,steady,rate,replicas,uptime,coordinator] [--checks=N]`: the monitoring engine
+// `npm run bench -- runner [--quick] [--seconds=N] [--profile] [--only=cost,steady,rate,processes,replicas,uptime,coordinator] [--checks=N]`: the monitoring engine
 // against a cheap local HTTP target (a separate process, so its CPU is not counted as the runner's).
 //   0. CPU per run of a whole `svc daemon` process, 1,000 HTTP checks at 20 s, and idle (runner-cost.ts).
 //   1. 10,000 HTTP checks at 60 s on SQLite: schedule lag, CPU share, RSS, bytes per result.
-//   2. The highest rate (runs a second) sustained with lag p99 under 1 s, on SQLite.
+//   2. The highest rate (runs a second) sustained with lag p99 under 1 s, on SQLite; then the
+//      same with two runner processes on one SQLite file (runner-processes-rate.ts).
 //   3. Two runner processes on PostgreSQL, 2,000 checks at 10 s: duplicate and missed runs,
 //      then one killed with SIGKILL: how long until its checks run again.
 //   4. 90-day uptime of 100 checks from the hourly aggregates.
@@ -31,7 +33,7 @@ const flag = (name: string): string | undefined =>
   process.argv.find((arg) => arg.startsWith(`--${name}`))?.split('=')[1] ?? (process.argv.includes(`--${name}`) ? '' : undefined);
 const QUICK = flag('quick') !== undefined;
 const SECONDS = Number(flag('seconds') ?? (QUICK ? 30 : 120));
-/** `--only=cost,steady,rate,replicas,uptime,coordinator` runs some parts only. */
+/** `--only=cost,steady,rate,processes,replicas,uptime,coordinator` runs some parts only. */
 const ONLY = flag('only')?.split(',');
 const wanted = (part: string) => !ONLY || ONLY.includes(part);
 const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
@@ -312,6 +314,8 @@ export async function run(): Promise<Record<string, unknown>> {
       await daemonCost(target.url, rows, figures, { seconds: Number(flag('seconds') ?? (QUICK ? 30 : 60)), profile: flag('profile') !== undefined });
     if (wanted('steady')) await steadySqlite(target.url, rows, figures);
     if (wanted('rate')) await maxRate(target.url, rows, figures);
+    if (wanted('processes'))
+      await maxRateProcesses(target.url, rows, figures, { rates: QUICK ? [2000, 3000] : [2000, 3000, 3500, 4000], seconds: QUICK ? 15 : 30 });
     if (wanted('replicas')) await replicasPostgres(target.url, rows, figures);
     if (wanted('uptime')) await uptimeQuery(rows, figures);
     if (wanted('coordinator'))
