@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { ImportWarning } from '../../importers/index.js';
 import type { UpsertOutcome } from '../checks/check-store.js';
 import type { Executor } from '../db/executor.js';
@@ -64,8 +65,15 @@ export async function keepPingTokens(
     options.nowMs,
     kept.map((entry) => entry.uid!),
   );
-  for (const { uid, token } of kept) {
-    await db.updateTable('check_states').set({ ping_token: token }).where('check_uid', '=', uid!).execute();
+  // A statement per 500 checks, not per check: ten thousand heartbeats are one import.
+  for (let i = 0; i < kept.length; i += 500) {
+    const chunk = kept.slice(i, i + 500);
+    const cases = sql.join(
+      chunk.map(({ uid, token }) => sql`when ${uid} then ${token}`),
+      sql` `,
+    );
+    await sql`update check_states set ping_token = case check_uid ${cases} end
+      where check_uid in (${sql.join(chunk.map(({ uid }) => uid))})`.execute(db);
   }
   return warnings;
 }
