@@ -125,30 +125,54 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
       trx,
       results.filter((record) => !unaggregated.has(record)),
     );
-    for (const row of dirty) {
-      await trx
-        .updateTable('check_states')
-        .set({
-          next_run_at: row.next_run_at,
-          lease_owner: row.lease_owner,
-          state: row.state,
-          state_since: row.state_since,
-          fail_streak: row.fail_streak,
-          success_streak: row.success_streak,
-          last_at: row.last_at,
-          last_status: row.last_status,
-          last_latency_ms: row.last_latency_ms,
-          last_message: row.last_message,
-          incident_uid: row.incident_uid,
-          last_ping_at: row.last_ping_at,
-          armed_at: row.armed_at,
-          run_started_at: row.run_started_at === null ? null : Number(row.run_started_at),
-        })
-        .where('series', '=', row.series)
-        .execute();
-    }
+    await updateStates(trx, [...dirty]);
     return written;
   });
+}
+
+/** The state columns a batch writes back, with the type each value is read as (PostgreSQL infers none from a VALUES list). */
+const STATE_COLUMNS = [
+  ['next_run_at', 'bigint'],
+  ['lease_owner', 'text'],
+  ['state', 'text'],
+  ['state_since', 'text'],
+  ['fail_streak', 'integer'],
+  ['success_streak', 'integer'],
+  ['last_at', 'bigint'],
+  ['last_status', 'integer'],
+  ['last_latency_ms', 'integer'],
+  ['last_message', 'text'],
+  ['incident_uid', 'text'],
+  ['last_ping_at', 'bigint'],
+  ['armed_at', 'bigint'],
+  ['run_started_at', 'bigint'],
+] as const satisfies ReadonlyArray<readonly [keyof StateRow, string]>;
+
+const STATE_BATCH = 500;
+
+/**
+ * Writes the rows' states back, one statement per 500 checks (a VALUES list joined on the
+ * series) rather than one per check: on PostgreSQL each statement is a round trip, and a batch
+ * of results holds hundreds of checks. Both databases take UPDATE ... FROM a common table.
+ */
+async function updateStates(db: Db['kysely'], rows: readonly StateRow[]): Promise<void> {
+  const names = sql.join(STATE_COLUMNS.map(([name]) => sql.ref(name)));
+  const sets = sql.join(STATE_COLUMNS.map(([name]) => sql`${sql.ref(name)} = v.${sql.ref(name)}`));
+  for (let i = 0; i < rows.length; i += STATE_BATCH) {
+    const values = sql.join(
+      rows.slice(i, i + STATE_BATCH).map(
+        (row) =>
+          sql`(cast(${row.series} as integer), ${sql.join(
+            STATE_COLUMNS.map(([name, type]) => {
+              const value = row[name];
+              return sql`cast(${value === null || typeof value === 'string' ? value : Number(value)} as ${sql.raw(type)})`;
+            }),
+          )})`,
+      ),
+    );
+    await sql`with v (series, ${names}) as (values ${values})
+      update check_states set ${sets} from v where check_states.series = v.series`.execute(db);
+  }
 }
 
 /** The aggregate tables: by hour (the 24-hour window and hourly buckets) and by day (long windows). */
