@@ -162,7 +162,11 @@ class LiveConnection {
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
+    // Checks followed from now on may have run since their view read them, before this
+    // connection follows them: the views read again once it is open (runs are not replayed).
+    const before = new Set(this.following.split(','));
     this.following = this.wanted();
+    const followsMore = this.following !== '' && this.following.split(',').some((slug) => !before.has(slug));
     let refusal: ApiError | undefined;
     try {
       const timeout = window.setTimeout(() => abort.abort(), CONNECT_TIMEOUT_MS);
@@ -174,7 +178,7 @@ class LiveConnection {
       if (abort !== this.abort) return;
       this.retryMs = FIRST_RETRY_MS;
       this.setStatus('live');
-      if (this.gap) {
+      if (this.gap || followsMore) {
         this.gap = false;
         this.resync();
       }
