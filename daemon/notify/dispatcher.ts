@@ -10,6 +10,7 @@ import type { NotificationFacts } from './message.js';
 import { DeliveryError } from './delivery-error.js';
 import type { Notifier } from './notifier.js';
 import { leaseDue, markFailed, markSent, pruneDeliveries, type OutboxRow } from './outbox.js';
+import { startPollingLoop } from './polling-loop.js';
 
 /** Why a member's personal e-mail is not sent when no SMTP server is configured. */
 const MAIL_OFF = new DeliveryError('e-mail is off: no SMTP server is configured (SVC_SMTP_URL)', null, true);
@@ -29,14 +30,12 @@ export interface Dispatcher {
 
 /**
  * Starts the loop that leases due messages from the outbox and delivers them: a full batch is
- * followed at once by the next, otherwise the loop sleeps SVC_NOTIFY_POLL_INTERVAL. "Now" is the
- * injected clock, so tests skip back-off waits by moving it.
+ * followed at once by the next, otherwise the loop sleeps SVC_NOTIFY_POLL_INTERVAL
+ * (polling-loop.ts). "Now" is the injected clock, so tests skip back-off waits by moving it.
  */
 export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; logger: Logger; notifier: Notifier; keyring: Keyring }): Dispatcher {
   const owner = randomUUID();
   const { db, clock, config, logger, notifier, keyring } = deps;
-  let stopped = false;
-  let wake: (() => void) | undefined;
 
   const deliverOne = async (row: OutboxRow, channels: Map<string, Promise<StoredChannel | undefined>>) => {
     let type: ChannelType;
@@ -70,7 +69,7 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
     }
   };
 
-  const round = async (): Promise<number> => {
+  const deliverBatch = async (): Promise<number> => {
     const rows = await leaseDue(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
     const channels = new Map<string, Promise<StoredChannel | undefined>>();
     await Promise.all(
@@ -84,37 +83,18 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
   };
 
   let prunedAt = 0;
-  const loop = (async () => {
-    while (!stopped) {
-      let leased = 0;
-      try {
-        if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
-          prunedAt = Date.now();
-          await pruneDeliveries(db, clock.now());
-        }
-        leased = await round();
-      } catch (error) {
-        if (!stopped) logger.warn({ err: (error as Error).message }, 'notification outbox could not be read');
+  const loop = startPollingLoop({
+    batch: BATCH,
+    intervalMs: config.notify.pollIntervalSeconds * 1000,
+    async round() {
+      if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+        prunedAt = Date.now();
+        await pruneDeliveries(db, clock.now());
       }
-      if (leased < BATCH && !stopped) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, config.notify.pollIntervalSeconds * 1000);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = undefined;
-      }
-    }
-  })();
-
-  return {
-    owner,
-    async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
+      return deliverBatch();
     },
-  };
+    onError: (error) => logger.warn({ err: error.message }, 'notification outbox could not be read'),
+  });
+
+  return { owner, stop: () => loop.stop() };
 }

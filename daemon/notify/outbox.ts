@@ -3,7 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { NotificationOutboxTable } from '../db/schema.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
-import { backoffSeconds } from './backoff.js';
+import { nextAttemptAt } from './backoff.js';
 import type { DeliveryError } from './delivery-error.js';
 
 // The outbox's life cycle: pending -> (leased by one daemon) -> sent, or back to pending with a
@@ -61,13 +61,13 @@ export async function markSent(db: Db, row: OutboxRow, owner: string, responseCo
  * Answers whether it will be retried.
  */
 export async function markFailed(db: Db, row: OutboxRow, owner: string, error: DeliveryError, now: Date, retryForSeconds: number): Promise<boolean> {
-  const next = new Date(now.getTime() + backoffSeconds(row.attempts) * 1000);
-  const retry = !error.permanent && next.getTime() <= new Date(row.created_at).getTime() + retryForSeconds * 1000;
+  const next = nextAttemptAt(row, error, now, retryForSeconds);
+  const retry = next !== undefined;
   await db.kysely
     .updateTable('notification_outbox')
     .set({
       status: retry ? 'pending' : 'failed',
-      next_attempt_at: retry ? next.toISOString() : row.next_attempt_at,
+      next_attempt_at: next ? next.toISOString() : row.next_attempt_at,
       last_response_code: error.responseCode,
       last_error: error.message.slice(0, 500),
       lease_owner: null,

@@ -12,6 +12,7 @@ import { route, type RouteSpec } from '../http/route.js';
 import { z } from 'zod';
 import { emailField } from '../auth/schemas.js';
 import { requestSubscription, SUBSCRIPTION_REQUESTED } from '../status-pages/subscribers/request-subscription.js';
+import { pageNotFound } from './status-pages.js';
 
 const SVG = 'image/svg+xml; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -104,7 +105,7 @@ export const publicStatusRoutes: RouteSpec[] = [
     summary: 'What the public page would show, public or not: the same JSON as GET /public/status/{org}/{page}.',
     async handler({ deps, ctx, auth, params }) {
       const status = await loadPublicStatus(deps, { orgSlug: auth.org.slug, pageSlug: params.slug, preview: true });
-      if (!status) throw notFound(`No status page with slug "${params.slug}" in this organization.`);
+      if (!status) throw pageNotFound(params.slug);
       ctx.type = JSON_TYPE;
       ctx.body = publicJson(status);
     },

@@ -2,12 +2,9 @@ import { notFound } from '../errors.js';
 import { unknownQueryParameters } from '../http/pagination.js';
 import { validationFailed } from '../errors.js';
 import { route, type RouteSpec } from '../http/route.js';
-import { findStatusPage } from '../status-pages/status-page-store.js';
 import { countSubscribers, listSubscribers, removeSubscriber } from '../status-pages/subscribers/subscriptions.js';
 import { subscribersCsv } from '../status-pages/subscribers/subscribers-csv.js';
-import { orgOf } from './checks.js';
-
-const pageNotFound = (slug: string) => notFound(`No status page with slug "${slug}" in this organization.`);
+import { statusPageOf } from './status-pages.js';
 
 /**
  * A status page's e-mail subscribers, for its owners: how many there are (members who may read
@@ -22,8 +19,7 @@ export const statusPageSubscriberRoutes: RouteSpec[] = [
     response: 'SubscriberCounts',
     summary: 'How many addresses subscribe to the page: {confirmed, unconfirmed}; never the addresses.',
     async handler({ deps, auth, params }) {
-      const page = await findStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug);
-      if (!page) throw pageNotFound(params.slug);
+      const page = await statusPageOf(deps, auth, params.slug);
       return countSubscribers(deps.db.kysely, page.uid);
     },
   }),
@@ -40,8 +36,7 @@ export const statusPageSubscriberRoutes: RouteSpec[] = [
       const confirmed = query.get('confirmed');
       if (confirmed !== null && confirmed !== 'true' && confirmed !== 'false') issues.push({ path: 'confirmed', message: 'true or false' });
       if (issues.length) throw validationFailed(issues);
-      const page = await findStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug);
-      if (!page) throw pageNotFound(params.slug);
+      const page = await statusPageOf(deps, auth, params.slug);
       const items = await listSubscribers(deps.db.kysely, page.uid, confirmed === 'true');
       ctx.set('Content-Disposition', `attachment; filename="${params.slug}-subscribers.${format}"`);
       if (format === 'csv') {
@@ -59,8 +54,7 @@ export const statusPageSubscriberRoutes: RouteSpec[] = [
     permission: 'status-pages:write',
     summary: 'Remove a subscriber, named by its uid or its address; its queued mail goes with it.',
     async handler({ deps, auth, params }) {
-      const page = await findStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug);
-      if (!page) throw pageNotFound(params.slug);
+      const page = await statusPageOf(deps, auth, params.slug);
       if (!(await removeSubscriber(deps.db.kysely, page.uid, params.subscriber))) throw notFound('No such subscriber on this status page.');
     },
   }),

@@ -4,10 +4,10 @@ import { notFound } from '../errors.js';
 import { parsePage, CURSOR_PATTERN } from '../http/pagination.js';
 import { route, type RouteSpec } from '../http/route.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter, hasTextControlCharacter, TEXT_CONTROL_CHARACTER_MESSAGE } from '../plain-text.js';
-import { findStatusPage } from '../status-pages/status-page-store.js';
 import { deleteUpdate, getUpdate, listUpdates } from '../status-pages/update-store.js';
 import { postUpdate, reviseUpdate } from '../status-pages/updates.js';
 import { orgOf } from './checks.js';
+import { pageNotFound, statusPageOf } from './status-pages.js';
 
 const title = z
   .string()
@@ -31,7 +31,6 @@ const patchBody = z
   .partial()
   .refine((changes) => Object.keys(changes).length > 0, 'send at least one field to change');
 
-const pageNotFound = (slug: string) => notFound(`No status page with slug "${slug}" in this organization.`);
 const updateNotFound = (uid: string) => notFound(`No update "${uid}" on this status page.`);
 /** A uid that is not one answers 404 like a missing one. */
 const isUid = (uid: string) => CURSOR_PATTERN.test(uid);
@@ -45,8 +44,7 @@ export const statusPageUpdateRoutes: RouteSpec[] = [
     response: 'StatusPageUpdatePage',
     summary: "List a status page's updates, newest first: ?limit= (1-200, default 50), ?cursor=.",
     async handler({ deps, auth, params, query }) {
-      const page = await findStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug);
-      if (!page) throw pageNotFound(params.slug);
+      const page = await statusPageOf(deps, auth, params.slug);
       return listUpdates(deps.db.kysely, page.uid, parsePage(query));
     },
   }),
@@ -72,8 +70,7 @@ export const statusPageUpdateRoutes: RouteSpec[] = [
     response: 'StatusPageUpdate',
     summary: 'One update of a status page.',
     async handler({ deps, auth, params }) {
-      const page = await findStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug);
-      if (!page) throw pageNotFound(params.slug);
+      const page = await statusPageOf(deps, auth, params.slug);
       const update = isUid(params.uid) ? await getUpdate(deps.db.kysely, page.uid, params.uid) : undefined;
       if (!update) throw updateNotFound(params.uid);
       return update;
@@ -88,7 +85,7 @@ export const statusPageUpdateRoutes: RouteSpec[] = [
     body: patchBody,
     async handler({ deps, auth, params, body }) {
       const ref = { orgUid: orgOf(auth).uid, orgSlug: orgOf(auth).slug, pageSlug: params.slug };
-      if (!(await findStatusPage(deps.db.kysely, ref.orgUid, params.slug))) throw pageNotFound(params.slug);
+      await statusPageOf(deps, auth, params.slug);
       const update = isUid(params.uid) ? await reviseUpdate(deps, ref, params.uid, body) : undefined;
       if (!update) throw updateNotFound(params.uid);
       return update;
@@ -100,8 +97,7 @@ export const statusPageUpdateRoutes: RouteSpec[] = [
     permission: 'status-pages:write',
     summary: 'Delete an update.',
     async handler({ deps, auth, params }) {
-      const page = await findStatusPage(deps.db.kysely, orgOf(auth).uid, params.slug);
-      if (!page) throw pageNotFound(params.slug);
+      const page = await statusPageOf(deps, auth, params.slug);
       if (!isUid(params.uid) || !(await deleteUpdate(deps.db.kysely, page.uid, params.uid))) throw updateNotFound(params.uid);
     },
   }),

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { SLUG_PATTERN, slugify } from '../../checks/index.js';
 import { notFound } from '../errors.js';
 import { parsePage } from '../http/pagination.js';
-import { createStatusPage, deleteStatusPage, getStatusPage, listStatusPages, updateStatusPage } from '../status-pages/status-page-store.js';
+import type { OrgAuthContext } from '../access/auth-context.js';
+import type { AppDeps } from '../deps.js';
+import { createStatusPage, deleteStatusPage, findStatusPage, getStatusPage, listStatusPages, updateStatusPage } from '../status-pages/status-page-store.js';
 import { orgOf } from './checks.js';
 import { route, type RouteSpec } from '../http/route.js';
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter, hasTextControlCharacter, TEXT_CONTROL_CHARACTER_MESSAGE } from '../plain-text.js';
@@ -37,7 +39,18 @@ const patchBody = z
   .partial()
   .refine((changes) => Object.keys(changes).length > 0, 'send at least one field to change');
 
-const pageNotFound = (slug: string) => notFound(`No status page with slug "${slug}" in this organization.`);
+/** The 404 for a status page slug the caller's organization has none of. */
+export const pageNotFound = (slug: string) => notFound(`No status page with slug "${slug}" in this organization.`);
+
+/**
+ * The caller's organization's status page `slug` (its uid, title and public flag), for the routes
+ * under `/orgs/:org/status-pages/:slug/`; 404 when the organization has no such page.
+ */
+export async function statusPageOf(deps: AppDeps, auth: OrgAuthContext, slug: string): Promise<{ uid: string; title: string; public: boolean }> {
+  const page = await findStatusPage(deps.db.kysely, orgOf(auth).uid, slug);
+  if (!page) throw pageNotFound(slug);
+  return page;
+}
 
 /** Status pages: which checks an audience sees, and whether the page is public. */
 export const statusPageRoutes: RouteSpec[] = [

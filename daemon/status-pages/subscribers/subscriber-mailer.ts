@@ -4,6 +4,7 @@ import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/connect.js';
 import type { Logger } from '../../log.js';
 import { DeliveryError } from '../../notify/delivery-error.js';
+import { startPollingLoop } from '../../notify/polling-loop.js';
 import type { MailSender } from '../../notify/mail-sender.js';
 import { subscriptionLinks } from '../public/public-links.js';
 import { pruneMaintenanceMail, queueMaintenanceMail } from './maintenance-mail.js';
@@ -37,16 +38,15 @@ export function finishedMail(row: SubscriberMailRow, links: { confirm: string; u
 
 /**
  * Starts the loop that leases due subscriber mail and sends it over SMTP, as the notification
- * dispatcher does for its outbox. Each mail gets its own link token when it is sent (a
- * confirmation the newest confirm token, news an unsubscribe token), stored as a hash only.
+ * dispatcher does for its outbox (with the same polling loop, polling-loop.ts). Each mail gets
+ * its own link token when it is sent (a confirmation the newest confirm token, news an
+ * unsubscribe token), stored as a hash only.
  * Once a minute it also queues the maintenance mail that has come due (maintenance-mail.ts).
  * The log names the mail and subscriber by uid, never by address.
  */
 export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Config; logger: Logger; sender: MailSender }): SubscriberMailer {
   const owner = randomUUID();
   const { db, clock, config, logger, sender } = deps;
-  let stopped = false;
-  let wake: (() => void) | undefined;
 
   const deliverOne = async (row: SubscriberMailRow) => {
     const target = await db.kysely
@@ -78,52 +78,32 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
 
   let prunedAt = 0;
   let maintenanceAt = Number.NEGATIVE_INFINITY;
-  const loop = (async () => {
-    while (!stopped) {
-      let leased = 0;
-      try {
-        if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
-          prunedAt = Date.now();
-          await pruneSubscriberMail(db, clock.now());
-          await pruneMaintenanceMail(db, clock.now());
-        }
-        const now = clock.now().getTime();
-        if (Math.abs(now - maintenanceAt) >= MAINTENANCE_EVERY_MS) {
-          maintenanceAt = now;
-          await queueMaintenanceMail(db, config.baseUrl, clock.now()).catch((error: Error) => {
-            // Tried again at the next poll.
-            maintenanceAt = Number.NEGATIVE_INFINITY;
-            if (!stopped) logger.warn({ err: error.message }, 'maintenance mail could not be queued');
-          });
-        }
-        const rows = await leaseDueMail(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
-        leased = rows.length;
-        await Promise.all(
-          rows.map((row) =>
-            deliverOne(row).catch((error: Error) => logger.error({ mail: row.uid, err: error.message }, 'subscriber mail could not be recorded')),
-          ),
-        );
-      } catch (error) {
-        if (!stopped) logger.warn({ err: (error as Error).message }, 'subscriber mail outbox could not be read');
+  return startPollingLoop({
+    batch: BATCH,
+    intervalMs: config.notify.pollIntervalSeconds * 1000,
+    async round(isStopping) {
+      if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+        prunedAt = Date.now();
+        await pruneSubscriberMail(db, clock.now());
+        await pruneMaintenanceMail(db, clock.now());
       }
-      if (leased < BATCH && !stopped) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, config.notify.pollIntervalSeconds * 1000);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
+      const now = clock.now().getTime();
+      if (Math.abs(now - maintenanceAt) >= MAINTENANCE_EVERY_MS) {
+        maintenanceAt = now;
+        await queueMaintenanceMail(db, config.baseUrl, clock.now()).catch((error: Error) => {
+          // Tried again at the next poll.
+          maintenanceAt = Number.NEGATIVE_INFINITY;
+          if (!isStopping()) logger.warn({ err: error.message }, 'maintenance mail could not be queued');
         });
-        wake = undefined;
       }
-    }
-  })();
-
-  return {
-    async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
+      const rows = await leaseDueMail(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
+      await Promise.all(
+        rows.map((row) =>
+          deliverOne(row).catch((error: Error) => logger.error({ mail: row.uid, err: error.message }, 'subscriber mail could not be recorded')),
+        ),
+      );
+      return rows.length;
     },
-  };
+    onError: (error) => logger.warn({ err: error.message }, 'subscriber mail outbox could not be read'),
+  });
 }

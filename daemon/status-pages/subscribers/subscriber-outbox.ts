@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.js';
 import type { Executor } from '../../db/executor.js';
 import { newId } from '../../db/ids.js';
 import type { StatusPageMailTable } from '../../db/schema.js';
-import { backoffSeconds } from '../../notify/backoff.js';
+import { nextAttemptAt } from '../../notify/backoff.js';
 
 // The subscriber mail's life cycle, as the notification outbox's: pending -> leased by one
 // daemon -> sent, or back to pending after a back-off, or failed once retrying is over. Each
@@ -117,13 +117,13 @@ export async function markMailFailed(
   now: Date,
   retryForSeconds: number,
 ): Promise<boolean> {
-  const next = new Date(now.getTime() + backoffSeconds(row.attempts) * 1000);
-  const retry = !failure.permanent && next.getTime() <= new Date(row.created_at).getTime() + retryForSeconds * 1000;
+  const next = nextAttemptAt(row, failure, now, retryForSeconds);
+  const retry = next !== undefined;
   await db.kysely
     .updateTable('status_page_mail')
     .set({
       status: retry ? 'pending' : 'failed',
-      next_attempt_at: retry ? next.toISOString() : row.next_attempt_at,
+      next_attempt_at: next ? next.toISOString() : row.next_attempt_at,
       last_error: failure.message.slice(0, 500),
       lease_owner: null,
       lease_until: null,

@@ -130,6 +130,26 @@ describe.each(DATABASE_KINDS)('status-page updates and subscribers [%s]', (kind)
     expect((await daemon.request('GET', `/orgs/default/status-pages/status/updates/${other.body.uid}`, { token: admin })).status).toBe(404);
   });
 
+  it('answers 404 NOT_FOUND naming the slug on every route under a status page the organization has none of', async () => {
+    const uid = '0000000000000000000000000a';
+    const calls: [string, string, object?][] = [
+      ['GET', '/updates'],
+      ['POST', '/updates', { title: 'x', body: 'y', state: 'monitoring' }],
+      ['GET', `/updates/${uid}`],
+      ['PATCH', `/updates/${uid}`, { state: 'resolved' }],
+      ['DELETE', `/updates/${uid}`],
+      ['GET', '/subscribers'],
+      ['GET', '/subscribers/export'],
+      ['DELETE', '/subscribers/reader.one@example.com'],
+      ['GET', '/preview'],
+    ];
+    for (const [method, tail, body] of calls) {
+      const res = await daemon.request(method, `/orgs/default/status-pages/nope${tail}`, { token: admin, ...(body ? { body } : {}) });
+      expect(res.status, `${method} ${tail}`).toBe(404);
+      expect(res.body.error, `${method} ${tail}`).toMatchObject({ code: 'NOT_FOUND', message: 'No status page with slug "nope" in this organization.' });
+    }
+  });
+
   it('shows open updates on top and past ones below, in the JSON (with the checks they name) and the Atom feed, escaped', async () => {
     const hostile = await daemon.request('POST', '/orgs/default/status-pages/status/updates', {
       token: admin,
