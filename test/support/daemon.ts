@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch } from 'undici';
 import { loadConfig } from '../../daemon/config/config.js';
 import type { Clock } from '../../daemon/clock.js';
 import type { EgressPolicy } from '../../probes/egress.js';
@@ -85,6 +86,11 @@ export async function startTestDaemon(
   });
   const daemon = await startDaemon(config, { clock: options.clock, logger: createLogger('info', sink), egress: options.egress });
 
+  // A connection per request, so that no request depends on a connection an earlier one left
+  // open: the daemon runs in the test's own process, and a test that holds the event loop
+  // (building a fixture) can let the server close a kept connection as the next request is
+  // written on it.
+  const client = new Agent({ pipelining: 0 });
   const request: TestDaemon['request'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -94,7 +100,7 @@ export async function startTestDaemon(
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
-    const response = await fetch(`${daemon.url}/api/v1${path}`, { method, headers, body });
+    const response = await fetch(`${daemon.url}/api/v1${path}`, { method, headers, body, dispatcher: client });
     // An event stream never ends by itself: answer its status and headers, and hang up.
     if (response.ok && response.headers.get('content-type')?.startsWith('text/event-stream')) {
       await response.body?.cancel();
@@ -138,6 +144,7 @@ export async function startTestDaemon(
     },
     async stop() {
       await daemon.close();
+      await client.close();
       await database.drop();
     },
   };
