@@ -18,6 +18,12 @@ const BATCH = 500;
  * Answers how many were made.
  */
 export async function ensureStates(db: Executor, nowMs: number, checkUids?: readonly string[]): Promise<number> {
+  if (checkUids && checkUids.length > BATCH) {
+    // One look-up and insert per batch of the given checks (each answers at most BATCH rows).
+    let made = 0;
+    for (let i = 0; i < checkUids.length; i += BATCH) made += await ensureStates(db, nowMs, checkUids.slice(i, i + BATCH));
+    return made;
+  }
   let made = 0;
   for (;;) {
     let query = db
