@@ -62,12 +62,16 @@ export async function keepPingTokens(
     }
   }
   if (options.dryRun || kept.length === 0) return warnings;
-  await ensureStates(
+  // The state rows of the checks just created are made with their kept tokens.
+  const made = await ensureStates(
     db,
     options.nowMs,
     kept.map((entry) => entry.uid!),
+    new Map(kept.map(({ uid, token }) => [uid!, token])),
   );
-  // A statement per 500 checks, not per check: ten thousand heartbeats are one import.
+  if (made === kept.length) return warnings;
+  // Some row was made meanwhile (with a fresh token): the tokens are written over, a statement
+  // per 500 checks, not per check: ten thousand heartbeats are one import.
   for (let i = 0; i < kept.length; i += 500) {
     await yieldToRequests();
     const chunk = kept.slice(i, i + 500);
