@@ -7,8 +7,22 @@ import { Cron } from 'croner';
 // exists twice is expected once, at its first occurrence. That is how cron itself (and the
 // cron checks of Healthchecks.io) behave.
 
+/** Answers kept per function: an import validates thousands of checks that share a few schedules and zones. */
+const REMEMBERED = 1000;
+
+/** `fn` with its answers kept per argument (the first REMEMBERED arguments; later ones are computed each time). */
+function remembered<T>(fn: (argument: string) => T): (argument: string) => T {
+  const answers = new Map<string, T>();
+  return (argument) => {
+    if (answers.has(argument)) return answers.get(argument) as T;
+    const answer = fn(argument);
+    if (answers.size < REMEMBERED) answers.set(argument, answer);
+    return answer;
+  };
+}
+
 /** What is wrong with a cron expression, or undefined when it is a valid five-field one (or a nickname like `@daily`). */
-export function cronProblem(expression: string): string | undefined {
+export const cronProblem = remembered((expression: string): string | undefined => {
   const trimmed = expression.trim();
   if (!trimmed.startsWith('@') && trimmed.split(/\s+/).length !== 5) {
     return 'expected five fields (minute hour day-of-month month day-of-week), e.g. "0 2 * * *"';
@@ -19,17 +33,17 @@ export function cronProblem(expression: string): string | undefined {
   } catch (error) {
     return error instanceof Error ? error.message : 'not a cron expression';
   }
-}
+});
 
 /** Whether `timezone` is an IANA time zone name this runtime knows (e.g. `Europe/Berlin`, `UTC`). */
-export function isTimeZone(timezone: string): boolean {
+export const isTimeZone = remembered((timezone: string): boolean => {
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });
     return true;
   } catch {
     return false;
   }
-}
+});
 
 /** The first time (epoch ms) strictly after `afterMs` that `expression` matches in `timezone`, or null when it never will. */
 export function nextCronTime(expression: string, timezone: string, afterMs: number): number | null {

@@ -2,6 +2,8 @@
 // source it first fetches the monitors with the token, then converts and answers. A worker per
 // import, so a limit that stops it takes nothing else down.
 import { convertImport, fetchWithToken, ImportInputError, IMPORT_REGISTRY, isSavedListing } from '../../importers/index.js';
+import { canonicalJson } from '../checks/check-rows.js';
+import { nulIssues } from '../http/nul-bytes.js';
 import { serveWorker } from '../workers/serve-worker.js';
 import { CHECKS_PER_MESSAGE, type ConversionAnswer, type ConversionBatch, type ConversionJob } from './convert-off-thread.js';
 import { conversionDigest } from './import-digest.js';
@@ -15,8 +17,13 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
     const data = withToken ? await fetchWithToken(source, input, { baseUrl: apiUrl }) : input;
     const result = await convertImport(source, data);
     // The checks go in batches: the main thread then reads one batch per turn of its event loop
-    // instead of all of a large import at once.
-    for (let i = 0; i < result.checks.length; i += CHECKS_PER_MESSAGE) progress({ checks: result.checks.slice(i, i + CHECKS_PER_MESSAGE) });
+    // instead of all of a large import at once. Each goes with its canonical JSON, and the
+    // checks are searched for NUL characters here, so that the event loop does neither.
+    for (let i = 0; i < result.checks.length; i += CHECKS_PER_MESSAGE) {
+      const checks = result.checks.slice(i, i + CHECKS_PER_MESSAGE);
+      progress({ checks, canonical: checks.map((check) => canonicalJson(check)) });
+    }
+    const nul = nulIssues({ checks: result.checks });
     const { warnings, skipped, pingTokens, maintenance } = result;
     return {
       done: {
@@ -25,6 +32,7 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
         ...(pingTokens ? { pingTokens } : {}),
         ...(maintenance ? { maintenance } : {}),
         digest: conversionDigest(result),
+        ...(nul.length > 0 ? { nulPath: nul[0].path } : {}),
       },
     };
   } catch (error) {

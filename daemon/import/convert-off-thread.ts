@@ -18,6 +18,8 @@ export interface ConversionJob {
 /** What the conversion worker reports while it works: a batch of checks. */
 export interface ConversionBatch {
   checks: CheckDefinition[];
+  /** Each check's `canonicalJson`, in the same order (what a re-run compares and records). */
+  canonical: string[];
 }
 
 /** The worker's answer: the rest of the result with its digest, or why there is none. */
@@ -29,6 +31,8 @@ export type ConversionAnswer =
         pingTokens?: ConversionResult['pingTokens'];
         maintenance?: ConversionResult['maintenance'];
         digest: string;
+        /** The path of the first NUL character in the checks (see nulIssues), when one holds any. */
+        nulPath?: string;
       };
     }
   | { inputError: string }
@@ -39,6 +43,10 @@ export type ConversionAnswer =
 export interface Converted {
   result: ConversionResult;
   digest: string;
+  /** `canonicalJson` of each check of `result.checks`, in order. */
+  canonical: string[];
+  /** The path of the first NUL character in the checks, when one holds any. */
+  nulPath?: string;
 }
 
 /** The limits of one conversion (config `import.conversion_timeout_ms`, `import.conversion_memory_mb`). */
@@ -72,6 +80,7 @@ export async function convertOffThread(source: ImportSource, input: Uint8Array, 
     env: {},
   });
   const checks: CheckDefinition[] = [];
+  const canonical: string[] = [];
   let outcome;
   try {
     outcome = await pool.run(
@@ -81,6 +90,7 @@ export async function convertOffThread(source: ImportSource, input: Uint8Array, 
         countStartup: true,
         onProgress: (batch) => {
           for (const check of batch.checks) checks.push(check);
+          for (const text of batch.canonical) canonical.push(text);
         },
       },
     );
@@ -90,8 +100,13 @@ export async function convertOffThread(source: ImportSource, input: Uint8Array, 
   if (outcome.ok) {
     const answer = outcome.value;
     if ('done' in answer) {
-      const { warnings, skipped, pingTokens, maintenance, digest } = answer.done;
-      return { result: { checks, warnings, skipped, ...(pingTokens ? { pingTokens } : {}), ...(maintenance ? { maintenance } : {}) }, digest };
+      const { warnings, skipped, pingTokens, maintenance, digest, nulPath } = answer.done;
+      return {
+        result: { checks, warnings, skipped, ...(pingTokens ? { pingTokens } : {}), ...(maintenance ? { maintenance } : {}) },
+        digest,
+        canonical,
+        ...(nulPath === undefined ? {} : { nulPath }),
+      };
     }
     if ('inputError' in answer) throw new ImportInputError(answer.inputError);
     if ('upstream' in answer) throw upstreamFailed(answer.upstream);

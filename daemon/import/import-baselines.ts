@@ -6,6 +6,7 @@ import { canonicalJson, rowToCheck } from '../checks/check-rows.js';
 import type { Executor, UpsertOutcome, UpsertResolver } from '../checks/check-store.js';
 import type { ChecksTable } from '../db/schema.js';
 import { definitionChanges, mergeReimport } from './reimport-merge.js';
+import { yieldToRequests } from '../db/yield-to-requests.js';
 
 // The baselines of imports: per check, the definition the last import of its source gave it.
 // A re-run merges against them (reimport-merge.ts) and, when applied, records the new ones.
@@ -30,6 +31,7 @@ export interface ReimportDetail {
 async function readBaselines(db: Executor, uids: readonly string[]): Promise<Map<string, Baseline>> {
   const found = new Map<string, Baseline>();
   for (let i = 0; i < uids.length; i += LOOKUP_BATCH) {
+    await yieldToRequests();
     const rows = await db
       .selectFrom('check_import_baselines')
       .select(['check_uid', 'source', 'definition'])
@@ -48,7 +50,7 @@ async function readBaselines(db: Executor, uids: readonly string[]): Promise<Map
  * from another owner takes the source's definition. `details` holds each existing check's
  * changes and conflicts; `record` stores the new baselines once the import is applied.
  */
-export function reimportResolver(source: ImportSource, overwrite: boolean) {
+export function reimportResolver(source: ImportSource, overwrite: boolean, canonical: ReadonlyMap<string, string> = new Map()) {
   let baselines = new Map<string, Baseline>();
   const details = new Map<string, ReimportDetail>();
   const resolver: UpsertResolver = {
@@ -62,7 +64,7 @@ export function reimportResolver(source: ImportSource, overwrite: boolean) {
       const baseline = baselines.get(row.uid);
       const here = stripStored(rowToCheck(row));
       // Nothing changed in the source since the last import: the check stays as it is here.
-      if (baseline?.source === source && baseline.definition === canonicalJson(incoming)) return here;
+      if (baseline?.source === source && baseline.definition === (canonical.get(incoming.slug) ?? canonicalJson(incoming))) return here;
       const ownedHere = (JSON.parse(row.labels) as Record<string, string>)[MANAGED_LABEL_KEY] === source;
       let definition: CheckDefinition;
       if (baseline?.source === source || ownedHere) {
@@ -81,18 +83,22 @@ export function reimportResolver(source: ImportSource, overwrite: boolean) {
   return {
     resolver,
     details,
-    /** Records the baselines of an applied import: every check it created, updated or found unchanged. */
-    async record(db: Executor, orgUid: string, checks: readonly CheckDefinition[], outcomes: readonly UpsertOutcome[], now: Date): Promise<void> {
+    /**
+     * Records the baselines of an applied import: every check it created, updated or found
+     * unchanged. `definitions`: the canonical JSON of each incoming check, in the outcomes' order.
+     */
+    async record(db: Executor, orgUid: string, definitions: readonly string[], outcomes: readonly UpsertOutcome[], now: Date): Promise<void> {
       const at = now.toISOString();
       const rows: { check_uid: string; organization_uid: string; source: string; definition: string; imported_at: string }[] = [];
       for (const [index, outcome] of outcomes.entries()) {
         if (outcome.action === 'conflict' || !outcome.uid) continue;
-        const definition = canonicalJson(checks[index]);
+        const definition = definitions[index];
         const known = baselines.get(outcome.uid);
         if (known?.source === source && known.definition === definition) continue;
         rows.push({ check_uid: outcome.uid, organization_uid: orgUid, source, definition, imported_at: at });
       }
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+        await yieldToRequests();
         await db
           .insertInto('check_import_baselines')
           .values(rows.slice(i, i + WRITE_BATCH))

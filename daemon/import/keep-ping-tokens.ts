@@ -3,6 +3,7 @@ import type { ImportWarning } from '../../importers/index.js';
 import type { UpsertOutcome } from '../checks/check-store.js';
 import type { Executor } from '../db/executor.js';
 import { ensureStates } from '../runner/check-states.js';
+import { yieldToRequests } from '../db/yield-to-requests.js';
 
 // A heartbeat imported from a tool keeps the ping token it had there, so that the job's URL
 // changes only in its host. The token is a check's state (check_states.ping_token), not its
@@ -40,6 +41,7 @@ export async function keepPingTokens(
   const tokens = created.map((outcome) => pingTokens[outcome.slug]);
   const held = new Set<string>();
   for (let i = 0; i < tokens.length; i += 500) {
+    await yieldToRequests();
     const rows = await db
       .selectFrom('check_states')
       .select('ping_token')
@@ -60,13 +62,18 @@ export async function keepPingTokens(
     }
   }
   if (options.dryRun || kept.length === 0) return warnings;
-  await ensureStates(
+  // The state rows of the checks just created are made with their kept tokens.
+  const made = await ensureStates(
     db,
     options.nowMs,
     kept.map((entry) => entry.uid!),
+    new Map(kept.map(({ uid, token }) => [uid!, token])),
   );
-  // A statement per 500 checks, not per check: ten thousand heartbeats are one import.
+  if (made === kept.length) return warnings;
+  // Some row was made meanwhile (with a fresh token): the tokens are written over, a statement
+  // per 500 checks, not per check: ten thousand heartbeats are one import.
   for (let i = 0; i < kept.length; i += 500) {
+    await yieldToRequests();
     const chunk = kept.slice(i, i + 500);
     const cases = sql.join(
       chunk.map(({ uid, token }) => sql`when ${uid} then ${token}`),

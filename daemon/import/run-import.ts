@@ -8,6 +8,7 @@ import { replaceImportedWindows } from '../maintenance/window-store.js';
 import { reimportResolver } from './import-baselines.js';
 import { keepPingTokens } from './keep-ping-tokens.js';
 import { conversionDigest, importDigest } from './import-digest.js';
+import { canonicalJson } from '../checks/check-rows.js';
 
 /** How an import runs: preview or apply, whether it takes over checks it does not own, and the digest it must match. */
 export interface ImportRunOptions {
@@ -20,6 +21,8 @@ export interface ImportRunOptions {
   expect?: string;
   /** `conversionDigest` of the result, when the worker that converted it computed it already. */
   conversionDigest?: string;
+  /** `canonicalJson` of each of the result's checks, in order, when the worker computed them already. */
+  canonicalChecks?: readonly string[];
 }
 
 /** The warning of a check left alone because it is not this source's. */
@@ -66,11 +69,13 @@ export async function runImport(
     if (!options.dryRun) await lockImports(trx, deps.db.kind, orgUid);
     const checkLimit = deps.config.organizations.checksLimit;
     const held = checkLimit > 0 ? await countChecks(trx, orgUid) : 0;
-    const reimport = reimportResolver(source, options.overwrite === true);
+    const canonical = options.canonicalChecks;
+    const bySlugText = canonical ? new Map(result.checks.map((check, index) => [check.slug, canonical[index]])) : undefined;
+    const reimport = reimportResolver(source, options.overwrite === true, bySlugText);
     const outcomes = await upsertChecks(trx, orgUid, result.checks, { now, dryRun: options.dryRun, owner, resolver: reimport.resolver });
     // Thrown inside the transaction: the preview says so too, and an apply's writes are rolled back.
     refuseBeyondCheckLimit(held, outcomes.filter((outcome) => outcome.action === 'create').length, checkLimit);
-    if (!options.dryRun) await reimport.record(trx, orgUid, result.checks, outcomes, now);
+    if (!options.dryRun) await reimport.record(trx, orgUid, canonical ?? result.checks.map((check) => canonicalJson(check)), outcomes, now);
     // The source's maintenance windows replace those its last import made.
     const windows = result.maintenance ?? [];
     const maintenanceWindows = options.dryRun ? windows.length : await replaceImportedWindows(trx, orgUid, source, windows, now);

@@ -1,7 +1,6 @@
 import { countImport } from '../metrics/import-metrics.js';
 import { IMPORT_REGISTRY, ImportInputError, type ImportSource } from '../../importers/index.js';
 import { AppError } from '../errors.js';
-import { nulIssues } from '../http/nul-bytes.js';
 import { convertOffThread, type Converted } from '../import/convert-off-thread.js';
 import { tokenApiUrl } from '../import/hosted-input.js';
 import { parseImportQuery } from '../import/import-query.js';
@@ -49,15 +48,15 @@ export const checkImportRoutes: RouteSpec[] = [
       '?overwrite=true also those changed here; ?expect=<digest> applies only what the preview showed.',
     async handler({ deps, auth, query, body }): Promise<ImportResult> {
       const { source, ...options } = parseImportQuery(query);
-      const { result, digest } = await convertBody(deps, source, body as Buffer);
-      const nul = nulIssues({ checks: result.checks });
-      if (nul.length > 0) {
-        throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import holds a NUL character where svc keeps text (${nul[0].path}).`, {
+      // The worker searched the checks for NUL characters (see nulIssues), off the event loop.
+      const { result, digest, canonical, nulPath } = await convertBody(deps, source, body as Buffer);
+      if (nulPath !== undefined) {
+        throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import holds a NUL character where svc keeps text (${nulPath}).`, {
           source,
           expected: IMPORT_REGISTRY[source].input,
         });
       }
-      const response = await runImport(deps, orgOf(auth).uid, source, result, { ...options, conversionDigest: digest });
+      const response = await runImport(deps, orgOf(auth).uid, source, result, { ...options, conversionDigest: digest, canonicalChecks: canonical });
       countImport(deps.metrics, source, options.dryRun, response);
       return response;
     },

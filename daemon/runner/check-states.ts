@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Executor } from '../checks/check-store.js';
 import { nextSlot } from './schedule.js';
+import { yieldToRequests } from '../db/yield-to-requests.js';
 
 // Every check has one check_states row (its schedule, lease, state and ping token). Rows are
 // made here, for checks that lack one: by the runner as it looks for new checks, and by the API
@@ -14,10 +15,19 @@ const BATCH = 500;
 
 /**
  * Creates the missing state rows of `checkUids` (or of every check when absent), each first due
- * at its next slot. Safe to run on several replicas at once: a row made meanwhile is kept.
- * Answers how many were made.
+ * at its next slot, with the token of `pingTokens` (by check uid) or a fresh one. Safe to run
+ * on several replicas at once: a row made meanwhile is kept. Answers how many were made.
  */
-export async function ensureStates(db: Executor, nowMs: number, checkUids?: readonly string[]): Promise<number> {
+export async function ensureStates(db: Executor, nowMs: number, checkUids?: readonly string[], pingTokens?: ReadonlyMap<string, string>): Promise<number> {
+  if (checkUids && checkUids.length > BATCH) {
+    // One look-up and insert per batch of the given checks (each answers at most BATCH rows).
+    let made = 0;
+    for (let i = 0; i < checkUids.length; i += BATCH) {
+      if (i > 0) await yieldToRequests();
+      made += await ensureStates(db, nowMs, checkUids.slice(i, i + BATCH), pingTokens);
+    }
+    return made;
+  }
   let made = 0;
   for (;;) {
     let query = db
@@ -48,7 +58,7 @@ export async function ensureStates(db: Executor, nowMs: number, checkUids?: read
           last_latency_ms: null,
           last_message: null,
           incident_uid: null,
-          ping_token: newPingToken(),
+          ping_token: pingTokens?.get(row.uid) ?? newPingToken(),
           last_ping_at: null,
           armed_at: nowMs,
         })),

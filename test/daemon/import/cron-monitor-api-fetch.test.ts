@@ -112,6 +112,22 @@ describe.each(DATABASE_KINDS)('import from the cron monitor API with a key [%s]'
     expect(api.requests.length).toBe(calls);
   });
 
+  it('keeps the ping UUID of every heartbeat of a listing of more than 500 (the state rows are written in batches)', async () => {
+    // A saved listing in the shape of GET /api/v3/checks/ (https://healthchecks.io/docs/api/).
+    await createOrg('many-heartbeats');
+    const uuid = (i: number) => `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`;
+    const checks = Array.from({ length: 900 }, (_, i) => ({ name: `Job ${i}`, timeout: 3600, grace: 60, ping_url: `https://hc-ping.com/${uuid(i)}` }));
+    const applied = await convert('source=cron-monitor-api', JSON.stringify({ checks }), 'many-heartbeats');
+    expect(applied.status, JSON.stringify(applied.body).slice(0, 500)).toBe(200);
+    expect(applied.body).toMatchObject({ created: 900 });
+    expect(applied.body.warnings.filter((w: { code: string }) => w.code === 'SECRET_DROPPED')).toEqual([]);
+    for (const i of [0, 499, 500, 899]) {
+      const check = await daemon.request('GET', `/orgs/many-heartbeats/checks/job-${i}`, { token: admin });
+      expect(tokenOf(check.body.pingUrl)).toBe(uuid(i));
+    }
+    expect((await daemon.request('GET', `/ping/${uuid(899)}`)).status).toBe(200);
+  });
+
   it('never logs the key', () => {
     expect(daemon.logs.length).toBeGreaterThan(0);
     keyless(daemon.logs);
