@@ -14,7 +14,6 @@ import type { CheckState } from '../runner/state-machine.js';
 import { countChecks, refuseBeyondCheckLimit } from './check-limit.js';
 import { encodePosition, type CheckListOrder, type CheckListPosition } from './check-list-query.js';
 import type { Executor } from '../db/executor.js';
-import { yieldToRequests } from '../db/yield-to-requests.js';
 
 // The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
 // Every function takes the query builder to run on, so a caller may pass a transaction.
@@ -86,17 +85,11 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 async function insertLabels(db: Executor, orgUid: string, checks: { uid: string; labels: Record<string, string> }[]): Promise<void> {
   const rows = checks.flatMap(({ uid, labels }) => Object.entries(labels).map(([key, value]) => ({ check_uid: uid, organization_uid: orgUid, key, value })));
-  for (const [index, batch] of chunks(rows, LABEL_BATCH).entries()) {
-    if (index > 0) await yieldToRequests();
-    await db.insertInto('check_labels').values(batch).execute();
-  }
+  for (const batch of chunks(rows, LABEL_BATCH)) await db.insertInto('check_labels').values(batch).execute();
 }
 
 async function deleteLabels(db: Executor, checkUids: string[]): Promise<void> {
-  for (const [index, batch] of chunks(checkUids, LABEL_BATCH).entries()) {
-    if (index > 0) await yieldToRequests();
-    await db.deleteFrom('check_labels').where('check_uid', 'in', batch).execute();
-  }
+  for (const batch of chunks(checkUids, LABEL_BATCH)) await db.deleteFrom('check_labels').where('check_uid', 'in', batch).execute();
 }
 
 /**
@@ -203,8 +196,7 @@ export async function readCheck(db: Db, orgUid: string, slug: string): Promise<S
 
 async function findRowsBySlugs(db: Executor, orgUid: string, slugs: readonly string[]): Promise<Map<string, Selectable<ChecksTable>>> {
   const found = new Map<string, Selectable<ChecksTable>>();
-  for (const [index, batch] of chunks([...new Set(slugs)], LOOKUP_BATCH).entries()) {
-    if (index > 0) await yieldToRequests();
+  for (const batch of chunks([...new Set(slugs)], LOOKUP_BATCH)) {
     const rows = await db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', 'in', batch).execute();
     for (const row of rows) found.set(row.slug, row);
   }
@@ -329,7 +321,7 @@ export async function upsertChecks(
   for (const [index, incoming] of checks.entries()) {
     let check = incoming;
     // Comparing and serialising a large import is real work: let other requests in now and then.
-    if (index > 0 && index % YIELD_EVERY === 0) await yieldToRequests();
+    if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const row = existing.get(check.slug);
     if (!row) {
       const uid = newIds[nextNew++];
@@ -361,8 +353,6 @@ export async function upsertChecks(
   const at = options.now.toISOString();
   const stored = new Map<string, string>();
   for (const batch of chunks(writes, CHECK_BATCH)) {
-    // Between statements the loop serves other requests (see yieldToRequests).
-    await yieldToRequests();
     const returned = await db
       .insertInto('checks')
       .values(batch.map(({ content, uid }) => ({ uid, organization_uid: orgUid, ...content, created_at: at, updated_at: at })))
@@ -391,12 +381,10 @@ export async function upsertChecks(
     const moved = uid !== write.uid;
     return write.keepsLabels && !moved ? [] : [{ ...write, uid, replacesLabels: write.replacesLabels || moved }];
   });
-  await yieldToRequests();
   await deleteLabels(
     db,
     relabeled.filter((write) => write.replacesLabels).map((write) => write.uid),
   );
-  await yieldToRequests();
   await insertLabels(
     db,
     orgUid,

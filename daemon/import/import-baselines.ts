@@ -6,7 +6,6 @@ import { canonicalJson, rowToCheck } from '../checks/check-rows.js';
 import type { Executor, UpsertOutcome, UpsertResolver } from '../checks/check-store.js';
 import type { ChecksTable } from '../db/schema.js';
 import { definitionChanges, mergeReimport } from './reimport-merge.js';
-import { yieldToRequests } from '../db/yield-to-requests.js';
 
 // The baselines of imports: per check, the definition the last import of its source gave it.
 // A re-run merges against them (reimport-merge.ts) and, when applied, records the new ones.
@@ -31,7 +30,6 @@ export interface ReimportDetail {
 async function readBaselines(db: Executor, uids: readonly string[]): Promise<Map<string, Baseline>> {
   const found = new Map<string, Baseline>();
   for (let i = 0; i < uids.length; i += LOOKUP_BATCH) {
-    await yieldToRequests();
     const rows = await db
       .selectFrom('check_import_baselines')
       .select(['check_uid', 'source', 'definition'])
@@ -98,7 +96,6 @@ export function reimportResolver(source: ImportSource, overwrite: boolean, canon
         rows.push({ check_uid: outcome.uid, organization_uid: orgUid, source, definition, imported_at: at });
       }
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
-        await yieldToRequests();
         await db
           .insertInto('check_import_baselines')
           .values(rows.slice(i, i + WRITE_BATCH))

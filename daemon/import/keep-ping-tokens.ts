@@ -3,7 +3,6 @@ import type { ImportWarning } from '../../importers/index.js';
 import type { UpsertOutcome } from '../checks/check-store.js';
 import type { Executor } from '../db/executor.js';
 import { ensureStates } from '../runner/check-states.js';
-import { yieldToRequests } from '../db/yield-to-requests.js';
 
 // A heartbeat imported from a tool keeps the ping token it had there, so that the job's URL
 // changes only in its host. The token is a check's state (check_states.ping_token), not its
@@ -41,7 +40,6 @@ export async function keepPingTokens(
   const tokens = created.map((outcome) => pingTokens[outcome.slug]);
   const held = new Set<string>();
   for (let i = 0; i < tokens.length; i += 500) {
-    await yieldToRequests();
     const rows = await db
       .selectFrom('check_states')
       .select('ping_token')
@@ -73,7 +71,6 @@ export async function keepPingTokens(
   // Some row was made meanwhile (with a fresh token): the tokens are written over, a statement
   // per 500 checks, not per check: ten thousand heartbeats are one import.
   for (let i = 0; i < kept.length; i += 500) {
-    await yieldToRequests();
     const chunk = kept.slice(i, i + 500);
     const cases = sql.join(
       chunk.map(({ uid, token }) => sql`when ${uid} then ${token}`),

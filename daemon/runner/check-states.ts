@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Executor } from '../checks/check-store.js';
 import { nextSlot } from './schedule.js';
-import { yieldToRequests } from '../db/yield-to-requests.js';
 
 // Every check has one check_states row (its schedule, lease, state and ping token). Rows are
 // made here, for checks that lack one: by the runner as it looks for new checks, and by the API
@@ -23,7 +22,6 @@ export async function ensureStates(db: Executor, nowMs: number, checkUids?: read
     // One look-up and insert per batch of the given checks (each answers at most BATCH rows).
     let made = 0;
     for (let i = 0; i < checkUids.length; i += BATCH) {
-      if (i > 0) await yieldToRequests();
       made += await ensureStates(db, nowMs, checkUids.slice(i, i + BATCH), pingTokens);
     }
     return made;
