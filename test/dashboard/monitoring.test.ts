@@ -242,7 +242,16 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard monitoring views [%s]', (k
 
     const page = await browser.newPage();
     await signInAsAdmin(page, daemon, '/orgs/big/overview');
-    await page.locator('[data-count="pending"] .count').getByText('10000').waitFor({ timeout: 60_000 });
+    const counted = page.locator('[data-count="pending"] .count').getByText('10000');
+    try {
+      await counted.waitFor({ timeout: 30_000 });
+    } catch {
+      // Seen once in a whole run on SQLite (the count never showed in 60 s; alone it shows in
+      // about 2 s): say what the page showed instead, then read it once more.
+      console.log(`[svc tests] overview of 10,000 checks without its count [${kind}]: ${((await page.locator('main').textContent()) ?? '').slice(0, 500)}`);
+      await page.reload();
+      await counted.waitFor({ timeout: 30_000 });
+    }
     const started = Date.now();
     await page.goto(`${daemon.url}/orgs/big/checks`);
     await page.locator('tbody tr').first().waitFor();
