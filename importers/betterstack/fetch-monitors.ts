@@ -2,28 +2,26 @@
 // monitoring API, page by page, and returns them as plain data for the pure converter. The
 // requests go through the token API exchange (importers/shared/token-api.ts): the token goes
 // into one header of requests to the configured origin and nowhere else.
-import { ImportInputError, isRecord } from '../converter.js';
-import { openTokenApi, TOKEN_SHAPE, type TokenApi, type TokenApiOptions } from '../shared/token-api.js';
+import { isRecord } from '../converter.js';
+import { withTokenApi, type TokenApi, type TokenFetchOptions, type TokenSource } from '../shared/token-api.js';
 import type { HostedMonitorData } from './hosted-data.js';
 import { HostedApiError } from './upstream-error.js';
 
-/** How to reach the hosted monitoring API. */
-export interface FetchHostedMonitorsOptions {
+/** How to reach the hosted monitoring API (the daemon reads its base URL from `SVC_IMPORT_HOSTED_MONITOR_API_URL`). */
+export interface FetchHostedMonitorsOptions extends TokenFetchOptions {
   /** The API token: sent as `Authorization: Bearer <token>` to `baseUrl`'s origin only. */
   readonly token: string;
-  /** The API's base URL, e.g. `https://uptime.betterstack.com` (the daemon reads `SVC_IMPORT_HOSTED_MONITOR_API_URL`). */
-  readonly baseUrl: string;
-  /** Connecting, waiting for the headers and for each part of the body, per request. Default 15 s. */
-  readonly requestTimeoutMs?: number;
-  /** The whole exchange, all pages of all lists. Default 120 s. */
-  readonly totalTimeoutMs?: number;
   /** The most pages followed per list. Default 1000. */
   readonly maxPages?: number;
-  /** Cancels the exchange. */
-  readonly signal?: AbortSignal;
-  /** The undici dispatcher to use instead of a private one (proxies, tests). */
-  readonly dispatcher?: TokenApiOptions['dispatcher'];
 }
+
+const HOSTED_MONITOR_API: TokenSource = {
+  apiName: 'the hosted monitoring API',
+  credentialName: 'the token',
+  refusedHint: 'check that it is a valid API token of the team to import from',
+  notACredential: 'expected an API token of the hosted monitoring service: one word of printable characters',
+  authHeaders: (token) => ({ authorization: `Bearer ${token}` }),
+};
 
 const PAGE_SIZE = 250;
 
@@ -82,22 +80,8 @@ async function fetchList(path: string, api: TokenApi, maxPages: number): Promise
  * rate-limits, cannot be reached, times out, or answers something unreadable.
  */
 export async function fetchHostedMonitors(options: FetchHostedMonitorsOptions): Promise<HostedMonitorData> {
-  if (!TOKEN_SHAPE.test(options.token)) {
-    throw new ImportInputError('expected an API token of the hosted monitoring service: one word of printable characters');
-  }
-  const api = openTokenApi({
-    baseUrl: options.baseUrl,
-    apiName: 'the hosted monitoring API',
-    credentialName: 'the token',
-    refusedHint: 'check that it is a valid API token of the team to import from',
-    authHeaders: { authorization: `Bearer ${options.token}` },
-    requestTimeoutMs: options.requestTimeoutMs,
-    totalTimeoutMs: options.totalTimeoutMs,
-    signal: options.signal,
-    dispatcher: options.dispatcher,
-  });
   const maxPages = options.maxPages ?? 1000;
-  try {
+  return withTokenApi(HOSTED_MONITOR_API, options.token, options, async (api) => {
     const optional = async (path: string) => {
       try {
         return await fetchList(path, api, maxPages);
@@ -112,7 +96,5 @@ export async function fetchHostedMonitors(options: FetchHostedMonitorsOptions): 
     const monitorGroups = await optional(LISTS.monitorGroups[0]);
     const heartbeatGroups = await optional(LISTS.heartbeatGroups[0]);
     return { monitors, heartbeats, monitorGroups, heartbeatGroups };
-  } finally {
-    await api.close();
-  }
+  });
 }

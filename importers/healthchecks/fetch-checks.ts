@@ -2,8 +2,8 @@
 // API v3, https://healthchecks.io/docs/api/: `GET /api/v3/checks/` with the key in the
 // `X-Api-Key` header, answered `{"checks": [...]}`), and returns it as plain data for the pure
 // converter. The key goes into that one header, to the configured origin only.
-import { ImportInputError, isRecord } from '../converter.js';
-import { openTokenApi, TOKEN_SHAPE, type TokenApiOptions } from '../shared/token-api.js';
+import { isRecord } from '../converter.js';
+import { withTokenApi, type TokenFetchOptions, type TokenSource } from '../shared/token-api.js';
 import { HostedApiError } from '../shared/upstream-error.js';
 
 /** Where the cron monitor's API answers unless configured otherwise (`SVC_IMPORT_CRON_MONITOR_API_URL`). */
@@ -14,21 +14,20 @@ export interface CronMonitorChecks {
   readonly checks: readonly unknown[];
 }
 
-/** How to reach the cron monitor's Management API. */
-export interface FetchCronMonitorChecksOptions {
+/** How to reach the cron monitor's Management API (the whole exchange's default limit is 60 s). */
+export interface FetchCronMonitorChecksOptions extends TokenFetchOptions {
   /** The project's API key (read-write or read-only): sent as `X-Api-Key` to `baseUrl`'s origin only. */
   readonly apiKey: string;
-  /** The instance's base URL: `https://healthchecks.io`, or a self-hosted instance's (its SITE_ROOT). */
-  readonly baseUrl: string;
-  /** Connecting, waiting for the headers and for each part of the body. Default 15 s. */
-  readonly requestTimeoutMs?: number;
-  /** The whole exchange. Default 60 s. */
-  readonly totalTimeoutMs?: number;
-  /** Cancels the exchange. */
-  readonly signal?: AbortSignal;
-  /** The undici dispatcher to use instead of a private one (proxies, tests). */
-  readonly dispatcher?: TokenApiOptions['dispatcher'];
 }
+
+const CRON_MONITOR_API: TokenSource = {
+  apiName: "the cron monitor's Management API",
+  credentialName: 'the API key',
+  refusedHint: "check that it is the API key of the project to import from (the project's Settings, API Access)",
+  notACredential: "expected an API key of the cron monitor's project: one word of printable characters",
+  authHeaders: (apiKey) => ({ 'x-api-key': apiKey }),
+  totalTimeoutMs: 60_000,
+};
 
 const LISTING_PATH = '/api/v3/checks/';
 
@@ -39,27 +38,11 @@ const LISTING_PATH = '/api/v3/checks/';
  * the key, rate-limits, cannot be reached, times out, or answers something unreadable.
  */
 export async function fetchCronMonitorChecks(options: FetchCronMonitorChecksOptions): Promise<CronMonitorChecks> {
-  if (!TOKEN_SHAPE.test(options.apiKey)) {
-    throw new ImportInputError("expected an API key of the cron monitor's project: one word of printable characters");
-  }
-  const api = openTokenApi({
-    baseUrl: options.baseUrl,
-    apiName: "the cron monitor's Management API",
-    credentialName: 'the API key',
-    refusedHint: "check that it is the API key of the project to import from (the project's Settings, API Access)",
-    authHeaders: { 'x-api-key': options.apiKey },
-    requestTimeoutMs: options.requestTimeoutMs,
-    totalTimeoutMs: options.totalTimeoutMs ?? 60_000,
-    signal: options.signal,
-    dispatcher: options.dispatcher,
-  });
-  try {
+  return withTokenApi(CRON_MONITOR_API, options.apiKey, options, async (api) => {
     const listing = await api.getJson(api.url(LISTING_PATH));
     if (!isRecord(listing) || !Array.isArray(listing.checks)) {
       throw new HostedApiError('bad-response', `${api.api} answered ${LISTING_PATH} with something other than a checks listing`);
     }
     return { checks: listing.checks };
-  } finally {
-    await api.close();
-  }
+  });
 }

@@ -3,31 +3,29 @@
 // answered `{"checks": [...], "counts": {...}}`, then `GET /api/3.1/checks/{checkid}` per check,
 // answered `{"check": {...}}`, for the settings only a detail holds: path, port, encryption and
 // the type's settings). The token goes into that one header, to the configured origin only.
-import { ImportInputError, isRecord } from '../converter.js';
-import { openTokenApi, TOKEN_SHAPE, type TokenApi, type TokenApiOptions } from '../shared/token-api.js';
+import { isRecord } from '../converter.js';
+import { withTokenApi, type TokenApi, type TokenFetchOptions, type TokenSource } from '../shared/token-api.js';
 import { HostedApiError } from '../shared/upstream-error.js';
 import type { HostedCheckData } from './read-checks.js';
 
 /** Where the hosted check API answers unless configured otherwise (`SVC_IMPORT_HOSTED_CHECK_API_URL`). */
 export const DEFAULT_HOSTED_CHECK_API_URL = 'https://api.pingdom.com';
 
-/** How to reach the hosted check API. */
-export interface FetchHostedChecksOptions {
+/** How to reach the hosted check API (the whole exchange covers the listing and every detail). */
+export interface FetchHostedChecksOptions extends TokenFetchOptions {
   /** The API token: sent as `Authorization: Bearer <token>` to `baseUrl`'s origin only. */
   readonly token: string;
-  /** The API's base URL, e.g. `https://api.pingdom.com`. */
-  readonly baseUrl: string;
-  /** Connecting, waiting for the headers and for each part of the body, per request. Default 15 s. */
-  readonly requestTimeoutMs?: number;
-  /** The whole exchange, the listing and every detail. Default 120 s. */
-  readonly totalTimeoutMs?: number;
   /** Details read at once. Default 4. */
   readonly concurrency?: number;
-  /** Cancels the exchange. */
-  readonly signal?: AbortSignal;
-  /** The undici dispatcher to use instead of a private one (proxies, tests). */
-  readonly dispatcher?: TokenApiOptions['dispatcher'];
 }
+
+const HOSTED_CHECK_API: TokenSource = {
+  apiName: 'the hosted check API',
+  credentialName: 'the token',
+  refusedHint: 'check that it is a valid API token (read access) of the account to import from',
+  notACredential: 'expected an API token of the hosted check service: one word of printable characters',
+  authHeaders: (token) => ({ authorization: `Bearer ${token}` }),
+};
 
 /** The API's largest page (the `limit` parameter of GET /checks). */
 const PAGE_SIZE = 25_000;
@@ -72,21 +70,7 @@ const listedId = (check: unknown) =>
  * keeps its listing entry.
  */
 export async function fetchHostedChecks(options: FetchHostedChecksOptions): Promise<HostedCheckData> {
-  if (!TOKEN_SHAPE.test(options.token)) {
-    throw new ImportInputError('expected an API token of the hosted check service: one word of printable characters');
-  }
-  const api = openTokenApi({
-    baseUrl: options.baseUrl,
-    apiName: 'the hosted check API',
-    credentialName: 'the token',
-    refusedHint: 'check that it is a valid API token (read access) of the account to import from',
-    authHeaders: { authorization: `Bearer ${options.token}` },
-    requestTimeoutMs: options.requestTimeoutMs,
-    totalTimeoutMs: options.totalTimeoutMs,
-    signal: options.signal,
-    dispatcher: options.dispatcher,
-  });
-  try {
+  return withTokenApi(HOSTED_CHECK_API, options.token, options, async (api) => {
     const checks = await fetchListing(api);
     const ids = checks.map(listedId).filter((id): id is string => id !== undefined);
     const details: unknown[] = new Array(ids.length);
@@ -99,7 +83,5 @@ export async function fetchHostedChecks(options: FetchHostedChecksOptions): Prom
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, ids.length)) }, worker));
     return { checks, details: details.filter((detail) => detail !== undefined) };
-  } finally {
-    await api.close();
-  }
+  });
 }

@@ -1,15 +1,28 @@
 // The only network code of the importers: GET requests for JSON to the API of a token source
-// (the hosted monitoring API, the cron monitor's Management API), with the caller's token or
+// (the hosted monitoring API, the cron monitor's Management API, the hosted check API), with the caller's token or
 // API key in one header, to the configured origin only. The credential is never logged, stored
 // or put in an error: errors name the API's origin and the HTTP status, nothing else.
 import { Agent, request, type Dispatcher } from 'undici';
+import { ImportInputError } from './import-input-error.js';
 import { isRecord } from './input-text.js';
 import { HostedApiError } from './upstream-error.js';
 
-/** How to reach one token API. */
-export interface TokenApiOptions {
-  /** The API's base URL; requests go to paths below it, on its origin only. */
+/** What a caller of a token source's fetch sets: where its API answers, how long to wait, how to cancel. */
+export interface TokenFetchOptions {
+  /** The API's base URL; the credential goes to its origin only. */
   readonly baseUrl: string;
+  /** Connecting, waiting for the headers and for each part of the body, per request. Default 15 s. */
+  readonly requestTimeoutMs?: number;
+  /** The whole exchange, every request. Default 120 s unless the source says otherwise. */
+  readonly totalTimeoutMs?: number;
+  /** Cancels the exchange. */
+  readonly signal?: AbortSignal;
+  /** The undici dispatcher to use instead of a private one (proxies, tests). */
+  readonly dispatcher?: Dispatcher;
+}
+
+/** How to reach one token API. */
+export interface TokenApiOptions extends TokenFetchOptions {
   /** The API as messages name it: `the hosted monitoring API`; `at <origin>` is added. */
   readonly apiName: string;
   /** The credential as messages name it: `the token`, `the API key`. */
@@ -18,16 +31,21 @@ export interface TokenApiOptions {
   readonly refusedHint: string;
   /** The header that carries the credential, e.g. `{ authorization: 'Bearer …' }`. */
   readonly authHeaders: Readonly<Record<string, string>>;
-  /** Connecting, waiting for the headers and for each part of the body, per request. Default 15 s. */
-  readonly requestTimeoutMs?: number;
-  /** The whole exchange, every request. Default 120 s. */
-  readonly totalTimeoutMs?: number;
   /** The largest answer read, per request. Default 16 MiB. */
   readonly maxBytes?: number;
-  /** Cancels the exchange. */
-  readonly signal?: AbortSignal;
-  /** The undici dispatcher to use instead of a private one (proxies, tests). */
-  readonly dispatcher?: Dispatcher;
+}
+
+/** How one token source's API is reached and named. */
+export interface TokenSource {
+  readonly apiName: string;
+  readonly credentialName: string;
+  readonly refusedHint: string;
+  /** The ImportInputError's message when the credential cannot be one. */
+  readonly notACredential: string;
+  /** The header that carries the credential. */
+  authHeaders(credential: string): Record<string, string>;
+  /** The whole exchange's default limit, when not 120 s. */
+  readonly totalTimeoutMs?: number;
 }
 
 /** One exchange with a token API: GETs for JSON, then close. */
@@ -79,8 +97,15 @@ function errorCode(error: unknown): string | undefined {
   return typeof record.name === 'string' ? record.name : undefined;
 }
 
+/** A fault of this code rather than of the exchange: a language error without a system or library code. */
+const isProgrammingError = (error: unknown) =>
+  (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError) &&
+  typeof (error as { code?: unknown }).code !== 'string';
+
 // Only the origin and a code: an undici error may carry request details, so none is passed on.
+// A programming error is not the API's fault and goes on as it is (an internal error).
 function networkError(error: unknown, exchange: Exchange): HostedApiError {
+  if (!exchange.signal.aborted && isProgrammingError(error)) throw error;
   const code = errorCode(error);
   if (exchange.signal.aborted || (code !== undefined && (TIMEOUT_CODES.has(code) || code === 'AbortError' || code === 'TimeoutError'))) {
     return new HostedApiError('timeout', `${exchange.api} did not answer in time`);
@@ -192,4 +217,25 @@ export function openTokenApi(options: TokenApiOptions): TokenApi {
       await ownDispatcher?.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Runs `use` with an exchange with a token source's API, closed after it: checks the
+ * credential's shape first (ImportInputError), then the base URL (HostedApiError).
+ */
+export async function withTokenApi<T>(source: TokenSource, credential: string, options: TokenFetchOptions, use: (api: TokenApi) => Promise<T>): Promise<T> {
+  if (!TOKEN_SHAPE.test(credential)) throw new ImportInputError(source.notACredential);
+  const api = openTokenApi({
+    ...options,
+    apiName: source.apiName,
+    credentialName: source.credentialName,
+    refusedHint: source.refusedHint,
+    authHeaders: source.authHeaders(credential),
+    totalTimeoutMs: options.totalTimeoutMs ?? source.totalTimeoutMs,
+  });
+  try {
+    return await use(api);
+  } finally {
+    await api.close();
+  }
 }

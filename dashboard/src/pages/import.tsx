@@ -215,38 +215,14 @@ function SourceInput({
   onKey(v: string): void;
 }) {
   if (info.input === 'token') {
-    return (
-      <FieldShell id="import-token" label="API token" hint="Sent to this server only, used for one request, not stored.">
-        <input
-          id="import-token"
-          type="password"
-          autoComplete="off"
-          spellcheck={false}
-          value={text}
-          onInput={(e) => onText((e.currentTarget as HTMLInputElement).value)}
-          aria-describedby="import-token-hint"
-        />
-      </FieldShell>
-    );
+    return <SecretField id="import-token" label="API token" hint="Sent to this server only, used for one request, not stored." value={text} onValue={onText} />;
   }
   const fileHint = info.multipleFiles
     ? 'Choose every file at once (Ctrl- or Cmd-click); files take precedence over pasted text.'
     : 'A file takes precedence over pasted text.';
   return (
     <>
-      {info.key ? (
-        <FieldShell id="import-key" label={info.key.label} hint={info.key.hint}>
-          <input
-            id="import-key"
-            type="password"
-            autoComplete="off"
-            spellcheck={false}
-            value={apiKey}
-            onInput={(e) => onKey((e.currentTarget as HTMLInputElement).value)}
-            aria-describedby="import-key-hint"
-          />
-        </FieldShell>
-      ) : null}
+      {info.key ? <SecretField id="import-key" label={info.key.label} hint={info.key.hint} value={apiKey} onValue={onKey} /> : null}
       <FieldShell id="import-file" label={info.key ? 'Or a saved listing: file' : info.multipleFiles ? 'Files' : 'File'} hint={fileHint}>
         <input
           id="import-file"
@@ -265,6 +241,23 @@ function SourceInput({
         <textarea id="import-text" rows={10} spellcheck={false} value={text} onInput={(e) => onText((e.currentTarget as HTMLTextAreaElement).value)} />
       </FieldShell>
     </>
+  );
+}
+
+/** A token or key field: hidden as typed, never remembered by the browser. */
+function SecretField({ id, label, hint, value, onValue }: { id: string; label: string; hint: string; value: string; onValue(v: string): void }) {
+  return (
+    <FieldShell id={id} label={label} hint={hint}>
+      <input
+        id={id}
+        type="password"
+        autoComplete="off"
+        spellcheck={false}
+        value={value}
+        onInput={(e) => onValue((e.currentTarget as HTMLInputElement).value)}
+        aria-describedby={`${id}-hint`}
+      />
+    </FieldShell>
   );
 }
 

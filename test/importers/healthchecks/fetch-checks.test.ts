@@ -154,4 +154,16 @@ describe('fetching the cron monitor checks with an API key', () => {
       await exchange.close();
     }
   });
+
+  test('passes a programming error on as it is instead of calling the API unreachable', async () => {
+    // A dispatcher that fails the way a bug does: a TypeError without a system or library code.
+    const broken = {
+      dispatch: () => {
+        throw new TypeError('not a function');
+      },
+    } as unknown as Parameters<typeof fetchCronMonitorChecks>[0]['dispatcher'];
+    const error = await fetchCronMonitorChecks({ apiKey: KEYS.full, baseUrl: api.url, dispatcher: broken }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).not.toBeInstanceOf(HostedApiError);
+  });
 });
