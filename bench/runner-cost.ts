@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { topFrames } from './cpu-profile.js';
 import { startBenchDaemon } from './import-setup.js';
-import { fixed, httpChecks, load, percentile, processCpuMs, processMemoryMiB, seed, sleep } from './runner-setup.js';
+import { fixed, httpChecks, load, percentile, processCpuMs, processMemoryMiB, seed, sleep, threadCpuMs, threadShares } from './runner-setup.js';
 
 // CPU per run of a whole daemon process (`svc daemon`, role `all`, SQLite), measured from
 // /proc over a window: first with no checks (what it costs to be running at all), then with
@@ -27,6 +27,8 @@ export interface DaemonWindow {
   jitterP99Ms: number;
   jitterP50Ms: number;
   loadAverage: string;
+  /** CPU per second of each kind of thread (the main thread, V8's helpers, libuv's pool, workers). */
+  threads: Array<{ thread: string; cpuMsPerSecond: number }>;
 }
 
 function startDaemonProcess(dbUrl: string, profileDir?: string): ChildProcess {
@@ -80,8 +82,10 @@ async function measureDaemon(
     if (child.exitCode !== null) throw new Error(`svc daemon exited with ${child.exitCode}`);
     const start = Date.now();
     const cpu0 = processCpuMs(child.pid!);
+    const threads0 = threadCpuMs(child.pid!);
     await sleep(seconds * 1000);
     const cpu1 = processCpuMs(child.pid!);
+    const threads1 = threadCpuMs(child.pid!);
     const end = Date.now();
     const memory = processMemoryMiB(child.pid!);
     // Runs that started in the window (written within a batch delay of it).
@@ -112,6 +116,7 @@ async function measureDaemon(
       jitterP50Ms: percentile(jitter, 0.5),
       jitterP99Ms: percentile(jitter, 0.99),
       loadAverage: load(),
+      threads: threadShares(child.pid!, threads0, threads1, (end - start) / 1000),
     };
   } finally {
     await stopDaemonProcess(child);
@@ -139,6 +144,13 @@ export async function daemonCost(target: string, rows: string[][], figures: Reco
       ['  peak RSS', `${fixed(loaded.peakRssMiB)} MiB`, '< 200 MiB'],
       ['  interval jitter p50 / p99', `${fixed(loaded.jitterP50Ms)} / ${fixed(loaded.jitterP99Ms)} ms`, 'p99 < 20 ms'],
     );
+    for (const { thread, cpuMsPerSecond } of loaded.threads.slice(0, 6)) {
+      rows.push([
+        `  CPU of ${thread}`,
+        `${fixed(cpuMsPerSecond, 1)} ms/s (idle daemon: ${fixed(idle.threads.find((t) => t.thread === thread)?.cpuMsPerSecond ?? 0, 1)})`,
+        '',
+      ]);
+    }
     figures.cost = { checks: CHECKS, intervalSeconds: INTERVAL, seconds: options.seconds, idle, loaded };
     if (profileDir) {
       const frames = topFrames(profileDir);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { upsertChecks } from '../daemon/checks/check-store.js';
 import { ensureStates } from '../daemon/runner/check-states.js';
@@ -54,6 +54,42 @@ export function processCpuMs(pid: number): { user: number; system: number } {
   // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: (Number(fields[11]) * 1000) / CLOCK_TICKS_PER_SECOND, system: (Number(fields[12]) * 1000) / CLOCK_TICKS_PER_SECOND };
+}
+
+/**
+ * CPU time of each thread of a process so far, in ms (user and kernel), by thread id, with the
+ * thread's name (V8's and libuv's helpers are named; the main thread and workers carry the
+ * program's name), from /proc/<pid>/task/<tid>/stat.
+ */
+export function threadCpuMs(pid: number): Map<number, { name: string; ms: number }> {
+  const threads = new Map<number, { name: string; ms: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.set(Number(tid), { name, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND });
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return threads;
+}
+
+/** CPU per second of each kind of thread between two readings of `threadCpuMs` (the main thread by its id), largest first. */
+export function threadShares(
+  pid: number,
+  before: Map<number, { name: string; ms: number }>,
+  after: Map<number, { name: string; ms: number }>,
+  seconds: number,
+): Array<{ thread: string; cpuMsPerSecond: number }> {
+  const byName = new Map<string, number>();
+  for (const [tid, { name, ms }] of after) {
+    // Node names none of its helper threads: they are told apart from the main thread only.
+    const kind = tid === pid ? 'main thread' : name === 'node' ? 'other threads (V8 helpers, libuv pool, workers)' : name;
+    byName.set(kind, (byName.get(kind) ?? 0) + (ms - (before.get(tid)?.ms ?? 0)) / seconds);
+  }
+  return [...byName].map(([thread, cpuMsPerSecond]) => ({ thread, cpuMsPerSecond })).sort((a, b) => b.cpuMsPerSecond - a.cpuMsPerSecond);
 }
 
 /** Resident memory of a process now and at its peak, in MiB, from /proc/<pid>/status. */
