@@ -73,6 +73,10 @@ export function runDispatcher(egress: EgressPolicy, insecure: boolean, onSocket?
     // A run sends one request at a time to each origin: one connection per origin, a bare client
     // without the pool (and its queue and events) an Agent otherwise puts around it.
     connections: 1,
+    // The run's connection goes with the run, so a server's short keep-alive (a few seconds) is no
+    // reason to tear the socket down the moment the answer is in: undici would make an error for it,
+    // and format its stack, on every run. The dispatcher's destruction closes it right after.
+    keepAliveTimeoutThreshold: 0,
     connect: onSocket
       ? (options, callback) =>
           connect(options, (error, socket) => {

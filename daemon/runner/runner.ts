@@ -44,7 +44,7 @@ export interface RunnerDeps {
   writeHealth?: WriteHealth;
 }
 
-/** Claims are made this far ahead, so a run starts on its second rather than at the next poll. */
+/** Claims are made this far ahead, so a run starts on its beat rather than at the next poll. */
 const LOOKAHEAD_MS = 1000;
 /** How often the runner looks for due runs when it found none. */
 const POLL_MS = 200;
