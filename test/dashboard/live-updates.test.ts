@@ -159,6 +159,57 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard live updates [%s]', (kind)
     expect(requests.since()).toEqual([]);
   }, 90_000);
 
+  it('reads a view again whose first read failed, while the stream is live and no event comes', async () => {
+    const page = await newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/checks');
+    await page.locator('tr[data-slug="shop"]').waitFor();
+    // Opened again, the check list's first read is refused as a busy daemon would (429); the rest go through.
+    let refused = 0;
+    await page.route(/\/api\/v1\/orgs\/default\/checks\?/, async (route) => {
+      if (refused > 0) return route.continue();
+      refused++;
+      return route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests; try again in a moment.' } }),
+      });
+    });
+    await page.reload();
+    await live(page);
+    expect(refused).toBe(1);
+    // Nothing happens on the server meanwhile: only the view itself can bring the rows.
+    await page.locator('tr[data-slug="shop"]').waitFor({ timeout: 15_000 });
+    await page.locator('tr[data-slug="backup"]').waitFor();
+  }, 60_000);
+
+  it('reads the overview again every few seconds after a read failed, though the stream is live and no event comes', async () => {
+    failing = false;
+    await run('shop');
+    const page = await newPage();
+    await signInAsAdmin(page, daemon, '/orgs/default/overview');
+    await live(page);
+    await page.locator('[data-count="up"] .count').waitFor();
+    // The read that follows the next event is refused, as a busy daemon would (429).
+    let refused = 0;
+    await page.route(/\/api\/v1\/orgs\/default\/check-states/, async (route) => {
+      if (refused > 0) return route.continue();
+      refused++;
+      return route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests; try again in a moment.' } }),
+      });
+    });
+    failing = true;
+    await run('shop');
+    await page.locator('[data-error-code="RATE_LIMITED"]').waitFor({ timeout: 10_000 });
+    // Nothing more happens on the server: the overview reads again by itself, and shows the check down.
+    await page.locator('[data-error-code="RATE_LIMITED"]').waitFor({ state: 'detached', timeout: 15_000 });
+    expect(refused).toBe(1);
+    expect(Number(await page.locator('[data-count="down"] .count').textContent())).toBeGreaterThanOrEqual(1);
+    failing = false;
+  }, 60_000);
+
   it('reported no console errors', () => {
     expect(browser.problems).toEqual([]);
   });

@@ -65,6 +65,7 @@ export function CheckMonitoring({ org, check, canRun, onRan }: { org: string; ch
         ? 'now'
         : undefined,
     refresh: refreshAll,
+    error: uptimes.error ?? recent.error ?? history.error ?? results.error ?? incidents.error,
   });
   useLiveUpdates(org, { stale: (event) => (event.name === 'check.result' && event.data.slug === check.slug ? 'later' : undefined), refresh: uptimes.reload });
   const [running, setRunning] = useState(false);

@@ -61,8 +61,8 @@ export function useLiveList<T>(fetchPage: (cursor?: string) => Promise<Page<T>>,
 
   const refresh = useCallback(async () => {
     const run = generation.current;
-    const loaded = current.current;
-    if (loaded.length === 0) return;
+    // Nothing loaded yet (the first read failed): the first page is read.
+    const loaded = current.current.length > 0 ? current.current : [{ cursor: undefined }];
     try {
       const fresh = await Promise.all(loaded.map(async ({ cursor }) => ({ cursor, page: await fetchPage(cursor) })));
       if (run === generation.current) {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ApiError } from '../api/errors';
 import { type LiveEvent, type LiveStatus, subscribeLive } from './live-events';
 
 /** How often a visible view reads the API while the live events are away. */
@@ -19,13 +20,20 @@ export interface LiveUpdates {
   stale(event: LiveEvent): 'now' | 'later' | undefined;
   /** Reads what the view shows again. */
   refresh(): void;
+  /** The error the view's last read ended with, if any: a passing one (network, 429, 5xx) is read again every few seconds, live stream or not. */
+  error?: ApiError;
 }
+
+/** An error another read may not meet: the API unreachable, busy (429) or failing (5xx). */
+export const isPassing = (error: ApiError | undefined): boolean =>
+  error !== undefined && (error.code === 'NETWORK' || error.status === 0 || error.status === 429 || error.status >= 500);
 
 /**
  * Keeps a view current from the organization's live events: no request while nothing happens,
  * a read when an event says the view is stale, and, while the stream is down (refused, network
- * gone), the former reading every few seconds of a visible tab until it is back. Answers the
- * stream's status, for the view to show.
+ * gone) or the view's last read failed in passing, the former reading every few seconds of a
+ * visible tab until it is back. (A view whose first read failed would otherwise wait for an
+ * event that may not come.) Answers the stream's status, for the view to show.
  */
 export function useLiveUpdates(org: string, updates: LiveUpdates): LiveStatus {
   const latest = useRef(updates);
@@ -67,7 +75,7 @@ export function useLiveUpdates(org: string, updates: LiveUpdates): LiveStatus {
       },
     });
     const poll = window.setInterval(() => {
-      if (current === 'down' && document.visibilityState === 'visible') refresh();
+      if ((current === 'down' || isPassing(latest.current.error)) && document.visibilityState === 'visible') refresh();
     }, POLL_MS);
     return () => {
       unsubscribe();

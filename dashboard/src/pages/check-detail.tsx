@@ -29,6 +29,7 @@ export function CheckDetailPage({ org, slug, role }: { org: string; slug: string
     },
     stale: (event) => (event.name === 'check.state' && event.data.slug === slug ? 'now' : undefined),
     refresh: check.reload,
+    error: check.error,
   });
   const { busy, error, run } = useAction();
 

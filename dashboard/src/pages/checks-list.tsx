@@ -63,6 +63,7 @@ export function ChecksListPage({ org, role, search }: { org: string; role?: Role
     },
     stale: (event) => (event.name === 'check.state' ? 'now' : event.name === 'check.result' ? 'later' : undefined),
     refresh: () => void refresh(),
+    error,
   });
   const [stateInput, setStateInput] = useState(state);
   const [typeInput, setTypeInput] = useState(type);

@@ -25,7 +25,7 @@ export function IncidentsPage({ org, role, search }: { org: string; role?: Role;
   const status = search.get('status') ?? '';
   const path = `/orgs/${encodeURIComponent(org)}/incidents`;
   const list = useAsync(() => get<Page<Incident>>(path, { query: { status: status || undefined, limit: '50' } }), [org, status]);
-  const live = useLiveUpdates(org, { stale: (event) => (event.name.startsWith('incident.') ? 'now' : undefined), refresh: list.reload });
+  const live = useLiveUpdates(org, { stale: (event) => (event.name.startsWith('incident.') ? 'now' : undefined), refresh: list.reload, error: list.error });
   const [error, setError] = useState<ApiError>();
   const writer = canWrite(role);
 

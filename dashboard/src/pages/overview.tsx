@@ -39,6 +39,7 @@ export function OverviewPage({ org }: { org: string }) {
       changes.reload();
       incidents.reload();
     },
+    error: states.error ?? changes.error ?? incidents.error ?? maintenance.error,
   });
   const counts = states.data?.counts;
   const recent = changes.data?.items ?? [];
