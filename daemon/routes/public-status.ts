@@ -66,7 +66,7 @@ export const publicStatusRoutes: RouteSpec[] = [
     status: 202,
     body: z.strictObject({ email: emailField }),
     summary:
-      'Subscribe {email} to the mail of a public page: a confirmation mail goes out; the answer is the same whether or not the address was subscribed. Rate-limited per client and per address.',
+      'Subscribe {email} to the mail of a public page: a confirmation mail goes out; the answer is the same whether or not the address was subscribed. Rate-limited per client and per address. 503 UNAVAILABLE (reason MAIL_OFF) when the server sends no mail.',
     async handler({ deps, ctx, params, body }) {
       await limitPublicClient(deps, ctx.ip);
       if (!(await requestSubscription(deps, ctx.ip, { orgSlug: params.org, pageSlug: params.page }, body.email))) throw noPublicPage();

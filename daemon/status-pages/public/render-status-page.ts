@@ -91,9 +91,10 @@ ${update.checks.length ? markup`<p class="muted">Affects: ${update.checks.join('
  * The public status page as one small HTML document that works without JavaScript: the overall
  * state, the open updates, each check's state in words (and the state of an open update naming
  * it) and a 90-day bar, maintenance under way and scheduled, the recent incidents, the past
- * updates of 90 days, and a form to subscribe by e-mail.
+ * updates of 90 days, and a form to subscribe by e-mail (none when `links.subscribe` is absent:
+ * the server sends no mail).
  */
-export function renderStatusPage(status: PublicStatus, links: { feed: string; subscribe: string }): string {
+export function renderStatusPage(status: PublicStatus, links: { feed: string; subscribe?: string }): string {
   const open = status.updates.filter((update) => update.resolvedAt === null);
   const past = status.updates.filter((update) => update.resolvedAt !== null);
   const incidents = status.incidents.length
@@ -144,11 +145,15 @@ ${
 </section>`
     : ''
 }
-<section aria-labelledby="subscribe-title">
+${
+  links.subscribe === undefined
+    ? ''
+    : markup`<section aria-labelledby="subscribe-title">
 <h2 id="subscribe-title">Get updates by e-mail</h2>
 <form class="subscribe" method="post" action="${links.subscribe}"><label for="subscribe-email">E-mail address</label> <input id="subscribe-email" name="email" type="email" required maxlength="254" autocomplete="email"> <button type="submit">Subscribe</button></form>
 </section>
-<footer>Updated ${when(status.updatedAt)} · <a href="${links.feed}">Feed of incidents and updates (Atom)</a></footer>
+`
+}<footer>Updated ${when(status.updatedAt)} · <a href="${links.feed}">Feed of incidents and updates (Atom)</a></footer>
 </main>
 </body>
 </html>

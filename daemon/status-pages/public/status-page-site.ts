@@ -4,6 +4,7 @@ import { sendCacheable } from './cacheable.js';
 import { renderIncidentFeed } from './incident-feed.js';
 import { publicPageLinks } from './public-links.js';
 import { limitPublicClient } from './public-rate-limit.js';
+import { takesSubscriptions } from '../subscribers/request-subscription.js';
 import { loadPublicStatus } from './public-status.js';
 import { renderNotFoundPage, renderStatusPage } from './render-status-page.js';
 import { STATUS_PAGE_CSP } from './status-page-style.js';
@@ -47,7 +48,7 @@ export function statusPageSite(deps: AppDeps): Middleware {
         ctx,
         deps.caches.gzipped,
         'text/html; charset=utf-8',
-        renderStatusPage(status, { ...links, subscribe: `${new URL(links.page).pathname}/subscribe` }),
+        renderStatusPage(status, { ...links, subscribe: takesSubscriptions(deps.config) ? `${new URL(links.page).pathname}/subscribe` : undefined }),
       );
   };
 }

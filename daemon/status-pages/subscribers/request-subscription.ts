@@ -1,5 +1,6 @@
 import { sha256 } from '../../crypto/tokens.js';
 import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../errors.js';
 import { RateLimiter } from '../../limits/rate-limit.js';
 import { publicPageLinks } from '../public/public-links.js';
 import type { SubscriberMessage } from './subscriber-outbox.js';
@@ -14,6 +15,12 @@ export const SUBSCRIBE_PER_ADDRESS_HOURLY = 3;
 /** What every subscription request is told, subscribed before or not. */
 export const SUBSCRIPTION_REQUESTED = 'If the address can receive mail, a message to confirm the subscription is on its way.';
 
+/** Why a server without mail takes no subscriptions. */
+export const SUBSCRIPTIONS_OFF = 'This server sends no e-mail (no SMTP server is configured), so its status pages take no subscriptions.';
+
+/** Whether status pages take subscriptions: only where mail can go out (SVC_SMTP_URL). */
+export const takesSubscriptions = (config: Pick<AppDeps['config'], 'mail'>): boolean => Boolean(config.mail.smtpUrl);
+
 function confirmationMessage(pageTitle: string, pageLink: string): SubscriberMessage {
   return {
     subject: `Confirm your subscription to ${pageTitle}`,
@@ -24,8 +31,9 @@ function confirmationMessage(pageTitle: string, pageLink: string): SubscriberMes
 /**
  * A subscription request to a public page: rate-limited per client and per address (keyed by
  * the address's hash, so the address is stored nowhere but in the subscription), then the
- * address is subscribed and asked to confirm. False when the page does not exist or is not public.
- * The address never reaches the log.
+ * address is subscribed and asked to confirm. False when the page does not exist or is not public;
+ * 503 UNAVAILABLE (`details.reason: MAIL_OFF`) when the server sends no mail, since the
+ * confirmation could never arrive. The address never reaches the log.
  */
 export async function requestSubscription(
   deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
@@ -44,6 +52,7 @@ export async function requestSubscription(
     .where('p.public', '=', 1)
     .executeTakeFirst();
   if (!found) return false;
+  if (!takesSubscriptions(deps.config)) throw new AppError('UNAVAILABLE', SUBSCRIPTIONS_OFF, { reason: 'MAIL_OFF' });
   await limiter(SUBSCRIBE_PER_ADDRESS_HOURLY).reserve(`subscribe:address:${sha256(`${found.uid}:${email.toLowerCase()}`)}`);
   const link = publicPageLinks(deps.config.baseUrl, page.orgSlug, page.pageSlug).page;
   await subscribe(deps.db.kysely, found.uid, email, confirmationMessage(found.title, link), deps.clock.now());

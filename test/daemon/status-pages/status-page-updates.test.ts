@@ -377,3 +377,42 @@ describe.each(DATABASE_KINDS)('status-page updates and subscribers [%s]', (kind)
     }
   });
 });
+
+// Without SVC_SMTP_URL no confirmation could ever arrive: the page offers no subscription, and
+// both ways to subscribe say why instead of answering as if a mail were on its way.
+describe.each(DATABASE_KINDS)('a server without mail takes no subscriptions [%s]', (kind) => {
+  let daemon: TestDaemon;
+  beforeAll(async () => {
+    daemon = await startTestDaemon(kind);
+    const admin = await daemon.adminToken();
+    const created = await daemon.request('POST', '/orgs/default/status-pages', {
+      token: admin,
+      body: { slug: 'status', title: 'Example status', public: true },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  });
+  afterAll(async () => {
+    await daemon?.stop();
+  });
+
+  it('shows no form, and the endpoint and the form target answer 503 MAIL_OFF, storing no subscriber', async () => {
+    const page = await (await fetch(`${daemon.url}/status/default/status`)).text();
+    expect(page).toContain('Example status');
+    expect(page).not.toContain('subscribe-email');
+    const api = await daemon.request('POST', '/public/status/default/status/subscriptions', { body: { email: 'reader@example.com' } });
+    expect(api.status).toBe(503);
+    expect(api.body.error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'MAIL_OFF' } });
+    expect(api.body.error.message).toMatch(/no SMTP server is configured/);
+    const form = await fetch(`${daemon.url}/status/default/status/subscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=reader%40example.com',
+    });
+    expect(form.status).toBe(503);
+    expect(await form.text()).toContain('take no subscriptions');
+    // A page that is not there is still not there.
+    expect((await daemon.request('POST', '/public/status/default/other/subscriptions', { body: { email: 'reader@example.com' } })).status).toBe(404);
+    const stored = await daemon.deps.db.kysely.selectFrom('status_page_subscribers').select('uid').execute();
+    expect(stored).toEqual([]);
+  });
+});
