@@ -28,6 +28,21 @@ function apiRequests(page: Page): { since(): string[]; reset(): void } {
   };
 }
 
+/** Answers the page's first API request matching `url` with a 429, as a busy daemon would, and lets the rest through. */
+async function refuseOnce(page: Page, url: RegExp): Promise<{ count: number }> {
+  const refused = { count: 0 };
+  await page.route(url, async (route) => {
+    if (refused.count > 0) return route.continue();
+    refused.count++;
+    return route.fulfill({
+      status: 429,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests; try again in a moment.' } }),
+    });
+  });
+  return refused;
+}
+
 /** Marks the page, so a reload (which would lose the mark) shows. */
 const mark = (page: Page) => page.evaluate(() => Object.assign(window, { notReloaded: true }));
 const stillMarked = (page: Page) => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
@@ -164,19 +179,10 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard live updates [%s]', (kind)
     await signInAsAdmin(page, daemon, '/orgs/default/checks');
     await page.locator('tr[data-slug="shop"]').waitFor();
     // Opened again, the check list's first read is refused as a busy daemon would (429); the rest go through.
-    let refused = 0;
-    await page.route(/\/api\/v1\/orgs\/default\/checks\?/, async (route) => {
-      if (refused > 0) return route.continue();
-      refused++;
-      return route.fulfill({
-        status: 429,
-        contentType: 'application/json',
-        body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests; try again in a moment.' } }),
-      });
-    });
+    const refused = await refuseOnce(page, /\/api\/v1\/orgs\/default\/checks\?/);
     await page.reload();
     await live(page);
-    expect(refused).toBe(1);
+    expect(refused.count).toBe(1);
     // Nothing happens on the server meanwhile: only the view itself can bring the rows.
     await page.locator('tr[data-slug="shop"]').waitFor({ timeout: 15_000 });
     await page.locator('tr[data-slug="backup"]').waitFor();
@@ -190,22 +196,13 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard live updates [%s]', (kind)
     await live(page);
     await page.locator('[data-count="up"] .count').waitFor();
     // The read that follows the next event is refused, as a busy daemon would (429).
-    let refused = 0;
-    await page.route(/\/api\/v1\/orgs\/default\/check-states/, async (route) => {
-      if (refused > 0) return route.continue();
-      refused++;
-      return route.fulfill({
-        status: 429,
-        contentType: 'application/json',
-        body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests; try again in a moment.' } }),
-      });
-    });
+    const refused = await refuseOnce(page, /\/api\/v1\/orgs\/default\/check-states/);
     failing = true;
     await run('shop');
     await page.locator('[data-error-code="RATE_LIMITED"]').waitFor({ timeout: 10_000 });
     // Nothing more happens on the server: the overview reads again by itself, and shows the check down.
     await page.locator('[data-error-code="RATE_LIMITED"]').waitFor({ state: 'detached', timeout: 15_000 });
-    expect(refused).toBe(1);
+    expect(refused.count).toBe(1);
     expect(Number(await page.locator('[data-count="down"] .count').textContent())).toBeGreaterThanOrEqual(1);
     failing = false;
   }, 60_000);
