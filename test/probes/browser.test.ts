@@ -30,7 +30,14 @@ describe.skipIf(skip)('browser probe with Debian Chromium against a local web se
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(
+    () =>
+      new Promise((resolve) => {
+        // A connection Chromium opened ahead and never used would hold close() until it times out.
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  );
 
   it('reports the type runnable', async () => {
     expect(await probeAvailability('browser')).toEqual({ runnable: true });
