@@ -94,7 +94,14 @@ export async function startBrowserEgressProxy(egress: EgressPolicy): Promise<Bro
   const failures: ProxyFailure[] = [];
   const sockets = new Set<Duplex>();
   const agent = new Agent({ keepAlive: true });
+  /** Set by close(): a request whose vetting ends after it connects nothing, and any socket that comes late is destroyed. */
+  let closed = false;
   const track = (socket: Duplex) => {
+    if (closed) {
+      socket.on('error', () => {});
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -149,6 +156,7 @@ export async function startBrowserEgressProxy(egress: EgressPolicy): Promise<Bro
     const target = splitAuthority(authority);
     if (!target) return rawAnswer(client, 400, fail({ authority, kind: 'unreachable', message: 'net::ERR_INVALID_URL' }));
     const vetted = await vet(authority, target.host);
+    if (closed) return client.destroy();
     if ('failure' in vetted) return rawAnswer(client, vetted.status, vetted.failure);
     open(authority, vetted.address, target.port, (failure, upstream) => {
       if (failure) return rawAnswer(client, 502, failure);
@@ -183,6 +191,7 @@ export async function startBrowserEgressProxy(egress: EgressPolicy): Promise<Bro
     const target = forwardTarget(request);
     if (!target) return answer(400, fail({ authority: request.url ?? '', kind: 'unreachable', message: 'net::ERR_INVALID_URL' }));
     const vetted = await vet(target.authority, target.host);
+    if (closed) return response.destroy();
     if ('failure' in vetted) return answer(vetted.status, vetted.failure);
     const upstream = httpRequest({
       host: vetted.address,
@@ -215,6 +224,7 @@ export async function startBrowserEgressProxy(egress: EgressPolicy): Promise<Bro
     const target = forwardTarget(request);
     if (!target) return rawAnswer(client, 400, fail({ authority: request.url ?? '', kind: 'unreachable', message: 'net::ERR_INVALID_URL' }));
     const vetted = await vet(target.authority, target.host);
+    if (closed) return client.destroy();
     if ('failure' in vetted) return rawAnswer(client, vetted.status, vetted.failure);
     open(target.authority, vetted.address, target.port, (failure, upstream) => {
       if (failure) return rawAnswer(client, 502, failure);
@@ -262,6 +272,7 @@ export async function startBrowserEgressProxy(egress: EgressPolicy): Promise<Bro
       return failures.findLast((failure) => failure.authority === authority);
     },
     close() {
+      closed = true;
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
