@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ImportWarning } from '../../importers/index.js';
 import type { UpsertOutcome } from '../checks/check-store.js';
+import type { DatabaseKind } from '../db/connect.js';
 import type { Executor } from '../db/executor.js';
 import { ensureStates } from '../runner/check-states.js';
 
@@ -28,6 +29,7 @@ const dropped = (item: string, slug: string, why: string): ImportWarning => ({
  */
 export async function keepPingTokens(
   db: Executor,
+  kind: DatabaseKind,
   pingTokens: Readonly<Record<string, string>> | undefined,
   outcomes: readonly UpsertOutcome[],
   names: ReadonlyMap<string, string>,
@@ -37,6 +39,11 @@ export async function keepPingTokens(
   const created = outcomes.filter((outcome) => outcome.action === 'create' && pingTokens[outcome.slug] !== undefined);
   if (created.length === 0) return [];
   const warnings: ImportWarning[] = [];
+  // Tokens are unique across organizations, whose imports run at once: on PostgreSQL the tokens
+  // held are read under one lock, kept until the transaction ends, so a token taken by an import
+  // still committing is seen as held instead of failing this one's insert. SQLite writes one
+  // transaction at a time anyway.
+  if (!options.dryRun && kind === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('svc-import-ping-tokens'))`.execute(db);
   const tokens = created.map((outcome) => pingTokens[outcome.slug]);
   const held = new Set<string>();
   for (let i = 0; i < tokens.length; i += 500) {

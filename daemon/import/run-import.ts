@@ -83,7 +83,7 @@ export async function runImport(
     const names = new Map(result.checks.map((check) => [check.slug, check.name]));
     const inConflict = outcomes.filter((outcome) => outcome.action === 'conflict');
     const conflicts = inConflict.map((outcome) => ownedElsewhere(outcome, names.get(outcome.slug)!, source));
-    const tokenWarnings = await keepPingTokens(trx, result.pingTokens, outcomes, names, { nowMs: now.getTime(), dryRun: options.dryRun });
+    const tokenWarnings = await keepPingTokens(trx, deps.db.kind, result.pingTokens, outcomes, names, { nowMs: now.getTime(), dryRun: options.dryRun });
     const fieldsOf = (slug: string) => {
       const detail = reimport.details.get(slug);
       return {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../daemon/clock.js';
+import { runImport } from '../../../daemon/import/run-import.js';
 import type { Runner } from '../../../daemon/runner/runner.js';
+import { IMPORT_REGISTRY } from '../../../importers/registry.js';
 import { buildDatabase } from '../../fixtures/import/uptime-kuma/build-database.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
@@ -200,5 +202,27 @@ describe.each(DATABASE_KINDS)('heartbeat schedules, runs and foreign ping URLs [
     expect(JSON.stringify(imported)).not.toContain('803f680d');
     expect((await check('same-token')).pingUrl).toMatch(/\/ping\/[A-Za-z0-9_-]{22}$/);
     expect((await check('database-backup')).pingUrl).toMatch(/803f680d-e89b-492b-82ef-2be7b774a92d$/);
+  });
+
+  it('keeps a token for one of two imports that bring it at once in two organizations; the other warns (no 500)', async () => {
+    const token = 'concurrent-kuma-push-token';
+    const database = await buildDatabase(
+      '2.5',
+      `INSERT INTO monitor (id, name, type, active, interval, push_token) VALUES (1, 'Race', 'push', 1, 60, '${token}');`,
+    );
+    const convert = await IMPORT_REGISTRY['selfhosted-monitor-db'].load();
+    const result = await convert(database);
+    const orgs: string[] = [];
+    for (const slug of ['race-a', 'race-b']) {
+      expect((await daemon.request('POST', '/orgs', { token: admin, body: { slug, name: slug } })).status).toBe(201);
+      orgs.push((await daemon.deps.db.kysely.selectFrom('organizations').select('uid').where('slug', '=', slug).executeTakeFirstOrThrow()).uid);
+    }
+    // Both transactions run at once (the endpoint's conversions seldom overlap enough to show it).
+    const answers = await Promise.all(orgs.map((org) => runImport(daemon.deps, org, 'selfhosted-monitor-db', result, { dryRun: false })));
+    expect(answers.filter((answer) => answer.warnings.some((warning) => warning.code === 'SECRET_DROPPED'))).toHaveLength(1);
+    const urls = await Promise.all(
+      ['race-a', 'race-b'].map(async (org) => (await daemon.request('GET', `/orgs/${org}/checks/race`, { token: admin })).body.pingUrl as string),
+    );
+    expect(urls.filter((url) => url.endsWith(`/${token}`))).toHaveLength(1);
   });
 });
