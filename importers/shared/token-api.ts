@@ -36,10 +36,7 @@ export interface TokenApiOptions extends TokenFetchOptions {
 }
 
 /** How one token source's API is reached and named. */
-export interface TokenSource {
-  readonly apiName: string;
-  readonly credentialName: string;
-  readonly refusedHint: string;
+export interface TokenSource extends Pick<TokenApiOptions, 'apiName' | 'credentialName' | 'refusedHint'> {
   /** The ImportInputError's message when the credential cannot be one. */
   readonly notACredential: string;
   /** The header that carries the credential. */

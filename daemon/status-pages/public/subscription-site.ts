@@ -1,8 +1,9 @@
 import type { Context, Middleware } from 'koa';
 import { emailField } from '../../auth/schemas.js';
 import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
-import { requestSubscription, SUBSCRIPTION_REQUESTED, SUBSCRIPTIONS_OFF, takesSubscriptions } from '../subscribers/request-subscription.js';
+import { requestSubscription, SUBSCRIPTION_REQUESTED } from '../subscribers/request-subscription.js';
 import { confirmSubscription, findConfirmation, findUnsubscription, unsubscribe } from '../subscribers/subscriptions.js';
 import { publicPageLinks } from './public-links.js';
 import { limitPublicClient } from './public-rate-limit.js';
@@ -56,9 +57,15 @@ export function subscriptionSite(deps: AppDeps): Middleware {
       const form = new URLSearchParams((await readRawBody(ctx, 4096)).toString('utf8'));
       const email = emailField.safeParse(form.get('email') ?? '');
       if (!email.success) return answer(ctx, 400, { heading: 'Not an e-mail address', text: 'Go back and enter an e-mail address.', pageLink });
-      if (!takesSubscriptions(deps.config)) return answer(ctx, 503, { heading: 'No subscriptions here', text: SUBSCRIPTIONS_OFF, pageLink });
-      if (!(await requestSubscription(deps, ctx.ip, page, email.data)))
-        return answer(ctx, 404, { heading: 'Status page not found', text: 'There is no public status page at this address.' });
+      let requested: boolean;
+      try {
+        requested = await requestSubscription(deps, ctx.ip, page, email.data);
+      } catch (error) {
+        if (error instanceof AppError && error.details?.reason === 'MAIL_OFF')
+          return answer(ctx, 503, { heading: 'No subscriptions here', text: error.message, pageLink });
+        throw error;
+      }
+      if (!requested) return answer(ctx, 404, { heading: 'Status page not found', text: 'There is no public status page at this address.' });
       return answer(ctx, 200, { heading: 'Check your mail', text: SUBSCRIPTION_REQUESTED, pageLink });
     }
 

@@ -25,8 +25,7 @@ export interface LiveUpdates {
 }
 
 /** An error another read may not meet: the API unreachable, busy (429) or failing (5xx). */
-export const isPassing = (error: ApiError | undefined): boolean =>
-  error !== undefined && (error.code === 'NETWORK' || error.status === 0 || error.status === 429 || error.status >= 500);
+export const isPassing = (error: ApiError | undefined): boolean => error !== undefined && (error.status === 0 || error.status === 429 || error.status >= 500);
 
 /**
  * Keeps a view current from the organization's live events: no request while nothing happens,

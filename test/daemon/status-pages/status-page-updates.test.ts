@@ -412,6 +412,12 @@ describe.each(DATABASE_KINDS)('a server without mail takes no subscriptions [%s]
     expect(await form.text()).toContain('take no subscriptions');
     // A page that is not there is still not there.
     expect((await daemon.request('POST', '/public/status/default/other/subscriptions', { body: { email: 'reader@example.com' } })).status).toBe(404);
+    const missing = await fetch(`${daemon.url}/status/default/other/subscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=reader%40example.com',
+    });
+    expect(missing.status).toBe(404);
     const stored = await daemon.deps.db.kysely.selectFrom('status_page_subscribers').select('uid').execute();
     expect(stored).toEqual([]);
   });
