@@ -10,6 +10,7 @@ import type { NotificationFacts } from './message.js';
 import { DeliveryError } from './delivery-error.js';
 import type { Notifier } from './notifier.js';
 import { leaseDue, markFailed, markSent, pruneDeliveries, type OutboxRow } from './outbox.js';
+import { failureLog } from '../failure-log.js';
 import { startPollingLoop } from './polling-loop.js';
 
 /** Why a member's personal e-mail is not sent when no SMTP server is configured. */
@@ -93,7 +94,7 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
       }
       return deliverBatch();
     },
-    onError: (error) => logger.warn({ err: error.message }, 'notification outbox could not be read'),
+    failures: failureLog(logger, { failed: 'notification outbox could not be read', recovered: 'notification outbox can be read again' }),
   });
 
   return { owner, stop: () => loop.stop() };

@@ -1,3 +1,5 @@
+import type { FailureLog } from '../failure-log.js';
+
 /** A running outbox loop of one daemon. */
 export interface PollingLoop {
   /** Stops leasing and waits for the round under way. */
@@ -7,7 +9,7 @@ export interface PollingLoop {
 /**
  * Runs `round` (lease a batch of due messages and deliver them; answers how many it leased) over
  * and over until stopped: a full batch is followed at once by the next, otherwise the loop sleeps
- * `intervalMs`, and stopping wakes it. A round that throws is handed to `onError` (unless the
+ * `intervalMs`, and stopping wakes it. A round that throws is told to `failures` (unless the
  * loop is stopping) and the loop sleeps as after a short batch. `round` is handed a way to tell
  * whether the loop is stopping. Shared by the notification dispatcher and the subscriber mailer.
  */
@@ -15,7 +17,8 @@ export function startPollingLoop(options: {
   batch: number;
   intervalMs: number;
   round: (isStopping: () => boolean) => Promise<number>;
-  onError: (error: Error) => void;
+  /** Where failed rounds, and the first good one after them, are logged. */
+  failures: FailureLog;
 }): PollingLoop {
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -25,8 +28,9 @@ export function startPollingLoop(options: {
       let leased = 0;
       try {
         leased = await options.round(() => stopped);
+        options.failures.succeeded();
       } catch (error) {
-        if (!stopped) options.onError(error as Error);
+        if (!stopped) options.failures.failed(error as Error);
       }
       if (leased < options.batch && !stopped) {
         await new Promise<void>((resolve) => {

@@ -10,6 +10,7 @@ import type { CheckDefinition } from '../../checks/index.js';
 import type { Clock } from '../clock.js';
 import type { RunnerConfig } from '../config/config.js';
 import type { Db } from '../db/connect.js';
+import { failureLog, type FailureLog } from '../failure-log.js';
 import type { WriteHealth } from '../db/database-fault.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -112,12 +113,18 @@ export class Runner {
   private lastPrune = 0;
   private readonly lag: number[] = [];
   private started = 0;
+  private readonly claimFailures: FailureLog;
 
   /** When this runner was made (its daemon started): runs due before it are overdue from the downtime. */
   private readonly createdAt: number;
 
   constructor(private readonly deps: RunnerDeps) {
     this.createdAt = deps.clock.now().getTime();
+    this.claimFailures = failureLog(
+      deps.logger,
+      { failed: 'runner: claiming due runs failed', recovered: 'runner: claiming due runs works again' },
+      { level: 'error' },
+    );
     this.queue = new ResultQueue(deps.db, deps.logger, { bufferLimit: deps.config.resultBuffer, metrics: deps.metrics, writeHealth: deps.writeHealth });
   }
 
@@ -236,8 +243,9 @@ export class Runner {
           }
           claimedFull = runs.length === limit;
         }
+        this.claimFailures.succeeded();
       } catch (error) {
-        this.deps.logger.error({ err: (error as Error).message }, 'runner: claiming due runs failed');
+        this.claimFailures.failed(error as Error);
       }
       if (!claimedFull && !this.stopping) {
         await new Promise<void>((resolve) => {

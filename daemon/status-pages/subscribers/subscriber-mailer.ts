@@ -4,6 +4,7 @@ import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/connect.js';
 import type { Logger } from '../../log.js';
 import { DeliveryError } from '../../notify/delivery-error.js';
+import { failureLog } from '../../failure-log.js';
 import { startPollingLoop } from '../../notify/polling-loop.js';
 import type { MailSender } from '../../notify/mail-sender.js';
 import { subscriptionLinks } from '../public/public-links.js';
@@ -104,6 +105,6 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
       );
       return rows.length;
     },
-    onError: (error) => logger.warn({ err: error.message }, 'subscriber mail outbox could not be read'),
+    failures: failureLog(logger, { failed: 'subscriber mail outbox could not be read', recovered: 'subscriber mail outbox can be read again' }),
   });
 }

@@ -89,6 +89,11 @@ describe.runIf(available)('a PostgreSQL outage loses no result and answers 503 [
     expect((await daemon.request('GET', '/orgs/default/checks', { token: admin })).status).toBe(200);
     // No stack was logged for the outage's API calls.
     expect(daemon.logs.filter((line) => line.includes('unexpected error'))).toEqual([]);
+    // The runner claims five times a second: the outage is one line (a reminder a minute), and one when it is over.
+    const claimFailures = daemon.logs.filter((line) => line.includes('runner: claiming due runs failed'));
+    expect(claimFailures.length).toBeGreaterThanOrEqual(1);
+    expect(claimFailures.length).toBeLessThanOrEqual(2);
+    await until('the runner to claim again', () => daemon.logs.some((line) => line.includes('runner: claiming due runs works again')));
 
     // Drain (runs under way finish and are written), then compare: one result per request served.
     await daemon.close();
