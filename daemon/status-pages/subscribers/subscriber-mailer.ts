@@ -79,6 +79,7 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
 
   let prunedAt = 0;
   let maintenanceAt = Number.NEGATIVE_INFINITY;
+  const maintenanceFailures = failureLog(logger, { failed: 'maintenance mail could not be queued', recovered: 'maintenance mail can be queued again' });
   return startPollingLoop({
     batch: BATCH,
     intervalMs: config.notify.pollIntervalSeconds * 1000,
@@ -91,11 +92,14 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
       const now = clock.now().getTime();
       if (Math.abs(now - maintenanceAt) >= MAINTENANCE_EVERY_MS) {
         maintenanceAt = now;
-        await queueMaintenanceMail(db, config.baseUrl, clock.now()).catch((error: Error) => {
-          // Tried again at the next poll.
-          maintenanceAt = Number.NEGATIVE_INFINITY;
-          if (!isStopping()) logger.warn({ err: error.message }, 'maintenance mail could not be queued');
-        });
+        await queueMaintenanceMail(db, config.baseUrl, clock.now()).then(
+          () => maintenanceFailures.succeeded(),
+          (error: Error) => {
+            // Tried again at the next poll.
+            maintenanceAt = Number.NEGATIVE_INFINITY;
+            if (!isStopping()) maintenanceFailures.failed(error);
+          },
+        );
       }
       const rows = await leaseDueMail(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
       await Promise.all(
