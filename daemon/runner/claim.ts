@@ -32,17 +32,7 @@ export async function claimDue(
 ): Promise<ClaimedRun[]> {
   if (options.limit <= 0) return [];
   return db.kysely.transaction().execute(async (trx) => {
-    let query = trx
-      .selectFrom('check_states as s')
-      .innerJoin('checks as c', 'c.uid', 's.check_uid')
-      .selectAll('c')
-      .select(['s.series', 's.next_run_at', 's.last_ping_at', 's.armed_at', 's.run_started_at'])
-      .where('s.next_run_at', '<=', options.horizonMs)
-      .orderBy('s.next_run_at')
-      .limit(options.limit);
-    if (options.skipOrganizations?.length) query = query.where('c.organization_uid', 'not in', options.skipOrganizations);
-    if (db.kind === 'postgres') query = query.forUpdate('s').skipLocked();
-    const rows = await query.execute();
+    const rows = await dueRunsQuery(trx, db.kind, options).execute();
     if (rows.length === 0) return [];
     const runs = rows.map(
       (row): ClaimedRun => ({
@@ -63,6 +53,28 @@ export async function claimDue(
     );
     return runs;
   });
+}
+
+/**
+ * The claim's read: the earliest runs due by `horizonMs`, with their checks. The checks are
+ * joined with CROSS JOIN so that SQLite reads the due states first, through their index, and
+ * looks each check up by its key. With a plain join and the statistics a bulk import leaves (of
+ * the checks, not of their states), it scanned every check and sorted them on every claim: 22 ms
+ * a claim at 30,000 checks, 0.9 ms at 1,000. PostgreSQL plans both alike.
+ */
+export function dueRunsQuery(db: Db['kysely'], kind: Db['kind'], options: { horizonMs: number; limit: number; skipOrganizations?: readonly string[] }) {
+  let query = db
+    .selectFrom('check_states as s')
+    .crossJoin('checks as c')
+    .whereRef('c.uid', '=', 's.check_uid')
+    .selectAll('c')
+    .select(['s.series', 's.next_run_at', 's.last_ping_at', 's.armed_at', 's.run_started_at'])
+    .where('s.next_run_at', '<=', options.horizonMs)
+    .orderBy('s.next_run_at')
+    .limit(options.limit);
+  if (options.skipOrganizations?.length) query = query.where('c.organization_uid', 'not in', options.skipOrganizations);
+  if (kind === 'postgres') query = query.forUpdate('s').skipLocked();
+  return query;
 }
 
 /** Sets each series' due time and lease owner in one statement. */

@@ -1,7 +1,8 @@
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../../../daemon/db/connect.js';
 import { newId } from '../../../daemon/db/ids.js';
-import { claimDue, releaseClaims } from '../../../daemon/runner/claim.js';
+import { claimDue, dueRunsQuery, releaseClaims } from '../../../daemon/runner/claim.js';
 import { ensureStates } from '../../../daemon/runner/check-states.js';
 import { nextSlot, slotOffsetMs } from '../../../daemon/runner/schedule.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../../support/databases.js';
@@ -87,6 +88,18 @@ describe.each(DATABASE_KINDS)('claims through the database [%s]', (kind) => {
     await a?.close();
     if (b !== a) await b?.close();
     await database?.drop();
+  });
+
+  it.runIf(kind === 'sqlite')('reads the due states through their index and each check by its key, never scanning the checks', async () => {
+    // With statistics of the checks and none of their states (what upsertChecks leaves after a bulk
+    // import), SQLite planned a plain join by scanning every check and sorting them, on every claim.
+    await sql`analyze checks`.execute(a.kysely);
+    for (const skipOrganizations of [[], ['some-org']]) {
+      const claim = dueRunsQuery(a.kysely, kind, { horizonMs: T0, limit: 500, skipOrganizations }).compile();
+      const plan = await a.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${claim.sql}`, [...claim.parameters]));
+      const steps = plan.rows.map((row) => row.detail);
+      expect(steps).toEqual([expect.stringMatching(/^SEARCH s USING INDEX check_states_due/), expect.stringMatching(/^SEARCH c USING .*INDEX .*\(uid=\?\)/)]);
+    }
   });
 
   it('hands each due run to exactly one of two replicas claiming at once', async () => {
