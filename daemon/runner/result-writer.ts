@@ -175,52 +175,52 @@ async function updateStates(db: Db['kysely'], rows: readonly StateRow[]): Promis
   }
 }
 
-/** The aggregate tables: by hour (the 24-hour window and hourly buckets) and by day (long windows). */
+/** What an aggregate row counts, in column order: runs, failed and degraded runs, then the latency histogram. */
+const COUNT_COLUMNS = ['runs', 'down_runs', 'degraded_runs', ...BUCKET_COLUMNS] as const;
+/** Where each count sits in a row of values: after the series and the hour or day. */
+const RUNS = 2;
+const DOWN = 3;
+const DEGRADED = 4;
+const FIRST_BUCKET = 5;
+
+/**
+ * The aggregate tables, by hour (the 24-hour window and hourly buckets) and by day (long windows),
+ * each with the head of its upsert: a batch adds its counts to the rows already there. Written
+ * as SQL rather than built per batch: a batch writes seventeen counts per check, and building
+ * that insert through the query builder cost more than running it.
+ */
 const AGGREGATES = [
   { table: 'check_hourly', column: 'hour', spanMs: 3_600_000 },
   { table: 'check_daily', column: 'day', spanMs: 86_400_000 },
-] as const;
+].map(({ table, column, spanMs }) => ({
+  spanMs,
+  into: sql`insert into ${sql.table(table)} (series, ${sql.ref(column)}, ${sql.join(COUNT_COLUMNS.map((name) => sql.ref(name)))})`,
+  onConflict: sql`on conflict (series, ${sql.ref(column)}) do update set ${sql.join(
+    COUNT_COLUMNS.map((name) => sql`${sql.ref(name)} = ${sql.table(table)}.${sql.ref(name)} + excluded.${sql.ref(name)}`),
+  )}`,
+}));
 
 /** Adds the results to their hours' and days' counts and latency histograms. */
 async function addToAggregates(db: Db['kysely'], records: readonly RunRecord[]): Promise<void> {
-  for (const { table, column, spanMs } of AGGREGATES) {
-    const spans = new Map<string, { series: number; span: number; runs: number; down_runs: number; degraded_runs: number; h: number[] }>();
+  for (const { spanMs, into, onConflict } of AGGREGATES) {
+    const spans = new Map<string, number[]>();
     for (const { series, at, result } of records) {
       const span = Math.floor(at / spanMs);
       const key = `${series}:${span}`;
-      let entry = spans.get(key);
-      if (!entry) spans.set(key, (entry = { series, span, runs: 0, down_runs: 0, degraded_runs: 0, h: new Array(BUCKET_COLUMNS.length).fill(0) }));
-      entry.runs++;
-      if (result!.status === 'down') entry.down_runs++;
+      let row = spans.get(key);
+      if (!row) spans.set(key, (row = [series, span, ...COUNT_COLUMNS.map(() => 0)]));
+      row[RUNS]++;
+      if (result!.status === 'down') row[DOWN]++;
       else {
-        if (result!.status === 'degraded') entry.degraded_runs++;
+        if (result!.status === 'degraded') row[DEGRADED]++;
         // Latency percentiles describe the runs that got an answer.
-        entry.h[bucketOf(result!.latencyMs)]++;
+        row[FIRST_BUCKET + bucketOf(result!.latencyMs)]++;
       }
     }
-    const all = [...spans.values()];
-    for (let i = 0; i < all.length; i += AGGREGATE_BATCH) {
-      const values = all.slice(i, i + AGGREGATE_BATCH).map(({ h, span, ...counts }) => ({
-        ...counts,
-        [column]: span,
-        ...Object.fromEntries(BUCKET_COLUMNS.map((bucket, b) => [bucket, h[b]])),
-      }));
-      await db
-        .insertInto(table)
-        .values(values as any)
-        .onConflict((oc) =>
-          oc
-            .columns(['series', column] as any)
-            .doUpdateSet(
-              Object.fromEntries(
-                (['runs', 'down_runs', 'degraded_runs', ...BUCKET_COLUMNS] as const).map((name) => [
-                  name,
-                  sql`${sql.table(table)}.${sql.ref(name)} + excluded.${sql.ref(name)}`,
-                ]),
-              ) as any,
-            ),
-        )
-        .execute();
+    const rows = [...spans.values()];
+    for (let i = 0; i < rows.length; i += AGGREGATE_BATCH) {
+      const values = sql.join(rows.slice(i, i + AGGREGATE_BATCH).map((row) => sql`(${sql.join(row)})`));
+      await sql`${into} values ${values} ${onConflict}`.execute(db);
     }
   }
 }
