@@ -5,7 +5,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { topFrames } from './cpu-profile.js';
 import { startBenchDaemon } from './import-setup.js';
-import { fixed, httpChecks, load, percentile, processCpuMs, processMemoryMiB, seed, sleep, threadCpuMs, threadShares } from './runner-setup.js';
+import {
+  fixed,
+  httpChecks,
+  load,
+  percentile,
+  processCpuMs,
+  processMemoryMiB,
+  resultsInWindow,
+  seed,
+  sleep,
+  threadCpuMs,
+  threadShares,
+} from './runner-setup.js';
 
 // CPU per run of a whole daemon process (`svc daemon`, role `all`, SQLite), measured from
 // /proc over a window: first with no checks (what it costs to be running at all), then with
@@ -84,14 +96,7 @@ async function measureWindow(bench: Awaited<ReturnType<typeof startBenchDaemon>>
   const memory = processMemoryMiB(child.pid!);
   // Runs that started in the window (written within a batch delay of it).
   await sleep(1000);
-  const results = await bench.daemon.deps.db.kysely
-    .selectFrom('check_results')
-    .select(['series', 'at'])
-    .where('at', '>=', start)
-    .where('at', '<', end)
-    .orderBy('series')
-    .orderBy('at')
-    .execute();
+  const results = await resultsInWindow(bench.daemon.deps.db.kysely, start, end);
   const runs = results.length;
   // Between two runs of a check inside the window (a run just after the start may be off the grid: overdue from before it).
   const jitter: number[] = [];

@@ -4,6 +4,7 @@ import { loadavg } from 'node:os';
 import { upsertChecks } from '../daemon/checks/check-store.js';
 import { ensureStates } from '../daemon/runner/check-states.js';
 import { validateCheck, type CheckDefinition } from '../checks/index.js';
+import type { Executor } from '../daemon/db/executor.js';
 import type { BenchDaemon } from './import-setup.js';
 
 // What the runner's benchmarks share: the local target, the checks they seed, and the
@@ -44,6 +45,11 @@ export async function seed(bench: BenchDaemon, checks: CheckDefinition[]): Promi
     await db.transaction().execute((trx) => upsertChecks(trx, bench.orgUid, checks.slice(i, i + 5000), { now: new Date() }));
   }
   await ensureStates(db, Date.now());
+}
+
+/** The results of runs that started in [start, end), by check and then time: the runs a bench window saw. */
+export function resultsInWindow(db: Executor, start: number, end: number): Promise<Array<{ series: number; at: number }>> {
+  return db.selectFrom('check_results').select(['series', 'at']).where('at', '>=', start).where('at', '<', end).orderBy('series').orderBy('at').execute();
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;

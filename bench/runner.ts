@@ -15,7 +15,7 @@ import { postgresProblem, startBenchDaemon, BENCH_SECRET_KEY } from './import-se
 import { coordinatorCeiling } from './coordinator.js';
 import { daemonCost } from './runner-cost.js';
 import { maxRateProcesses } from './runner-processes-rate.js';
-import { fixed, httpChecks, percentile, seed, sleep, startTarget } from './runner-setup.js';
+import { fixed, httpChecks, percentile, resultsInWindow, seed, sleep, startTarget } from './runner-setup.js';
 import { printTable } from './table.js';
 
 // `npm run bench -- runner [--quick] [--seconds=N] [--profile] [--only=cost,steady,rate,processes,replicas,uptime,coordinator] [--checks=N]`: the monitoring engine
@@ -175,14 +175,7 @@ async function replicasPostgres(target: string, rows: string[][], figures: Recor
     await sleep(SECONDS * 1000);
     const end = Date.now();
     const states = await db.selectFrom('check_states').select(['series', 'check_uid']).execute();
-    const results = await db
-      .selectFrom('check_results')
-      .select(['series', 'at'])
-      .where('at', '>=', start)
-      .where('at', '<', end)
-      .orderBy('series')
-      .orderBy('at')
-      .execute();
+    const results = await resultsInWindow(db, start, end);
     const bySeries = new Map<number, number[]>();
     for (const r of results) bySeries.set(Number(r.series), [...(bySeries.get(Number(r.series)) ?? []), Number(r.at)]);
     let duplicates = 0;

@@ -3,7 +3,7 @@ import { emailField } from '../../auth/schemas.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { readRawBody } from '../../http/body.js';
-import { requestSubscription, SUBSCRIPTION_REQUESTED } from '../subscribers/request-subscription.js';
+import { MAIL_OFF, requestSubscription, SUBSCRIPTION_REQUESTED } from '../subscribers/request-subscription.js';
 import { confirmSubscription, findConfirmation, findUnsubscription, unsubscribe } from '../subscribers/subscriptions.js';
 import { publicPageLinks } from './public-links.js';
 import { limitPublicClient } from './public-rate-limit.js';
@@ -61,7 +61,7 @@ export function subscriptionSite(deps: AppDeps): Middleware {
       try {
         requested = await requestSubscription(deps, ctx.ip, page, email.data);
       } catch (error) {
-        if (error instanceof AppError && error.details?.reason === 'MAIL_OFF')
+        if (error instanceof AppError && error.details?.reason === MAIL_OFF)
           return answer(ctx, 503, { heading: 'No subscriptions here', text: error.message, pageLink });
         throw error;
       }

@@ -28,6 +28,9 @@ function confirmationMessage(pageTitle: string, pageLink: string): SubscriberMes
   };
 }
 
+/** The `details.reason` of the 503 a subscription request gets when the server sends no mail. */
+export const MAIL_OFF = 'MAIL_OFF';
+
 /**
  * A subscription request to a public page: rate-limited per client and per address (keyed by
  * the address's hash, so the address is stored nowhere but in the subscription), then the
@@ -52,7 +55,7 @@ export async function requestSubscription(
     .where('p.public', '=', 1)
     .executeTakeFirst();
   if (!found) return false;
-  if (!takesSubscriptions(deps.config)) throw new AppError('UNAVAILABLE', SUBSCRIPTIONS_OFF, { reason: 'MAIL_OFF' });
+  if (!takesSubscriptions(deps.config)) throw new AppError('UNAVAILABLE', SUBSCRIPTIONS_OFF, { reason: MAIL_OFF });
   await limiter(SUBSCRIBE_PER_ADDRESS_HOURLY).reserve(`subscribe:address:${sha256(`${found.uid}:${email.toLowerCase()}`)}`);
   const link = publicPageLinks(deps.config.baseUrl, page.orgSlug, page.pageSlug).page;
   await subscribe(deps.db.kysely, found.uid, email, confirmationMessage(found.title, link), deps.clock.now());
