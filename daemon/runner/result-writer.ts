@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { ProbeResult } from '../../probes/probe.js';
 import type { Db } from '../db/connect.js';
 import type { CheckStatesTable } from '../db/schema.js';
@@ -6,6 +6,7 @@ import { maintenanceCoverage } from '../maintenance/coverage.js';
 import { recordStateChange, type ChangedCheck } from './check-incidents.js';
 import { BUCKET_COLUMNS, bucketOf } from './latency-histogram.js';
 import { STATUS_CODE, storedMessage } from './result-codes.js';
+import { RowWrite } from './row-write.js';
 import { nextState, type StateThresholds } from './state-machine.js';
 
 /** One thing to record about a check: a result, a ping, a pause, and the release of a claim. */
@@ -25,9 +26,6 @@ export interface RunRecord {
 }
 
 type StateRow = Selectable<CheckStatesTable>;
-
-const RESULT_BATCH = 500;
-const AGGREGATE_BATCH = 200;
 
 /**
  * Writes a batch of records in one transaction: the raw results, the hourly and daily aggregates, each
@@ -106,26 +104,17 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
       }
     }
     const results = written.filter((record) => record.result !== null);
-    for (let i = 0; i < results.length; i += RESULT_BATCH) {
-      await trx
-        .insertInto('check_results')
-        .values(
-          results.slice(i, i + RESULT_BATCH).map(({ series, at, result }) => ({
-            series,
-            at,
-            status: STATUS_CODE[result!.status],
-            latency_ms: result!.latencyMs,
-            message: storedMessage(result!.message),
-          })),
-        )
-        .onConflict((oc) => oc.columns(['series', 'at']).doNothing())
-        .execute();
-    }
+    await INSERT_RESULTS.run(
+      trx,
+      db.kind,
+      results.map(({ series, at, result }) => [series, at, STATUS_CODE[result!.status], result!.latencyMs, storedMessage(result!.message)]),
+    );
     await addToAggregates(
       trx,
+      db.kind,
       results.filter((record) => !unaggregated.has(record)),
     );
-    await updateStates(trx, [...dirty]);
+    await updateStates(trx, db.kind, [...dirty]);
     return written;
   });
 }
@@ -148,31 +137,32 @@ const STATE_COLUMNS = [
   ['run_started_at', 'bigint'],
 ] as const satisfies ReadonlyArray<readonly [keyof StateRow, string]>;
 
-const STATE_BATCH = 500;
+const quoted = (name: string) => `"${name}"`;
+
+/** The results of a batch, each kept once (a retried batch finds its rows there). */
+const INSERT_RESULTS = new RowWrite(
+  'insert into check_results (series, at, status, latency_ms, message) values',
+  '(?, ?, ?, ?, ?)',
+  'on conflict (series, at) do nothing',
+);
 
 /**
- * Writes the rows' states back, one statement per 500 checks (a VALUES list joined on the
- * series) rather than one per check: on PostgreSQL each statement is a round trip, and a batch
- * of results holds hundreds of checks. Both databases take UPDATE ... FROM a common table.
+ * The states of a batch, written back from a VALUES list joined on the series (both databases
+ * take UPDATE ... FROM a common table), each value cast to its column's type.
  */
-async function updateStates(db: Db['kysely'], rows: readonly StateRow[]): Promise<void> {
-  const names = sql.join(STATE_COLUMNS.map(([name]) => sql.ref(name)));
-  const sets = sql.join(STATE_COLUMNS.map(([name]) => sql`${sql.ref(name)} = v.${sql.ref(name)}`));
-  for (let i = 0; i < rows.length; i += STATE_BATCH) {
-    const values = sql.join(
-      rows.slice(i, i + STATE_BATCH).map(
-        (row) =>
-          sql`(cast(${row.series} as integer), ${sql.join(
-            STATE_COLUMNS.map(([name, type]) => {
-              const value = row[name];
-              return sql`cast(${value === null || typeof value === 'string' ? value : Number(value)} as ${sql.raw(type)})`;
-            }),
-          )})`,
-      ),
-    );
-    await sql`with v (series, ${names}) as (values ${values})
-      update check_states set ${sets} from v where check_states.series = v.series`.execute(db);
-  }
+const UPDATE_STATES = new RowWrite(
+  `with v (series, ${STATE_COLUMNS.map(([name]) => quoted(name)).join(', ')}) as (values`,
+  `(cast(? as integer), ${STATE_COLUMNS.map(([, type]) => `cast(? as ${type})`).join(', ')})`,
+  `) update check_states set ${STATE_COLUMNS.map(([name]) => `${quoted(name)} = v.${quoted(name)}`).join(', ')} from v where check_states.series = v.series`,
+);
+
+/** Writes the rows' states back. */
+async function updateStates(db: Db['kysely'], kind: Db['kind'], rows: readonly StateRow[]): Promise<void> {
+  await UPDATE_STATES.run(
+    db,
+    kind,
+    rows.map((row) => [row.series, ...STATE_COLUMNS.map(([name]) => (row[name] === null || typeof row[name] === 'string' ? row[name] : Number(row[name])))]),
+  );
 }
 
 /** What an aggregate row counts, in column order: runs, failed and degraded runs, then the latency histogram. */
@@ -185,24 +175,23 @@ const FIRST_BUCKET = 5;
 
 /**
  * The aggregate tables, by hour (the 24-hour window and hourly buckets) and by day (long windows),
- * each with the head of its upsert: a batch adds its counts to the rows already there. Written
- * as SQL rather than built per batch: a batch writes seventeen counts per check, and building
- * that insert through the query builder cost more than running it.
+ * each with its upsert: a batch adds its counts to the rows already there.
  */
 const AGGREGATES = [
   { table: 'check_hourly', column: 'hour', spanMs: 3_600_000 },
   { table: 'check_daily', column: 'day', spanMs: 86_400_000 },
 ].map(({ table, column, spanMs }) => ({
   spanMs,
-  into: sql`insert into ${sql.table(table)} (series, ${sql.ref(column)}, ${sql.join(COUNT_COLUMNS.map((name) => sql.ref(name)))})`,
-  onConflict: sql`on conflict (series, ${sql.ref(column)}) do update set ${sql.join(
-    COUNT_COLUMNS.map((name) => sql`${sql.ref(name)} = ${sql.table(table)}.${sql.ref(name)} + excluded.${sql.ref(name)}`),
-  )}`,
+  upsert: new RowWrite(
+    `insert into ${table} (series, ${column}, ${COUNT_COLUMNS.map(quoted).join(', ')}) values`,
+    `(${['series', column, ...COUNT_COLUMNS].map(() => '?').join(', ')})`,
+    `on conflict (series, ${column}) do update set ${COUNT_COLUMNS.map((name) => `${quoted(name)} = ${table}.${quoted(name)} + excluded.${quoted(name)}`).join(', ')}`,
+  ),
 }));
 
 /** Adds the results to their hours' and days' counts and latency histograms. */
-async function addToAggregates(db: Db['kysely'], records: readonly RunRecord[]): Promise<void> {
-  for (const { spanMs, into, onConflict } of AGGREGATES) {
+async function addToAggregates(db: Db['kysely'], kind: Db['kind'], records: readonly RunRecord[]): Promise<void> {
+  for (const { spanMs, upsert } of AGGREGATES) {
     const spans = new Map<string, number[]>();
     for (const { series, at, result } of records) {
       const span = Math.floor(at / spanMs);
@@ -217,10 +206,6 @@ async function addToAggregates(db: Db['kysely'], records: readonly RunRecord[]):
         row[FIRST_BUCKET + bucketOf(result!.latencyMs)]++;
       }
     }
-    const rows = [...spans.values()];
-    for (let i = 0; i < rows.length; i += AGGREGATE_BATCH) {
-      const values = sql.join(rows.slice(i, i + AGGREGATE_BATCH).map((row) => sql`(${sql.join(row)})`));
-      await sql`${into} values ${values} ${onConflict}`.execute(db);
-    }
+    await upsert.run(db, kind, [...spans.values()]);
   }
 }
