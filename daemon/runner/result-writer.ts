@@ -137,8 +137,6 @@ const STATE_COLUMNS = [
   ['run_started_at', 'bigint'],
 ] as const satisfies ReadonlyArray<readonly [keyof StateRow, string]>;
 
-const quoted = (name: string) => `"${name}"`;
-
 /** The results of a batch, each kept once (a retried batch finds its rows there). */
 const INSERT_RESULTS = new RowWrite(
   'insert into check_results (series, at, status, latency_ms, message) values',
@@ -151,9 +149,9 @@ const INSERT_RESULTS = new RowWrite(
  * take UPDATE ... FROM a common table), each value cast to its column's type.
  */
 const UPDATE_STATES = new RowWrite(
-  `with v (series, ${STATE_COLUMNS.map(([name]) => quoted(name)).join(', ')}) as (values`,
+  `with v (series, ${STATE_COLUMNS.map(([name]) => name).join(', ')}) as (values`,
   `(cast(? as integer), ${STATE_COLUMNS.map(([, type]) => `cast(? as ${type})`).join(', ')})`,
-  `) update check_states set ${STATE_COLUMNS.map(([name]) => `${quoted(name)} = v.${quoted(name)}`).join(', ')} from v where check_states.series = v.series`,
+  `) update check_states set ${STATE_COLUMNS.map(([name]) => `${name} = v.${name}`).join(', ')} from v where check_states.series = v.series`,
 );
 
 /** Writes the rows' states back. */
@@ -183,9 +181,9 @@ const AGGREGATES = [
 ].map(({ table, column, spanMs }) => ({
   spanMs,
   upsert: new RowWrite(
-    `insert into ${table} (series, ${column}, ${COUNT_COLUMNS.map(quoted).join(', ')}) values`,
+    `insert into ${table} (series, ${column}, ${COUNT_COLUMNS.join(', ')}) values`,
     `(${['series', column, ...COUNT_COLUMNS].map(() => '?').join(', ')})`,
-    `on conflict (series, ${column}) do update set ${COUNT_COLUMNS.map((name) => `${quoted(name)} = ${table}.${quoted(name)} + excluded.${quoted(name)}`).join(', ')}`,
+    `on conflict (series, ${column}) do update set ${COUNT_COLUMNS.map((name) => `${name} = ${table}.${name} + excluded.${name}`).join(', ')}`,
   ),
 }));
 
