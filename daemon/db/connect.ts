@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -43,11 +44,31 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
  * Every SQLite transaction starts with BEGIN IMMEDIATE, taking the write lock at once. With
  * Kysely's plain BEGIN, a transaction that read first and wrote second fails at once with
  * "database is locked" when another process committed in between (WAL mode cannot wait for a
- * stale snapshot); taking the lock first makes it wait (busy_timeout) instead.
+ * stale snapshot); taking the lock first makes it wait instead.
+ *
+ * The wait does not hold the thread: SQLite's own busy handler sleeps inside the call, in steps
+ * growing to 100 ms, and the daemon's event loop (its probes and requests) would stop meanwhile
+ * whenever another process on the same file is writing. Here the lock is tried without waiting
+ * and tried again after a pause of 1 to 10 ms, up to busy_timeout; statements outside a
+ * transaction keep SQLite's wait.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    await connection.executeQuery(CompiledQuery.raw('pragma busy_timeout = 0'));
+    try {
+      const deadline = Date.now() + BUSY_TIMEOUT_MS;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+          return;
+        } catch (error) {
+          if (!isBusy(error) || Date.now() >= deadline) throw error;
+        }
+        await delay(Math.min(attempt, 10));
+      }
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`));
+    }
   }
 
   /**
@@ -125,6 +146,9 @@ export function openDatabase(url: string, options: { preparedStatements?: boolea
 
 const BUSY_TIMEOUT_MS = 5000;
 
+/** SQLite's answer when another connection holds the lock it needs. */
+const isBusy = (error: unknown): boolean => String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+
 /**
  * Switches the file to WAL mode. While another daemon opening the same new file switches it too,
  * SQLite answers "database is locked" at once, without waiting out busy_timeout: the switch is
@@ -137,7 +161,7 @@ function switchToWriteAheadLog(sqlite: SQLite.Database): void {
       sqlite.pragma('journal_mode = WAL');
       return;
     } catch (error) {
-      const busy = String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+      const busy = isBusy(error);
       if (!busy || Date.now() > deadline) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
