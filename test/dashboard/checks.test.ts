@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, fitsWidth, launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser.js';
 import { DATABASE_KINDS } from '../support/databases.js';
@@ -5,6 +6,40 @@ import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { fieldError, signInAsAdmin } from './flows.js';
 
 const skip = browserSkipReason();
+
+/**
+ * Holds the page's next read of the check list whose address `matches`, until `release` (which
+ * waits for its answer): a read made slow, to order it against others.
+ */
+async function holdNextListRead(page: Page, matches: (url: URL) => boolean): Promise<{ asked: Promise<void>; release(): Promise<void> }> {
+  let held = false;
+  let ask!: () => void;
+  let letGo!: () => void;
+  const asked = new Promise<void>((resolve) => (ask = resolve));
+  const released = new Promise<void>((resolve) => (letGo = resolve));
+  let answered: Promise<unknown> | undefined;
+  await page.route(
+    (url) => url.pathname === '/api/v1/orgs/default/checks',
+    async (route) => {
+      const request = route.request();
+      if (held || !matches(new URL(request.url()))) return route.fallback();
+      held = true;
+      answered = page.waitForResponse((response) => response.request() === request);
+      ask();
+      await released;
+      return route.fallback();
+    },
+  );
+  return {
+    asked,
+    async release() {
+      letGo();
+      await answered;
+      // The answer is handled on the page's next turn.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    },
+  };
+}
 
 describe.skipIf(skip).each(DATABASE_KINDS)('dashboard checks [%s]', (kind) => {
   let daemon: TestDaemon;
@@ -109,28 +144,73 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard checks [%s]', (kind) => {
     await page.getByRole('alert').filter({ hasText: 'No check with slug "nope"' }).waitFor();
   });
 
-  it('loads the list 50 at a time; a new filter starts again from the first page', async () => {
+  it('loads the list 50 at a time; a new filter starts again from the first page; reads during either keep the pages right', async () => {
+    // Paused, so no run moves a row while the pages load; a heartbeat outside the filter gives the
+    // state changes that make the list read its pages again.
     const sample = (await daemon.request('GET', '/check-types/icmp/sample', { token })).body;
     for (let i = 0; i < 60; i++) {
       const slug = `fleet-${String(i).padStart(2, '0')}`;
-      const created = await daemon.request('POST', '/orgs/default/checks', { token, body: { ...sample, slug, name: `Fleet ${i}`, labels: { fleet: 'big' } } });
+      const created = await daemon.request('POST', '/orgs/default/checks', {
+        token,
+        body: { ...sample, slug, name: `Fleet ${String(i).padStart(2, '0')}`, labels: { fleet: 'big' }, enabled: false },
+      });
       expect(created.status).toBe(201);
     }
+    const heartbeat = await daemon.request('POST', '/orgs/default/checks', {
+      token,
+      body: {
+        slug: 'fleet-heartbeat',
+        name: 'Fleet heartbeat',
+        type: 'heartbeat',
+        config: { periodSeconds: 86400 },
+        thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1 },
+      },
+    });
+    expect(heartbeat.status).toBe(201);
+    const ping = async (path = '') => {
+      const url = (heartbeat.body as { pingUrl: string }).pingUrl.replace(/^https?:\/\/[^/]+/, daemon.url) + path;
+      // One ping a second is recorded; a sooner one answers 429 and is sent again.
+      await expect.poll(async () => (await fetch(url, { method: 'POST' })).status, { intervals: [250] }).toBeLessThan(300);
+    };
     const page = await browser.newPage();
+    const cursorReads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('cursor=')) cursorReads.push(request.url());
+    });
     await signInAsAdmin(page, daemon, '/orgs/default/checks?label=fleet%3Dbig');
     await page.locator('tr[data-slug="fleet-49"]').waitFor();
     expect(await page.locator('tbody tr').count()).toBe(50);
+    await page.locator('[data-live="live"]').first().waitFor({ timeout: 20_000 });
+
+    // A read of the first page on its way while "Load more" adds the second: the second stays.
+    const reread = await holdNextListRead(page, (url) => !url.searchParams.has('cursor'));
+    await ping();
+    await reread.asked;
     await page.getByRole('button', { name: 'Load more' }).click();
     await page.locator('tr[data-slug="fleet-59"]').waitFor();
     expect(await page.locator('tbody tr').count()).toBe(60);
+    await reread.release();
+    expect(await page.locator('tbody tr').count()).toBe(60);
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
 
+    // A read while the new filter's first page is on its way reads that first page only, never
+    // the old filter's second page still on screen.
+    const firstPage = await holdNextListRead(page, (url) => url.searchParams.get('type') === 'icmp');
+    const readsBefore = cursorReads.length;
     await page.getByLabel('Type', { exact: true }).selectOption('icmp');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/\?type=icmp&label=fleet%3Dbig$/);
-    // The pages loaded before are dropped once the new first page is in.
+    await firstPage.asked;
+    const refreshed = page.waitForResponse((response) => response.url().includes('type=icmp'));
+    await ping('/fail');
+    await refreshed;
+    await firstPage.release();
     await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 50);
     await page.getByRole('button', { name: 'Load more' }).waitFor();
+    // Time for a read of the old second page, had one been asked for, to land.
+    await page.waitForTimeout(1_000);
+    expect(await page.locator('tbody tr').count()).toBe(50);
+    expect(cursorReads.slice(readsBefore)).toEqual([]);
   });
 
   it('lists what needs attention first, keeps the order in the address, and fits long targets and labels at 1280 px', async () => {

@@ -14,6 +14,8 @@ export interface LiveList<T> {
   update(change: (items: T[], pageIndex: number) => T[]): void;
 }
 
+type LoadedPage<T> = { cursor?: string; page: Page<T> };
+
 /**
  * A cursor-paged list that grows with "load more" and can be read again in place: each loaded
  * page is fetched again from the cursor it started at, so a refresh keeps what the reader has
@@ -21,12 +23,19 @@ export interface LiveList<T> {
  * `loading` is true until the first page for the current `deps` has arrived.
  */
 export function useLiveList<T>(fetchPage: (cursor?: string) => Promise<Page<T>>, deps: unknown[]): LiveList<T> {
-  const [pages, setPages] = useState<Array<{ cursor?: string; page: Page<T> }>>([]);
+  // The pages shown, with the generation (the `deps`) they were read for: until the first page of
+  // new `deps` arrives, the old pages stay on screen but are never read again nor continued.
+  const [loaded, setLoaded] = useState<{ generation: number; pages: LoadedPage<T>[] }>({ generation: 0, pages: [] });
+  const pages = loaded.pages;
+  const setPages = (run: number, change: (prev: LoadedPage<T>[]) => LoadedPage<T>[]) =>
+    setLoaded((prev) => ({ generation: run, pages: change(prev.generation === run ? prev.pages : []) }));
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<ApiError>();
   const generation = useRef(0);
-  const current = useRef(pages);
-  current.current = pages;
+  const current = useRef(loaded);
+  current.current = loaded;
+  /** The pages read for the current `deps`, none while their first page is on its way. */
+  const currentPages = () => (current.current.generation === generation.current ? current.current.pages : []);
 
   useEffect(() => {
     const run = ++generation.current;
@@ -35,7 +44,7 @@ export function useLiveList<T>(fetchPage: (cursor?: string) => Promise<Page<T>>,
     fetchPage().then(
       (page) => {
         if (run !== generation.current) return;
-        setPages([{ page }]);
+        setPages(run, () => [{ page }]);
         setError(undefined);
         setLoading(false);
       },
@@ -50,10 +59,12 @@ export function useLiveList<T>(fetchPage: (cursor?: string) => Promise<Page<T>>,
 
   const loadMore = async () => {
     const run = generation.current;
-    const cursor = current.current.at(-1)?.page.nextCursor ?? undefined;
+    const last = currentPages().at(-1);
+    if (!last?.page.nextCursor) return;
+    const cursor = last.page.nextCursor;
     try {
       const page = await fetchPage(cursor);
-      if (run === generation.current) setPages((prev) => [...prev, { cursor, page }]);
+      if (run === generation.current) setPages(run, (prev) => [...prev, { cursor, page }]);
     } catch (caught) {
       setError(asApiError(caught));
     }
@@ -61,12 +72,14 @@ export function useLiveList<T>(fetchPage: (cursor?: string) => Promise<Page<T>>,
 
   const refresh = useCallback(async () => {
     const run = generation.current;
-    // Nothing loaded yet (the first read failed): the first page is read.
-    const loaded = current.current.length > 0 ? current.current : [{ cursor: undefined }];
+    // Nothing loaded for these `deps` yet (the first read failed or is on its way): the first page is read.
+    const shown = currentPages();
+    const cursors = shown.length > 0 ? shown.map(({ cursor }) => cursor) : [undefined];
     try {
-      const fresh = await Promise.all(loaded.map(async ({ cursor }) => ({ cursor, page: await fetchPage(cursor) })));
+      const fresh = await Promise.all(cursors.map(async (cursor) => ({ cursor, page: await fetchPage(cursor) })));
       if (run === generation.current) {
-        setPages(fresh);
+        // A page loaded with "load more" while this read was on its way stays.
+        setPages(run, (prev) => [...fresh, ...prev.slice(fresh.length)]);
         setError(undefined);
       }
     } catch (caught) {
@@ -76,7 +89,7 @@ export function useLiveList<T>(fetchPage: (cursor?: string) => Promise<Page<T>>,
   }, deps);
 
   const update = useCallback((change: (items: T[], pageIndex: number) => T[]) => {
-    setPages((prev) => prev.map(({ cursor, page }, index) => ({ cursor, page: { ...page, items: change(page.items, index) } })));
+    setLoaded((prev) => ({ ...prev, pages: prev.pages.map(({ cursor, page }, index) => ({ cursor, page: { ...page, items: change(page.items, index) } })) }));
   }, []);
 
   return { items: pages.flatMap(({ page }) => page.items), loading, error, nextCursor: pages.at(-1)?.page.nextCursor, loadMore, refresh, update };
