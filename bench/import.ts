@@ -16,11 +16,20 @@ import { printTable } from './table.js';
 const MONITORS = 10_000;
 const HOSTED_TOKEN = 'bench-hosted-token';
 const HOSTED_PER_PAGE = 250;
-const TARGET_APPLY_MS = 2000;
+/** An apply and a preview of MONITORS monitors through the endpoint, on SQLite. */
+const TARGET_APPLY_MS = 1000;
+const TARGET_PREVIEW_MS = 700;
+/** The check store's apply alone (the writes). */
+const TARGET_STORE_APPLY_MS = 2000;
 const TARGET_RATIO = 5;
 const TARGET_CLI_MS = 2000;
 const TARGET_LOOP_P99_MS = 50;
 const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
+
+const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
+/** `--sources=a,b` and `--databases=sqlite` measure only those (the CLI's run stays with the full set). */
+const ONLY_SOURCES = flag('sources')?.split(',');
+const ONLY_DATABASES = flag('databases')?.split(',');
 
 /** The hosted monitoring API, locally: its pages of monitors behind a bearer token. */
 async function startHostedApi(): Promise<{ url: string; server: Server }> {
@@ -190,14 +199,16 @@ export async function run(): Promise<Record<string, unknown>> {
       'selfhosted-monitor-db': kuma,
       'uptime-api-monitor': new TextEncoder().encode(uptimeRobotJson(MONITORS)),
     };
-    const kinds: BenchDatabaseKind[] = (await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+    const kinds = ((await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite']).filter(
+      (kind) => !ONLY_DATABASES || ONLY_DATABASES.includes(kind),
+    ) as BenchDatabaseKind[];
     const figures: Record<string, Record<string, SourceFigures>> = {};
     const rows: string[][] = [];
     for (const kind of kinds) {
       figures[kind] = {};
       for (const source of IMPORT_SOURCES) {
         const body = bodies[source];
-        if (!body) continue;
+        if (!body || (ONLY_SOURCES && !ONLY_SOURCES.includes(source))) continue;
         const f = await measureSource(kind, source, body, hosted.url);
         figures[kind][source] = f;
         rows.push([
@@ -234,7 +245,7 @@ export async function run(): Promise<Record<string, unknown>> {
     ]);
 
     const cli = measureCli(databaseFile);
-    const sqlite = Object.values(figures.sqlite);
+    const sqlite = Object.values(figures.sqlite ?? figures.postgres);
     const worst = (key: keyof SourceFigures) => Math.max(...sqlite.map((f) => f[key]));
     const worstLoop = Math.max(...Object.values(figures).flatMap((byKind) => Object.values(byKind).map((f) => f.applyLoopP99Ms)));
     const longestStall = Math.max(...Object.values(figures).flatMap((byKind) => Object.values(byKind).map((f) => f.applyLoopMaxMs)));
@@ -242,12 +253,17 @@ export async function run(): Promise<Record<string, unknown>> {
     process.stdout.write('\n');
     printTable(
       [
-        ['slowest apply through the endpoint, SQLite', ms(worst('applyMs')), `< ${TARGET_APPLY_MS} ms: ${verdict(worst('applyMs') < TARGET_APPLY_MS)}`],
+        ['slowest apply through the endpoint, SQLite', ms(worst('applyMs')), `<= ${TARGET_APPLY_MS} ms: ${verdict(worst('applyMs') <= TARGET_APPLY_MS)}`],
+        [
+          'slowest preview through the endpoint, SQLite',
+          ms(worst('previewMs')),
+          `<= ${TARGET_PREVIEW_MS} ms: ${verdict(worst('previewMs') <= TARGET_PREVIEW_MS)}`,
+        ],
         ['highest apply/raw through the endpoint, SQLite', `${worst('applyToRaw')}x`, `<= ${TARGET_RATIO}x: ${verdict(worst('applyToRaw') <= TARGET_RATIO)}`],
         [
           'slowest store apply (writes only), SQLite',
           ms(worst('storeApplyMs')),
-          `< ${TARGET_APPLY_MS} ms: ${verdict(worst('storeApplyMs') < TARGET_APPLY_MS)}`,
+          `< ${TARGET_STORE_APPLY_MS} ms: ${verdict(worst('storeApplyMs') < TARGET_STORE_APPLY_MS)}`,
         ],
         ['highest store apply/raw, SQLite', `${worst('storeApplyToRaw')}x`, `<= ${TARGET_RATIO}x: ${verdict(worst('storeApplyToRaw') <= TARGET_RATIO)}`],
         [

@@ -28,6 +28,7 @@ export type { TargetInfo, TargetKind } from './targets.js';
 export { DNS_ANSWER_OPERATORS, DNS_RCODES, DNS_RECORD_TYPES } from './types/dns.js';
 export { HTTP_METHODS } from './types/http.js';
 export { validateCheck, type CheckValidation } from './validate-check.js';
+export { ValidationMemo } from './validation-memo.js';
 export { mergePatch, validateCheckPatch } from './validate-patch.js';
 export {
   SECRET_NAME_PATTERN,

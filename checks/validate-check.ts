@@ -8,6 +8,7 @@ import { parseWithIssues, unknownKeyIssue, type ValidationIssue } from './issues
 import { checkTypeNames, getCheckType } from './registry.js';
 import { slugify } from './slug.js';
 import type { TargetRule } from './targets.js';
+import type { ValidationMemo } from './validation-memo.js';
 
 /** The outcome of validating a check: the normalised check, or every problem found. */
 export type CheckValidation = { ok: true; check: CheckDefinition } | { ok: false; issues: ValidationIssue[] };
@@ -19,13 +20,17 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The common fields whose answers a memo keeps: objects that many checks of an import share. */
+const REMEMBERED_FIELDS = new Set(['thresholds', 'labels']);
+
 // Each field is parsed on its own so that every problem is reported; a key is present in the
 // result exactly when its field is valid, which tells later rules what they can rely on.
-function parseCommonFields(input: Record<string, unknown>, issues: ValidationIssue[]): Partial<CommonFields> {
+function parseCommonFields(input: Record<string, unknown>, issues: ValidationIssue[], memo: ValidationMemo | undefined): Partial<CommonFields> {
   const known = Object.keys(commonFieldSchemas);
   const fields: Record<string, unknown> = {};
   for (const key of known) {
-    const outcome = parseWithIssues(commonFieldSchemas[key as keyof CommonFields], input[key], [key]);
+    const parse = () => parseWithIssues(commonFieldSchemas[key as keyof CommonFields], input[key], [key]);
+    const outcome = memo && REMEMBERED_FIELDS.has(key) ? memo.answer(key, input[key], parse) : parse();
     if (outcome.ok) fields[key] = outcome.value;
     else issues.push(...outcome.issues);
   }
@@ -88,14 +93,15 @@ function crossFieldIssues(fields: Partial<CommonFields>): ValidationIssue[] {
  * Validates a candidate check and normalises it: defaults filled (enabled, interval,
  * thresholds, labels, the type's config), the slug derived from the name when absent, the
  * target of a type without one stored as "". On failure, lists every problem with its path
- * (`name`, `thresholds.timeoutMs`, `config.expectedStatusCodes.0`, ...).
+ * (`name`, `thresholds.timeoutMs`, `config.expectedStatusCodes.0`, ...). A `memo` keeps the answers
+ * for configs, thresholds and labels across the checks it is given with (see validation-memo.ts).
  */
-export function validateCheck(input: unknown): CheckValidation {
+export function validateCheck(input: unknown, memo?: ValidationMemo): CheckValidation {
   if (!isPlainObject(input)) return { ok: false, issues: [{ path: '', message: 'expected a check object' }] };
   // Every walk below recurses; a document this deep is no check anyway.
   if (nestsDeeperThan(input)) return { ok: false, issues: [{ path: '', message: tooDeepMessage() }] };
   const issues: ValidationIssue[] = [];
-  const fields = parseCommonFields(input, issues);
+  const fields = parseCommonFields(input, issues, memo);
 
   const checkType = fields.type === undefined ? undefined : getCheckType(fields.type);
   if (fields.type !== undefined && !checkType) {
@@ -111,12 +117,16 @@ export function validateCheck(input: unknown): CheckValidation {
       const problem = targetProblem(checkType.target, fields.target);
       if (problem) issues.push({ path: 'target', message: problem });
     }
-    const outcome = parseWithIssues(checkType.config, input.config === undefined ? {} : input.config, ['config']);
+    const configInput = input.config === undefined ? {} : input.config;
+    const parse = () => parseWithIssues(checkType.config, configInput, ['config']);
+    const outcome = memo ? memo.answer(`config ${fields.type}`, configInput, parse) : parse();
     if (outcome.ok) config = outcome.value;
     else issues.push(...outcome.issues);
     // Secret references only where the catalog marks a credential (checks/credential-fields.ts).
     const reported = new Set(issues.map((issue) => issue.path));
-    issues.push(...misplacedReferences(checkType.config, input.config, ['config']).filter((issue) => !reported.has(issue.path)));
+    const references = () => misplacedReferences(checkType.config, configInput, ['config']);
+    const misplaced = memo ? memo.answer(`references ${fields.type}`, configInput, references) : references();
+    issues.push(...misplaced.filter((issue) => !reported.has(issue.path)));
   }
   if (typeof fields.target === 'string' && containsReference(fields.target) && !issues.some((issue) => issue.path === 'target'))
     issues.push({ path: 'target', message: MISPLACED_REFERENCE });

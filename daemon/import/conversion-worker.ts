@@ -19,9 +19,9 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
     // The checks go in batches: the main thread then reads one batch per turn of its event loop
     // instead of all of a large import at once. Each goes with its canonical JSON, and the
     // checks are searched for NUL characters here, so that the event loop does neither.
+    const canonical = result.checks.map((check) => canonicalJson(check));
     for (let i = 0; i < result.checks.length; i += CHECKS_PER_MESSAGE) {
-      const checks = result.checks.slice(i, i + CHECKS_PER_MESSAGE);
-      progress({ checks, canonical: checks.map((check) => canonicalJson(check)) });
+      progress({ checks: result.checks.slice(i, i + CHECKS_PER_MESSAGE), canonical: canonical.slice(i, i + CHECKS_PER_MESSAGE) });
     }
     const nul = nulIssues({ checks: result.checks });
     const { warnings, skipped, pingTokens, maintenance } = result;
@@ -31,7 +31,7 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
         skipped,
         ...(pingTokens ? { pingTokens } : {}),
         ...(maintenance ? { maintenance } : {}),
-        digest: conversionDigest(result),
+        digest: conversionDigest(result, canonical),
         ...(nul.length > 0 ? { nulPath: nul[0].path } : {}),
       },
     };

@@ -5,11 +5,18 @@ import { canonicalJson } from '../checks/check-rows.js';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * The digest of a conversion: its checks, warnings and skipped items. The costly part of the
- * import digest, so it is computed where the conversion ran (the worker thread), off the loop.
+ * The digest of a conversion: its checks, warnings and skipped items, as `canonicalJson(result)`
+ * hashes them. The costly part of the import digest, so it is computed where the conversion ran
+ * (the worker thread), off the loop. `canonicalChecks` (each check's `canonicalJson`, in order)
+ * are hashed as they are, not written out again: the text hashed is the same.
  */
-export function conversionDigest(result: ConversionResult): string {
-  return sha256(canonicalJson(result));
+export function conversionDigest(result: ConversionResult, canonicalChecks: readonly string[] = result.checks.map((check) => canonicalJson(check))): string {
+  // "checks" sorts before every other key of a result, so its list opens the object; the
+  // warnings and skipped items, always there, follow it.
+  const rest = canonicalJson({ ...result, checks: undefined });
+  const hash = createHash('sha256').update('{"checks":[');
+  canonicalChecks.forEach((text, index) => hash.update(index === 0 ? text : `,${text}`));
+  return hash.update(`],${rest.slice(1)}`).digest('hex');
 }
 
 /**

@@ -159,7 +159,13 @@ async function updateStates(db: Db['kysely'], kind: Db['kind'], rows: readonly S
   await UPDATE_STATES.run(
     db,
     kind,
-    rows.map((row) => [row.series, ...STATE_COLUMNS.map(([name]) => (row[name] === null || typeof row[name] === 'string' ? row[name] : Number(row[name])))]),
+    rows.map((row) => [
+      row.series,
+      ...STATE_COLUMNS.map(([name]) => {
+        const value = row[name];
+        return value === null || typeof value === 'string' ? value : Number(value);
+      }),
+    ]),
   );
 }
 

@@ -1,4 +1,4 @@
-import { validateCheck, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../checks/index.js';
+import { validateCheck, ValidationMemo, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../checks/index.js';
 import type { MaintenanceCandidate } from './maintenance-candidate.js';
 import type { ConversionResult } from '../converter.js';
 import { ItemScope } from './item-scope.js';
@@ -59,6 +59,8 @@ export class ConversionBuilder {
   readonly #skipped: SkippedItem[] = [];
   readonly #pingTokens: Record<string, string> = {};
   readonly #maintenance: MaintenanceCandidate[] = [];
+  /** The converted checks mostly share their configs, thresholds and labels: each is validated once. */
+  readonly #validations = new ValidationMemo();
 
   constructor(source: ImportSource) {
     this.#source = source;
@@ -92,7 +94,7 @@ export class ConversionBuilder {
       scope.warn('VALUE_ADJUSTED', `the name was cut to ${MAX_NAME_LENGTH} characters`, 'name');
     }
     const labels = { ...candidate.labels, [MANAGED_LABEL_KEY]: this.#source };
-    const validation = validateCheck(withoutUndefined({ ...candidate, name, labels }));
+    const validation = validateCheck(withoutUndefined({ ...candidate, name, labels }), this.#validations);
     if (!validation.ok) {
       const problems = validation.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
       this.skip(scope, 'INVALID_ITEM', `the converted check is not valid (${problems.join('; ')}); the item was skipped`);
