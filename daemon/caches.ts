@@ -8,6 +8,7 @@ import type { RunnerConfig } from './config/config.js';
 import { SamlVerifier } from './auth/saml/verify-worker.js';
 import { PatternMatcher } from './orgs/pattern-matcher.js';
 import { JsonQueryPool } from './runner/json-query-pool.js';
+import { ConversionWorkers } from './import/conversion-workers.js';
 import { WriteHealth } from './db/database-fault.js';
 import { DayHistoryCache } from './status-pages/public/day-history-cache.js';
 import { createGzipCache, type GzipCache } from './status-pages/public/cacheable.js';
@@ -43,6 +44,8 @@ export interface AppCaches {
   jsonQueries: JsonQueryPool;
   /** The worker that verifies SAML responses. */
   saml: SamlVerifier;
+  /** The worker of the next import, started ahead once an import has run. */
+  conversions: ConversionWorkers;
   /** Whether database writes are failing (a full disk): `/ready` fails until a trial write works. */
   writeHealth: WriteHealth;
 }
@@ -60,10 +63,11 @@ export const createAppCaches = (
   patterns: new PatternMatcher(),
   jsonQueries: new JsonQueryPool({ workers: settings.runner?.expressionWorkers ?? 2, timeoutMs: settings.runner?.expressionTimeoutMs ?? 1000 }),
   saml: new SamlVerifier(),
+  conversions: new ConversionWorkers(),
   writeHealth: new WriteHealth(),
 });
 
 /** Stops the caches' worker threads. */
 export async function closeAppCaches(caches: AppCaches): Promise<void> {
-  await Promise.all([caches.patterns.close(), caches.jsonQueries.close(), caches.saml.close()]);
+  await Promise.all([caches.patterns.close(), caches.jsonQueries.close(), caches.saml.close(), caches.conversions.close()]);
 }

@@ -4,9 +4,19 @@
 import { convertImport, fetchWithToken, ImportInputError, IMPORT_REGISTRY, isSavedListing } from '../../importers/index.js';
 import { canonicalJson } from '../checks/check-rows.js';
 import { nulIssues } from '../http/nul-bytes.js';
-import { serveWorker } from '../workers/serve-worker.js';
+import { serveWorker, startedWith } from '../workers/serve-worker.js';
+import type { ConversionWorkerData } from './conversion-workers.js';
 import { CHECKS_PER_MESSAGE, type ConversionAnswer, type ConversionBatch, type ConversionJob } from './convert-off-thread.js';
 import { conversionDigest } from './import-digest.js';
+
+// A worker started ahead of its import (conversion-workers.ts) loads the converter of the import
+// before it while it waits: most often the apply of the same source follows a preview.
+const preload = startedWith<ConversionWorkerData>()?.preload;
+if (preload && preload in IMPORT_REGISTRY) {
+  const entry = IMPORT_REGISTRY[preload];
+  // A module that fails to load fails the job that needs it, with its own message.
+  void Promise.all([entry.load(), entry.token?.loadFetch()]).catch(() => undefined);
+}
 
 serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, input, apiUrl }, progress) => {
   try {

@@ -2,7 +2,7 @@ import { ImportInputError, type ConversionResult, type ImportSource } from '../.
 import type { CheckDefinition } from '../../checks/index.js';
 import { AppError } from '../errors.js';
 import { upstreamFailed, type UpstreamProblem } from './hosted-input.js';
-import { WorkerPool, workerFile } from '../workers/worker-pool.js';
+import { conversionPool, type ConversionWorkers } from './conversion-workers.js';
 
 /** Checks per message from the worker. */
 export const CHECKS_PER_MESSAGE = 500;
@@ -69,16 +69,11 @@ const seconds = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` :
  * (400 INVALID_IMPORT_INPUT, `details.reason: CONVERSION_TIMEOUT`) and cannot grow its heap
  * past the memory limit (413 PAYLOAD_TOO_LARGE, `details.reason: CONVERSION_MEMORY`).
  * Unreadable input throws ImportInputError, as the converter would; a refused token or an
- * unreachable API is 502 UPSTREAM_FAILED.
+ * unreachable API is 502 UPSTREAM_FAILED. With `workers`, the worker may have been started ahead,
+ * and the next one is started once this one is done.
  */
-export async function convertOffThread(source: ImportSource, input: Uint8Array, limits: ConversionSettings): Promise<Converted> {
-  const pool = new WorkerPool<ConversionJob, ConversionAnswer, ConversionBatch>({
-    entry: workerFile(import.meta.url, './conversion-worker.js'),
-    size: 1,
-    resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(4, limits.memoryMb / 8)) },
-    // The converter has no use for the daemon's environment (its secrets included).
-    env: {},
-  });
+export async function convertOffThread(source: ImportSource, input: Uint8Array, limits: ConversionSettings, workers?: ConversionWorkers): Promise<Converted> {
+  const pool = workers ? workers.take(limits.memoryMb) : conversionPool(limits.memoryMb);
   const checks: CheckDefinition[] = [];
   const canonical: string[] = [];
   let outcome;
@@ -96,6 +91,7 @@ export async function convertOffThread(source: ImportSource, input: Uint8Array, 
     );
   } finally {
     await pool.close();
+    workers?.prepare(limits.memoryMb, source);
   }
   if (outcome.ok) {
     const answer = outcome.value;

@@ -19,7 +19,7 @@ async function convertBody(deps: AppDeps, source: ImportSource, body: Buffer): P
   try {
     const { conversionTimeoutMs: timeoutMs, conversionMemoryMb: memoryMb } = deps.config.import;
     const apiUrl = tokenApiUrl(source, deps.config.import);
-    return await convertOffThread(source, new Uint8Array(body.buffer, body.byteOffset, body.length), { timeoutMs, memoryMb, apiUrl });
+    return await convertOffThread(source, new Uint8Array(body.buffer, body.byteOffset, body.length), { timeoutMs, memoryMb, apiUrl }, deps.caches.conversions);
   } catch (error) {
     if (error instanceof ImportInputError) {
       throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import cannot read this input: ${error.message}.`.replace(/\.\.$/, '.'), {

@@ -2,7 +2,7 @@
  * The worker side of a WorkerPool (worker-pool.ts): a worker entry calls `serveWorker` with its
  * handler, which answers each job, and may report progress while it works.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
 /** What the pool posts to a worker. */
 export interface WorkerRequest<Request> {
@@ -12,6 +12,11 @@ export interface WorkerRequest<Request> {
 
 /** What a worker posts back: progress, then the answer or its failure. */
 export type WorkerReply<Response, Progress> = { id: number; progress: Progress } | { id: number; value: Response } | { id: number; error: string };
+
+/** What the pool started this worker with (WorkerPoolOptions.workerData). */
+export function startedWith<T>(): T | undefined {
+  return (workerData ?? undefined) as T | undefined;
+}
 
 /** Serves the jobs of a WorkerPool on this worker thread with `handler`, one at a time. */
 export function serveWorker<Request, Response, Progress = never>(

@@ -94,6 +94,19 @@ export class WorkerPool<Request, Response, Progress = never> {
     });
   }
 
+  /**
+   * Starts a worker now, when none is alive, so that the first job does not wait for a thread to
+   * start and load its modules. It keeps no process alive while it waits.
+   */
+  startWorker(): void {
+    if (this.#closed || this.#slots.size > 0) return;
+    try {
+      this.#spawn().worker.unref();
+    } catch {
+      // Started again, and its failure reported, with the first job.
+    }
+  }
+
   /** Worker threads alive now. */
   get workers(): number {
     return this.#slots.size;
