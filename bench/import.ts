@@ -12,6 +12,7 @@ import { cronMonitorJson, gatusYaml, hostedMonitorPages, uptimeRobotJson } from 
 import { kumaDatabase } from './import-kuma-db.js';
 import { postgresReachable, rawBulkInsert, startBenchDaemon, type BenchDatabaseKind } from './import-setup.js';
 import { printTable } from './table.js';
+import { flag } from './flags.js';
 
 const MONITORS = 10_000;
 const HOSTED_TOKEN = 'bench-hosted-token';
@@ -26,7 +27,6 @@ const TARGET_CLI_MS = 2000;
 const TARGET_LOOP_P99_MS = 50;
 const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 
-const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
 /** `--sources=a,b` and `--databases=sqlite` measure only those (the CLI's run stays with the full set). */
 const ONLY_SOURCES = flag('sources')?.split(',');
 const ONLY_DATABASES = flag('databases')?.split(',');

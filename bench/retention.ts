@@ -8,6 +8,7 @@ import { ensureStates } from '../daemon/runner/check-states.js';
 import { pruneOnce } from '../daemon/runner/pruner.js';
 import { measureOnEachDatabase } from './each-database.js';
 import type { BenchDaemon } from './import-setup.js';
+import { flag } from './flags.js';
 
 // `npm run bench -- retention [--results=N]`: the cost of retention over N stored results
 // (default 10 million) spread over 10 days of 100 checks, with a 7-day retention: pruning
@@ -15,7 +16,6 @@ import type { BenchDaemon } from './import-setup.js';
 // every 20 ms, as the runner and the API do: its slowest round shows how long retention held
 // them up (a long lock would show here).
 
-const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
 const RESULTS = Number(flag('results') ?? 10_000_000);
 const CHECKS = 100;
 const DAYS = 10;

@@ -17,6 +17,7 @@ import { daemonCost } from './runner-cost.js';
 import { maxRateProcesses } from './runner-processes-rate.js';
 import { fixed, httpChecks, percentile, resultsInWindow, seed, sleep, startTarget } from './runner-setup.js';
 import { printTable } from './table.js';
+import { flag } from './flags.js';
 
 // `npm run bench -- runner [--quick] [--seconds=N] [--profile] [--only=cost,steady,rate,processes,replicas,uptime,coordinator] [--checks=N] [--rates=N,N]`: the monitoring engine
 // against a cheap local HTTP target (a separate process, so its CPU is not counted as the runner's).
@@ -29,8 +30,6 @@ import { printTable } from './table.js';
 //   4. 90-day uptime of 100 checks from the hourly aggregates.
 //   5. The coordinator's ceiling: 1, 2 and 4 dry-run runners on one PostgreSQL (coordinator.ts).
 
-const flag = (name: string): string | undefined =>
-  process.argv.find((arg) => arg.startsWith(`--${name}`))?.split('=')[1] ?? (process.argv.includes(`--${name}`) ? '' : undefined);
 const QUICK = flag('quick') !== undefined;
 const SECONDS = Number(flag('seconds') ?? (QUICK ? 30 : 120));
 /** `--only=cost,steady,rate,processes,replicas,uptime,coordinator` runs some parts only. */

@@ -161,8 +161,7 @@ function switchToWriteAheadLog(sqlite: SQLite.Database): void {
       sqlite.pragma('journal_mode = WAL');
       return;
     } catch (error) {
-      const busy = isBusy(error);
-      if (!busy || Date.now() > deadline) throw error;
+      if (!isBusy(error) || Date.now() > deadline) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
   }
