@@ -46,7 +46,13 @@ export interface DaemonWindow {
   threads: Array<{ thread: string; cpuMsPerSecond: number }>;
 }
 
-function startDaemonProcess(dbUrl: string, profileDir?: string): ChildProcess {
+/** How the measured daemon runs: under the CPU profiler (its profile's folder), with probe threads. */
+interface DaemonSetup {
+  profileDir?: string;
+  probeThreads: number;
+}
+
+function startDaemonProcess(dbUrl: string, { profileDir, probeThreads }: DaemonSetup): ChildProcess {
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   return spawn(process.execPath, [...flags, SVC_BIN, 'daemon'], {
     env: {
@@ -57,6 +63,7 @@ function startDaemonProcess(dbUrl: string, profileDir?: string): ChildProcess {
       SVC_LISTEN: '127.0.0.1:0',
       SVC_LOG_LEVEL: 'error',
       SVC_AUTH_JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+      SVC_RUNNER_PROBE_THREADS: String(probeThreads),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -127,9 +134,9 @@ async function measureDaemon(
   bench: Awaited<ReturnType<typeof startBenchDaemon>>,
   startsAt: readonly number[],
   seconds: number,
-  profileDir?: string,
+  setup: DaemonSetup,
 ): Promise<DaemonWindow[]> {
-  const child = startDaemonProcess(bench.dbUrl, profileDir);
+  const child = startDaemonProcess(bench.dbUrl, setup);
   try {
     await started(child);
     const begun = Date.now();
@@ -144,10 +151,18 @@ async function measureDaemon(
   }
 }
 
-export async function daemonCost(target: string, rows: string[][], figures: Record<string, unknown>, options: { seconds: number; profile: boolean }) {
+/** How the bench's label names probe threads: not at all when there are none. */
+export const threadsNote = (threads: number): string => (threads > 0 ? `, ${threads} probe thread${threads === 1 ? '' : 's'}` : '');
+
+export async function daemonCost(
+  target: string,
+  rows: string[][],
+  figures: Record<string, unknown>,
+  options: { seconds: number; profile: boolean; probeThreads: number },
+) {
   const bench = await startBenchDaemon('sqlite');
   try {
-    const [idle] = await measureDaemon(bench, [5], options.seconds);
+    const [idle] = await measureDaemon(bench, [5], options.seconds, { probeThreads: options.probeThreads });
     rows.push([
       `idle daemon (no checks, SQLite), ${options.seconds} s window`,
       `${fixed(idle.cpuMsPerSecond, 2)} ms CPU/s (${fixed(idle.systemShare * 100)} % kernel), peak RSS ${fixed(idle.peakRssMiB)} MiB (load ${idle.loadAverage})`,
@@ -158,14 +173,17 @@ export async function daemonCost(target: string, rows: string[][], figures: Reco
     // The first window starts once every check has run once; the second once the daemon has run
     // for a few minutes, when V8 has compiled what a run executes (in the first minutes at 50 runs
     // a second its compiler threads are still busy with that).
-    const [loaded, steady] = await measureDaemon(bench, [INTERVAL + 5, STEADY_AFTER_SECONDS], options.seconds, profileDir);
+    const [loaded, steady] = await measureDaemon(bench, [INTERVAL + 5, STEADY_AFTER_SECONDS], options.seconds, {
+      profileDir,
+      probeThreads: options.probeThreads,
+    });
     for (const [window, when] of [
       [loaded, `from ${INTERVAL + 5} s`],
       [steady, `from ${STEADY_AFTER_SECONDS / 60} min`],
     ] as const) {
       rows.push(
         [
-          `1,000 HTTP checks at 20 s (SQLite, new connection per run), ${options.seconds} s window ${when}: CPU per run`,
+          `1,000 HTTP checks at 20 s (SQLite, new connection per run${threadsNote(options.probeThreads)}), ${options.seconds} s window ${when}: CPU per run`,
           `${fixed(window.cpuMsPerRun, 3)} ms (${window.runs} runs, ${fixed(window.cpuMsPerSecond, 1)} ms CPU/s, ${fixed(window.systemShare * 100)} % kernel; load ${window.loadAverage})`,
           '≤ 0.8 ms',
         ],

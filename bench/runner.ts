@@ -8,12 +8,13 @@ import type { Db } from '../daemon/db/connect.js';
 import { createLogger } from '../daemon/log.js';
 import { uptimeOf } from '../daemon/runner/result-queries.js';
 import { Runner } from '../daemon/runner/runner.js';
+import { ProbeThreads } from '../daemon/runner/probe-threads.js';
 import { slotOffsetMs } from '../daemon/runner/schedule.js';
 import { BUCKET_COLUMNS } from '../daemon/runner/latency-histogram.js';
 import { createEgressPolicy } from '../probes/egress.js';
 import { postgresProblem, startBenchDaemon, BENCH_SECRET_KEY } from './import-setup.js';
 import { coordinatorCeiling } from './coordinator.js';
-import { daemonCost } from './runner-cost.js';
+import { daemonCost, threadsNote } from './runner-cost.js';
 import { maxRateProcesses } from './runner-processes-rate.js';
 import { fixed, httpChecks, percentile, resultsInWindow, seed, sleep, startTarget } from './runner-setup.js';
 import { printTable } from './table.js';
@@ -37,19 +38,25 @@ const ONLY = flag('only')?.split(',');
 const wanted = (part: string) => !ONLY || ONLY.includes(part);
 /** `--rates=2000,3000`: the rates `rate` tries (runs a second), instead of its ladder. */
 const RATES = flag('rates')?.split(',').map(Number);
+/** `--probe-threads=N`: HTTP runs on N probe threads beside the runner's thread (SVC_RUNNER_PROBE_THREADS), in every part. */
+const PROBE_THREADS = Number(flag('probe-threads') ?? 0);
 const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 
 /** Runs an in-process runner (the system clock) for `seconds`: lag, CPU share, peak RSS. */
 async function runFor(deps: AppDeps, seconds: number, concurrency = 256) {
   const db = deps.db;
+  const egressOptions = { denyPrivate: false };
+  const probeThreads = PROBE_THREADS > 0 ? new ProbeThreads({ threads: PROBE_THREADS, egress: egressOptions }) : undefined;
+  probeThreads?.start();
   const runner = new Runner({
     db,
     keyring: deps.keyring,
     metrics: deps.metrics,
     clock: systemClock,
     logger: createLogger('warn'),
-    egress: createEgressPolicy({ denyPrivate: false }),
+    egress: createEgressPolicy(egressOptions),
     probeCaches: deps.caches.probes,
+    probeThreads,
     config: {
       role: 'runner',
       concurrency,
@@ -70,6 +77,7 @@ async function runFor(deps: AppDeps, seconds: number, concurrency = 256) {
   runner.start();
   await sleep(seconds * 1000);
   await runner.stop();
+  await probeThreads?.close();
   clearInterval(sampler);
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
@@ -129,7 +137,7 @@ async function maxRate(target: string, rows: string[][], figures: Record<string,
       const run = await runFor(bench.daemon.deps, seconds, 1024);
       found.push({ rate, lagP99: run.lagP99, achieved: run.runs / seconds });
       rows.push([
-        `  ${rate} runs/s asked (checks at 10 s)`,
+        `  ${rate} runs/s asked (checks at 10 s${threadsNote(PROBE_THREADS)})`,
         `${fixed(run.runs / seconds)}/s, lag p50 ${fixed(run.lagP50)} p99 ${fixed(run.lagP99)} ms, CPU ${fixed(run.cpuShare * 100)} %`,
         'lag p99 < 1 s',
       ]);
@@ -305,7 +313,11 @@ export async function run(): Promise<Record<string, unknown>> {
   const figures: Record<string, unknown> = { quick: QUICK };
   try {
     if (wanted('cost'))
-      await daemonCost(target.url, rows, figures, { seconds: Number(flag('seconds') ?? (QUICK ? 30 : 60)), profile: flag('profile') !== undefined });
+      await daemonCost(target.url, rows, figures, {
+        seconds: Number(flag('seconds') ?? (QUICK ? 30 : 60)),
+        profile: flag('profile') !== undefined,
+        probeThreads: PROBE_THREADS,
+      });
     if (wanted('steady')) await steadySqlite(target.url, rows, figures);
     if (wanted('rate')) await maxRate(target.url, rows, figures);
     if (wanted('processes'))

@@ -25,6 +25,7 @@ import { createEgressPolicy, type EgressPolicy } from '../probes/egress.js';
 import { createRunSlots } from '../probes/run-slots.js';
 import { egressFetch } from '../probes/egress-fetch.js';
 import { Runner } from './runner/runner.js';
+import { ProbeThreads } from './runner/probe-threads.js';
 import { startDispatcher } from './notify/dispatcher.js';
 import { createNotifier } from './notify/notifier.js';
 import { createMailSender } from './notify/mail-sender.js';
@@ -162,6 +163,11 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     await warnOfUnverifiedPatternJoins(deps);
 
+    // Probe threads run with the policy made from the settings: an egress policy passed in (tests) keeps every run here.
+    const probeThreads =
+      config.runner.role !== 'api' && (config.runner.probeThreads ?? 0) > 0 && !options.egress
+        ? new ProbeThreads({ threads: config.runner.probeThreads!, egress: { denyPrivate: config.runner.denyPrivate, allow: config.runner.allow } })
+        : undefined;
     const runner =
       config.runner.role === 'api'
         ? undefined
@@ -177,6 +183,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
             probeCaches: deps.caches.probes,
             jsonQueries: deps.caches.jsonQueries.evaluate,
             writeHealth: deps.caches.writeHealth,
+            probeThreads,
           });
     const metricsServer = config.metricsListen ? await startMetricsServer(metrics, config.metricsListen) : undefined;
     handler = createApp(deps).callback();
@@ -189,8 +196,12 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
     const metricsUrl = metricsServer ? `${addressUrl(metricsServer.address() as AddressInfo)}/metrics` : undefined;
     if (server) logger.info({ url, database: db.kind, ...(metricsUrl ? { metrics: metricsUrl } : {}) }, `svc daemon listening on ${url}`);
     if (runner) {
+      probeThreads?.start();
       runner.start();
-      logger.info({ owner: runner.owner, concurrency: config.runner.concurrency }, 'runner started');
+      logger.info(
+        { owner: runner.owner, concurrency: config.runner.concurrency, probeThreads: probeThreads ? config.runner.probeThreads : 0 },
+        'runner started',
+      );
       if (config.runner.dryRun) logger.warn('SVC_RUNNER_DRY_RUN is set: no check is probed, every run is recorded up (benchmarks only)');
     }
 
@@ -222,6 +233,7 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
       metricsServer?.closeAllConnections();
       await hasher.close();
       await closeAppCaches(deps.caches);
+      await probeThreads?.close();
       mailer.close();
       await db.close();
     };

@@ -111,6 +111,8 @@ export interface RunnerConfig {
   expressionTimeoutMs: number;
   /** Worker threads evaluating JSON queries. */
   expressionWorkers: number;
+  /** Worker threads running HTTP and TCP probes beside the daemon's thread (0: none). */
+  probeThreads?: number;
   /** Results kept in memory while the database cannot be written (SVC_RUNNER_RESULT_BUFFER). */
   resultBuffer?: number;
   /** Benchmarks of the coordination only: runs are recorded `up` without a probe (SVC_RUNNER_DRY_RUN). */
@@ -305,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       resultsRetentionSeconds: get('resultsRetention')!,
       expressionTimeoutMs: get('runnerExpressionTimeoutMs')!,
       expressionWorkers: get('runnerExpressionWorkers')!,
+      probeThreads: get('runnerProbeThreads')!,
       resultBuffer: get('runnerResultBuffer')!,
       dryRun: get('runnerDryRun')!,
     },

@@ -366,6 +366,13 @@ export const SETTINGS = {
     default: 2,
     doc: 'Worker threads that evaluate JSON queries of check runs, off the event loop; runs beyond them wait their turn.',
   }),
+  runnerProbeThreads: setting({
+    env: 'SVC_RUNNER_PROBE_THREADS',
+    file: 'runner.probe_threads',
+    parser: p.integer(0, 64),
+    default: 0,
+    doc: "Worker threads that run HTTP and TCP checks (those without JSON queries) beside the daemon's thread, so one runner uses more than one core; with `0` every run is on the daemon's thread. See docs/monitoring.md for when they pay.",
+  }),
   runnerLease: setting({
     env: 'SVC_RUNNER_LEASE',
     file: 'runner.lease',

@@ -21,6 +21,8 @@ export interface Metrics {
   runnerLagSeconds: Histogram;
   /** How long one claim of due runs takes (its transaction, locks waited for included). */
   runnerClaimSeconds: Histogram;
+  /** Runs handed to a probe thread (SVC_RUNNER_PROBE_THREADS) instead of run on the daemon's thread. */
+  runnerProbeThreadRuns: Counter;
   /** Results kept in memory because the database could not be written, and those given up past the bound. */
   runnerResultsWaiting: Gauge;
   runnerResultsGivenUp: Counter;
@@ -96,6 +98,11 @@ export function createMetrics(db: Db, options: { checkSeriesLimit: number }): Me
       name: 'svc_runner_claim_seconds',
       help: 'How long one claim of due runs took, its transaction and the locks it waited for included.',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    runnerProbeThreadRuns: new Counter({
+      name: 'svc_runner_probe_thread_runs_total',
+      help: "Check runs handed to a probe thread (SVC_RUNNER_PROBE_THREADS) instead of run on the daemon's thread.",
       registers: [registry],
     }),
     runnerResultsWaiting: new Gauge({

@@ -20,6 +20,7 @@ import type { JsonQueryEvaluator } from '../../probes/json-queries.js';
 import { ensureStates } from './check-states.js';
 import { claimDue, releaseClaims, type ClaimedRun } from './claim.js';
 import { heartbeatVerdict } from './heartbeat.js';
+import { runsOnProbeThread, type ProbeThreads } from './probe-threads.js';
 import { pruneOnce } from './pruner.js';
 import { ResultQueue } from './result-queue.js';
 import type { RunRecord } from './result-writer.js';
@@ -41,6 +42,8 @@ export interface RunnerDeps {
   probeCaches: ProbeCaches;
   /** Where JSON queries are evaluated: the app's worker pool (AppDeps.caches.jsonQueries); on this thread when absent. */
   jsonQueries?: JsonQueryEvaluator;
+  /** Where HTTP and TCP runs go instead of this thread (SVC_RUNNER_PROBE_THREADS); on this thread when absent. */
+  probeThreads?: ProbeThreads;
   /** Told when result writes fail for a database fault and work again (`/ready`). */
   writeHealth?: WriteHealth;
 }
@@ -308,6 +311,11 @@ export class Runner {
       if (check.type === 'heartbeat') return heartbeatVerdict(run, check.config, startedMs);
       if (this.deps.config.dryRun) return DRY_RUN_RESULT;
       const prepared = await prepareCheck(this.deps, run.organizationUid, check);
+      const { probeThreads } = this.deps;
+      if (probeThreads && runsOnProbeThread(prepared.check)) {
+        this.deps.metrics.runnerProbeThreadRuns.inc();
+        return await probeThreads.run(prepared.check, prepared.secretValues);
+      }
       return await runProbe(prepared.check, {
         egress: this.deps.egress,
         slots: this.deps.probeSlots,
