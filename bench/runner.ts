@@ -19,8 +19,9 @@ import { maxRateProcesses } from './runner-processes-rate.js';
 import { fixed, httpChecks, percentile, resultsInWindow, seed, sleep, startTarget } from './runner-setup.js';
 import { printTable } from './table.js';
 import { flag } from './flags.js';
+import { SETTINGS } from '../daemon/config/settings.js';
 
-// `npm run bench -- runner [--quick] [--seconds=N] [--profile] [--only=cost,steady,rate,processes,replicas,uptime,coordinator] [--checks=N] [--rates=N,N]`: the monitoring engine
+// `npm run bench -- runner [--quick] [--seconds=N] [--profile] [--only=cost,steady,rate,processes,replicas,uptime,coordinator] [--checks=N] [--rates=N,N] [--probe-threads=N]`: the monitoring engine
 // against a cheap local HTTP target (a separate process, so its CPU is not counted as the runner's).
 //   0. CPU per run of a whole `svc daemon` process, 1,000 HTTP checks at 20 s, and idle (runner-cost.ts).
 //   1. 10,000 HTTP checks at 60 s on SQLite: schedule lag, CPU share, RSS, bytes per result.
@@ -38,8 +39,8 @@ const ONLY = flag('only')?.split(',');
 const wanted = (part: string) => !ONLY || ONLY.includes(part);
 /** `--rates=2000,3000`: the rates `rate` tries (runs a second), instead of its ladder. */
 const RATES = flag('rates')?.split(',').map(Number);
-/** `--probe-threads=N`: HTTP runs on N probe threads beside the runner's thread (SVC_RUNNER_PROBE_THREADS), in every part. */
-const PROBE_THREADS = Number(flag('probe-threads') ?? 0);
+/** `--probe-threads=N`: HTTP runs on N probe threads beside the runner's thread (SVC_RUNNER_PROBE_THREADS; the daemon's default when absent), in every part. */
+const PROBE_THREADS = Number(flag('probe-threads') ?? SETTINGS.runnerProbeThreads.default);
 const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 
 /** Runs an in-process runner (the system clock) for `seconds`: lag, CPU share, peak RSS. */

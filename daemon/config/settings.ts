@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { PROVIDERS } from './provider-keys.js';
 import * as p from './parsers.js';
 
@@ -370,8 +371,10 @@ export const SETTINGS = {
     env: 'SVC_RUNNER_PROBE_THREADS',
     file: 'runner.probe_threads',
     parser: p.integer(0, 64),
-    default: 0,
-    doc: "Worker threads that run HTTP and TCP checks (those without JSON queries) beside the daemon's thread, so one runner uses more than one core; with `0` every run is on the daemon's thread. See docs/monitoring.md for when they pay.",
+    // One thread where there is a second core: it takes the socket work of a run off the daemon's thread (docs/monitoring.md, "Probe threads").
+    default: availableParallelism() > 1 ? 1 : 0,
+    defaultDoc: '`1` with two or more cores, else `0`',
+    doc: "Worker threads that run HTTP and TCP checks (those without JSON queries) beside the daemon's thread, so one runner uses more than one core; with `0` every run is on the daemon's thread.",
   }),
   runnerLease: setting({
     env: 'SVC_RUNNER_LEASE',
