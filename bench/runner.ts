@@ -69,6 +69,7 @@ async function runFor(deps: AppDeps, seconds: number, concurrency = 256) {
       resultsRetentionSeconds: 7 * 86400,
       expressionTimeoutMs: 1000,
       expressionWorkers: 2,
+      probeThreads: PROBE_THREADS,
     },
   });
   const cpu0 = process.cpuUsage();

@@ -165,8 +165,8 @@ export async function startDaemon(config: Config, options: StartOptions = {}): P
 
     // Probe threads run with the policy made from the settings: an egress policy passed in (tests) keeps every run here.
     const probeThreads =
-      config.runner.role !== 'api' && (config.runner.probeThreads ?? 0) > 0 && !options.egress
-        ? new ProbeThreads({ threads: config.runner.probeThreads!, egress: { denyPrivate: config.runner.denyPrivate, allow: config.runner.allow } })
+      config.runner.role !== 'api' && config.runner.probeThreads > 0 && !options.egress
+        ? new ProbeThreads({ threads: config.runner.probeThreads, egress: { denyPrivate: config.runner.denyPrivate, allow: config.runner.allow } })
         : undefined;
     const runner =
       config.runner.role === 'api'

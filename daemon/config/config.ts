@@ -112,7 +112,7 @@ export interface RunnerConfig {
   /** Worker threads evaluating JSON queries. */
   expressionWorkers: number;
   /** Worker threads running HTTP and TCP probes beside the daemon's thread (0: none). */
-  probeThreads?: number;
+  probeThreads: number;
   /** Results kept in memory while the database cannot be written (SVC_RUNNER_RESULT_BUFFER). */
   resultBuffer?: number;
   /** Benchmarks of the coordination only: runs are recorded `up` without a probe (SVC_RUNNER_DRY_RUN). */

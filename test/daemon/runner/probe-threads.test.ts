@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCheck, type CheckDefinition } from '../../../checks/index.js';
 import { manualClock } from '../../../daemon/clock.js';
 import { ProbeThreads, runsOnProbeThread } from '../../../daemon/runner/probe-threads.js';
 import { createEgressPolicy } from '../../../probes/egress.js';
 import { runProbe } from '../../../probes/run-probe.js';
+import { closedAfterEach } from '../../support/closed-after-each.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 
@@ -46,17 +47,9 @@ function check(input: Record<string, unknown>): CheckDefinition {
 
 describe('probe threads', () => {
   let target: Awaited<ReturnType<typeof startTarget>>;
-  const opened: ProbeThreads[] = [];
-  const threads = (egress: { denyPrivate: boolean; allow?: string[] } = { denyPrivate: false }) => {
-    const made = new ProbeThreads({ threads: 2, egress });
-    opened.push(made);
-    return made;
-  };
+  const threads = closedAfterEach((egress: { denyPrivate: boolean; allow?: string[] } = { denyPrivate: false }) => new ProbeThreads({ threads: 2, egress }));
   beforeAll(async () => {
     target = await startTarget();
-  });
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((made) => made.close()));
   });
   afterAll(() => {
     target.child.kill();
@@ -147,30 +140,15 @@ describe.each(DATABASE_KINDS)('a daemon with probe threads [%s]', (kind) => {
   };
 
   it('runs HTTP checks there with their secrets substituted, and JSON-query checks on its own thread', async () => {
-    const make = (body: Record<string, unknown>) => daemon.request('POST', '/orgs/default/checks', { token: admin, body: { intervalSeconds: 20, ...body } });
-    expect(
-      (
-        await make({
-          name: 'Auth',
-          slug: 'auth',
-          type: 'http',
-          target: `${target.url}/auth`,
-          config: { headers: { Authorization: 'Bearer {{secrets.API_TOKEN}}' } },
-        })
-      ).status,
-    ).toBe(201);
-    expect((await make({ name: 'Down', slug: 'down', type: 'http', target: `${target.url}/down` })).status).toBe(201);
-    expect(
-      (
-        await make({
-          name: 'Queried',
-          slug: 'queried',
-          type: 'http',
-          target: `${target.url}/ok`,
-          config: { jsonQueries: [{ expression: 'status', expected: 'ok' }] },
-        })
-      ).status,
-    ).toBe(201);
+    const checks = [
+      { name: 'Auth', slug: 'auth', target: `${target.url}/auth`, config: { headers: { Authorization: 'Bearer {{secrets.API_TOKEN}}' } } },
+      { name: 'Down', slug: 'down', target: `${target.url}/down` },
+      { name: 'Queried', slug: 'queried', target: `${target.url}/ok`, config: { jsonQueries: [{ expression: 'status', expected: 'ok' }] } },
+    ];
+    for (const check of checks) {
+      const created = await daemon.request('POST', '/orgs/default/checks', { token: admin, body: { type: 'http', intervalSeconds: 20, ...check } });
+      expect(created.status).toBe(201);
+    }
     const before = await threadRuns();
     // The runner's loop polls in real time; the manual clock makes every check due.
     clock.advance(25_000);

@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BatchedWorker } from '../../../daemon/workers/batched-worker.js';
+import { closedAfterEach } from '../../support/closed-after-each.js';
 
 // The worker side is the compiled serve-batches.js in dist/ (`node scripts/build.mjs` first),
 // loaded by a worker written here as a data: URL. It counts the batches it receives and sends.
@@ -27,15 +28,7 @@ serveBatches(async (job) => {
 type Job = { kind: 'echo' | 'slow' | 'fail' | 'throw-now' | 'counts' | 'exit'; value?: unknown; ms?: number };
 
 describe('a batched worker', () => {
-  const opened: BatchedWorker<Job, unknown>[] = [];
-  const worker = () => {
-    const made = new BatchedWorker<Job, unknown>({ entry: ENTRY });
-    opened.push(made);
-    return made;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((made) => made.close()));
-  });
+  const worker = closedAfterEach(() => new BatchedWorker<Job, unknown>({ entry: ENTRY }));
 
   it('answers each job with its own value, the jobs of one turn going over in one message and back in one', async () => {
     const thread = worker();
