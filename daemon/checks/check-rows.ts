@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { CheckDefinition } from '../../checks/index.js';
 import type { ChecksTable } from '../db/schema.js';
 import type { Check } from '../../contract/responses.js';
+import { canonicalJson } from './canonical-json.js';
 
 /** A check as stored: its normalised definition plus identity and timestamps. */
 export type StoredCheck = CheckDefinition & {
@@ -51,15 +52,6 @@ export function rowToCheck(row: Selectable<ChecksTable>): StoredCheck {
     updatedAt: row.updated_at,
   };
   return check as StoredCheck;
-}
-
-/** JSON with object keys sorted, so two equal documents compare equal whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
 }
 
 /**

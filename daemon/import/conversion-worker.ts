@@ -2,7 +2,8 @@
 // source it first fetches the monitors with the token, then converts and answers. A worker per
 // import, so a limit that stops it takes nothing else down.
 import { convertImport, fetchWithToken, ImportInputError, IMPORT_REGISTRY, isSavedListing } from '../../importers/index.js';
-import { canonicalJson } from '../checks/check-rows.js';
+import type { CheckDefinition } from '../../checks/index.js';
+import { canonicalJson } from '../checks/canonical-json.js';
 import { nulIssues } from '../http/nul-bytes.js';
 import { serveWorker, startedWith } from '../workers/serve-worker.js';
 import type { ConversionWorkerData } from './conversion-workers.js';
@@ -33,7 +34,7 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
     for (let i = 0; i < result.checks.length; i += CHECKS_PER_MESSAGE) {
       progress({ checks: result.checks.slice(i, i + CHECKS_PER_MESSAGE), canonical: canonical.slice(i, i + CHECKS_PER_MESSAGE) });
     }
-    const nul = nulIssues({ checks: result.checks });
+    const nulPath = firstNulPath(result.checks, canonical);
     const { warnings, skipped, pingTokens, maintenance } = result;
     return {
       done: {
@@ -42,7 +43,7 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
         ...(pingTokens ? { pingTokens } : {}),
         ...(maintenance ? { maintenance } : {}),
         digest: conversionDigest(result, canonical),
-        ...(nul.length > 0 ? { nulPath: nul[0].path } : {}),
+        ...(nulPath === undefined ? {} : { nulPath }),
       },
     };
   } catch (error) {
@@ -56,3 +57,16 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
     return { failure: error instanceof Error ? error.message : String(error) };
   }
 });
+
+/**
+ * Where the first check holding a NUL character holds it (as nulIssues names it), or undefined.
+ * JSON text writes a NUL as `\u0000`, so only a check whose canonical JSON holds that is searched.
+ */
+function firstNulPath(checks: readonly CheckDefinition[], canonical: readonly string[]): string | undefined {
+  for (let i = 0; i < checks.length; i++) {
+    if (!canonical[i].includes('\\u0000')) continue;
+    const [issue] = nulIssues(checks[i]);
+    if (issue) return `checks.${i}.${issue.path}`;
+  }
+  return undefined;
+}

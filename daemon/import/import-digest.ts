@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ConversionResult, ImportAction, ImportCheckEntry } from '../../importers/index.js';
-import { canonicalJson } from '../checks/check-rows.js';
+import { canonicalJson } from '../checks/canonical-json.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -1,6 +1,6 @@
 import { joinPath, validateCheck, type CheckDefinition } from '../../checks/index.js';
 import type { ImportFieldChange, ImportFieldConflict } from '../../contract/responses.js';
-import { canonicalJson } from '../checks/check-rows.js';
+import { canonicalJson } from '../checks/canonical-json.js';
 
 // A re-run import is a three-way merge, field by field, of what the last import set (the
 // baseline), what the check is here now, and what the source says now: a field the source did

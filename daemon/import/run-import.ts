@@ -8,7 +8,7 @@ import { replaceImportedWindows } from '../maintenance/window-store.js';
 import { reimportResolver } from './import-baselines.js';
 import { keepPingTokens } from './keep-ping-tokens.js';
 import { conversionDigest, importDigest } from './import-digest.js';
-import { canonicalJson } from '../checks/check-rows.js';
+import { canonicalJson } from '../checks/canonical-json.js';
 
 /** How an import runs: preview or apply, whether it takes over checks it does not own, and the digest it must match. */
 export interface ImportRunOptions {

@@ -144,6 +144,26 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
     expect(await checksSnapshot(daemon)).toBe(before);
   });
 
+  it('refuses a NUL character where svc keeps text, naming where, and keeps the one of a payload a check sends', async () => {
+    const before = await checksSnapshot(daemon);
+    // A check's name refuses control characters of its own; a request body sent as text is checked here.
+    const endpoint = (name: string, url: string, body: string) =>
+      `  - name: ${name}\n    url: ${url}\n    method: POST\n    body: "${body}"\n    conditions: ["[CONNECTED] == true"]\n`;
+    const inBody = await convert(
+      'source=configfile-monitor',
+      `endpoints:\n${endpoint('Fine', 'tcp://db.example.com:5432', 'ok')}${endpoint('Post', 'https://api.example.com/', 'a\\0b')}`,
+    );
+    expect(inBody.status, JSON.stringify(inBody.body)).toBe(400);
+    expect(inBody.body.error).toMatchObject({
+      code: 'INVALID_IMPORT_INPUT',
+      message: 'The configfile-monitor import holds a NUL character where svc keeps text (checks.1.config.body).',
+    });
+    expect(await checksSnapshot(daemon)).toBe(before);
+    const payload = await convert('source=configfile-monitor&dryRun=true', `endpoints:\n${endpoint('Game', 'tcp://game.example.com:27015', 'query\\0')}`);
+    expect(payload.status, JSON.stringify(payload.body)).toBe(200);
+    expect(payload.body.created).toBe(1);
+  });
+
   it('accepts a body of 64 MiB and answers 413 PAYLOAD_TOO_LARGE to one byte more', async () => {
     const before = await checksSnapshot(daemon);
     const atLimit = await convert('source=selfhosted-monitor-db&dryRun=true', new Uint8Array(64 * MiB).fill(0x20));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../daemon/checks/check-rows.js';
+import { canonicalJson } from '../../../daemon/checks/canonical-json.js';
 import { conversionDigest } from '../../../daemon/import/import-digest.js';
 import type { ConversionResult } from '../../../importers/index.js';
 

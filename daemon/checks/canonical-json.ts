@@ -1,0 +1,80 @@
+/**
+ * JSON with object keys sorted, so two equal documents compare equal whatever their key order:
+ * `JSON.stringify(value)` with each object's keys in code-unit order (array-index keys first,
+ * in numeric order, as JavaScript enumerates them). Imports compare and record every check this
+ * way, so plain data (what JSON text and the validators give) is written out directly; anything
+ * else takes the general path, with the same result.
+ */
+export function canonicalJson(value: unknown): string {
+  const written = writePlain(value);
+  return written === NOT_PLAIN ? generalCanonicalJson(value) : (written as string);
+}
+
+/** The general path: any value JSON.stringify takes (toJSON, boxed values, class instances). */
+export function generalCanonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+const NOT_PLAIN = Symbol('not plain data');
+
+/** `value` as canonical JSON; undefined where JSON.stringify leaves a value out; NOT_PLAIN for what is not plain data. */
+function writePlain(value: unknown): string | undefined | typeof NOT_PLAIN {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_PLAIN;
+    let text = '[';
+    for (let i = 0; i < value.length; i++) {
+      const item = writePlain(value[i]);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      text += (i === 0 ? '' : ',') + (item ?? 'null');
+    }
+    return `${text}]`;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  const record = value as Record<string, unknown>;
+  let text = '{';
+  let first = true;
+  for (const key of sortedKeys(record)) {
+    const item = writePlain(record[key]);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    if (item === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${item}`;
+    first = false;
+  }
+  return `${text}}`;
+}
+
+/** The enumerable own keys in the order the general path writes them: array indexes ascending, then the rest in code-unit order. */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  // Object.keys lists array indexes first, ascending; only the rest needs sorting.
+  let indexes = 0;
+  while (indexes < keys.length && isArrayIndex(keys[indexes])) indexes++;
+  if (keys.length - indexes < 2) return keys;
+  const rest = keys.slice(indexes).sort();
+  return indexes === 0 ? rest : [...keys.slice(0, indexes), ...rest];
+}
+
+function isArrayIndex(key: string): boolean {
+  const n = Number(key);
+  return n >>> 0 === n && n !== 4294967295 && String(n) === key;
+}
