@@ -22,44 +22,77 @@ export function conversionPool(memoryMb: number, workerData: ConversionWorkerDat
   });
 }
 
+/** How long a worker that converted an import waits for the next one of its organization (the apply after a preview). */
+export const WARM_WORKER_MS = 120_000;
+
+type Spare = { pool: ConversionPool; memoryMb: number; org?: string; expiry?: NodeJS.Timeout };
+
 /**
- * The conversion workers of one app. Every import still runs on a worker of its own, stopped
- * with it; once an import has run, the worker of the next one is started ahead and loads the
- * converter of the same source, so that the apply after a preview does not wait for a thread to
- * start and load the catalog and the converter (about a fifth of a second on a 2-core machine).
- * Nothing is started before the first import.
+ * The conversion workers of one app: at most one spare worker beside those converting. Nothing
+ * is started before the first import. A worker whose conversion came back whole waits for the
+ * next import of the same organization (most often the apply after a preview), already started
+ * and with its code compiled: a worker never converts two organizations' imports. Otherwise, or
+ * once it has waited WARM_WORKER_MS, it is stopped, and a fresh worker is started ahead for the
+ * next import of any organization, loading the converter of the same source while it waits.
  */
 export class ConversionWorkers {
-  #ready?: { memoryMb: number; pool: ConversionPool };
+  readonly #warmMs: number;
+  #spare?: Spare;
   #closed = false;
 
-  /** The pool for one conversion: the one started ahead when it has the same limit, else a new one. */
-  take(memoryMb: number): ConversionPool {
-    const ready = this.#ready;
-    this.#ready = undefined;
-    if (ready?.memoryMb === memoryMb) return ready.pool;
-    void ready?.pool.close();
+  constructor(options: { warmMs?: number } = {}) {
+    this.#warmMs = options.warmMs ?? WARM_WORKER_MS;
+  }
+
+  /** The pool for one conversion of `org`: the spare when it has the same limit and is fresh or that organization's, else a new one. */
+  take(memoryMb: number, org: string): ConversionPool {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    clearTimeout(spare?.expiry);
+    if (spare && spare.memoryMb === memoryMb && (spare.org === undefined || spare.org === org)) return spare.pool;
+    void spare?.pool.close();
     return conversionPool(memoryMb);
   }
 
-  /** Starts the worker of the next conversion, loading the converter of `source`, unless one is waiting already. */
+  /**
+   * After `org`'s conversion of `source` on `pool`: keeps the worker for that organization's next
+   * import when its conversion came back `whole`, else stops it and starts a fresh one ahead.
+   */
+  release(pool: ConversionPool, memoryMb: number, source: ImportSource, org: string, whole: boolean): void {
+    if (this.#closed || this.#spare || !whole || pool.workers === 0) {
+      void pool.close();
+      this.prepare(memoryMb, source);
+      return;
+    }
+    const expiry = setTimeout(() => {
+      if (this.#spare?.pool !== pool) return;
+      this.#spare = undefined;
+      void pool.close();
+      this.prepare(memoryMb, source);
+    }, this.#warmMs);
+    expiry.unref();
+    this.#spare = { pool, memoryMb, org, expiry };
+  }
+
+  /** Starts a fresh worker for the next conversion, loading the converter of `source`, unless a spare waits already. */
   prepare(memoryMb: number, source: ImportSource): void {
-    if (this.#closed || this.#ready) return;
+    if (this.#closed || this.#spare) return;
     const pool = conversionPool(memoryMb, { preload: source });
     pool.startWorker();
-    this.#ready = { memoryMb, pool };
+    this.#spare = { pool, memoryMb };
   }
 
-  /** Whether a worker has been started ahead. */
+  /** Whether a spare worker waits, fresh or an organization's. */
   get prepared(): boolean {
-    return this.#ready !== undefined;
+    return this.#spare !== undefined;
   }
 
-  /** Stops the worker started ahead; nothing is started after. */
+  /** Stops the spare worker; nothing is started after. */
   async close(): Promise<void> {
     this.#closed = true;
-    const ready = this.#ready;
-    this.#ready = undefined;
-    await ready?.pool.close();
+    const spare = this.#spare;
+    this.#spare = undefined;
+    clearTimeout(spare?.expiry);
+    await spare?.pool.close();
   }
 }

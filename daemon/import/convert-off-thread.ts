@@ -69,11 +69,16 @@ const seconds = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` :
  * (400 INVALID_IMPORT_INPUT, `details.reason: CONVERSION_TIMEOUT`) and cannot grow its heap
  * past the memory limit (413 PAYLOAD_TOO_LARGE, `details.reason: CONVERSION_MEMORY`).
  * Unreadable input throws ImportInputError, as the converter would; a refused token or an
- * unreachable API is 502 UPSTREAM_FAILED. With `workers`, the worker may have been started ahead,
- * and the next one is started once this one is done.
+ * unreachable API is 502 UPSTREAM_FAILED. With `workers`, the conversion runs on the app's spare
+ * worker when it may (see ConversionWorkers), and hands its worker back when it is done.
  */
-export async function convertOffThread(source: ImportSource, input: Uint8Array, limits: ConversionSettings, workers?: ConversionWorkers): Promise<Converted> {
-  const pool = workers ? workers.take(limits.memoryMb) : conversionPool(limits.memoryMb);
+export async function convertOffThread(
+  source: ImportSource,
+  input: Uint8Array,
+  limits: ConversionSettings,
+  workers?: { pool: ConversionWorkers; org: string },
+): Promise<Converted> {
+  const pool = workers ? workers.pool.take(limits.memoryMb, workers.org) : conversionPool(limits.memoryMb);
   const checks: CheckDefinition[] = [];
   const canonical: string[] = [];
   let outcome;
@@ -90,8 +95,8 @@ export async function convertOffThread(source: ImportSource, input: Uint8Array, 
       },
     );
   } finally {
-    await pool.close();
-    workers?.prepare(limits.memoryMb, source);
+    if (workers) workers.pool.release(pool, limits.memoryMb, source, workers.org, outcome?.ok === true && 'done' in outcome.value);
+    else await pool.close();
   }
   if (outcome.ok) {
     const answer = outcome.value;

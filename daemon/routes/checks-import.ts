@@ -14,12 +14,20 @@ import type { ImportResult } from '../../contract/responses.js';
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
 /** Reads the body as its source's input and converts it off the event loop; unreadable input is 400 INVALID_IMPORT_INPUT. */
-async function convertBody(deps: AppDeps, source: ImportSource, body: Buffer): Promise<Converted> {
+async function convertBody(deps: AppDeps, org: string, source: ImportSource, body: Buffer): Promise<Converted> {
   const entry = IMPORT_REGISTRY[source];
   try {
     const { conversionTimeoutMs: timeoutMs, conversionMemoryMb: memoryMb } = deps.config.import;
     const apiUrl = tokenApiUrl(source, deps.config.import);
-    return await convertOffThread(source, new Uint8Array(body.buffer, body.byteOffset, body.length), { timeoutMs, memoryMb, apiUrl }, deps.caches.conversions);
+    return await convertOffThread(
+      source,
+      new Uint8Array(body.buffer, body.byteOffset, body.length),
+      { timeoutMs, memoryMb, apiUrl },
+      {
+        pool: deps.caches.conversions,
+        org,
+      },
+    );
   } catch (error) {
     if (error instanceof ImportInputError) {
       throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import cannot read this input: ${error.message}.`.replace(/\.\.$/, '.'), {
@@ -49,14 +57,15 @@ export const checkImportRoutes: RouteSpec[] = [
     async handler({ deps, auth, query, body }): Promise<ImportResult> {
       const { source, ...options } = parseImportQuery(query);
       // The worker searched the checks for NUL characters (see nulIssues), off the event loop.
-      const { result, digest, canonical, nulPath } = await convertBody(deps, source, body as Buffer);
+      const org = orgOf(auth).uid;
+      const { result, digest, canonical, nulPath } = await convertBody(deps, org, source, body as Buffer);
       if (nulPath !== undefined) {
         throw new AppError('INVALID_IMPORT_INPUT', `The ${source} import holds a NUL character where svc keeps text (${nulPath}).`, {
           source,
           expected: IMPORT_REGISTRY[source].input,
         });
       }
-      const response = await runImport(deps, orgOf(auth).uid, source, result, { ...options, conversionDigest: digest, canonicalChecks: canonical });
+      const response = await runImport(deps, org, source, result, { ...options, conversionDigest: digest, canonicalChecks: canonical });
       countImport(deps.metrics, source, options.dryRun, response);
       return response;
     },

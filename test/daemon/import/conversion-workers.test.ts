@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConversionWorkers } from '../../../daemon/import/conversion-workers.js';
 import { convertOffThread } from '../../../daemon/import/convert-off-thread.js';
+import { closedAfterEach } from '../../support/closed-after-each.js';
 
 // Conversions run on a worker thread (the compiled one in dist/: `npm run build` first).
 const SOURCE = 'uptime-api-monitor';
@@ -13,25 +14,19 @@ const input = (count: number) =>
   );
 const limits = { timeoutMs: 30_000, memoryMb: 256, apiUrl: 'http://127.0.0.1:9' };
 
-describe('conversion workers started ahead', () => {
-  const opened: ConversionWorkers[] = [];
-  const workers = () => {
-    const made = new ConversionWorkers();
-    opened.push(made);
-    return made;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((made) => made.close()));
-  });
+const MB = limits.memoryMb;
 
-  it("starts nothing before the first import, then the next import's worker once one has run, which converts the same", async () => {
+describe('conversion workers started ahead and kept', () => {
+  const workers = closedAfterEach((options?: { warmMs?: number }) => new ConversionWorkers(options));
+
+  it('starts nothing before the first import, then keeps a worker once one has run, which converts the same', async () => {
     const app = workers();
     expect(app.prepared).toBe(false);
     const alone = await convertOffThread(SOURCE, input(3), limits);
     expect(alone.result.checks).toHaveLength(3);
-    const first = await convertOffThread(SOURCE, input(3), limits, app);
+    const first = await convertOffThread(SOURCE, input(3), limits, { pool: app, org: 'org-a' });
     expect(app.prepared).toBe(true);
-    const second = await convertOffThread(SOURCE, input(3), limits, app);
+    const second = await convertOffThread(SOURCE, input(3), limits, { pool: app, org: 'org-a' });
     expect(app.prepared).toBe(true);
     for (const converted of [first, second]) {
       expect(converted.result.checks).toEqual(alone.result.checks);
@@ -39,28 +34,58 @@ describe('conversion workers started ahead', () => {
     }
   });
 
-  it('hands over the worker started ahead, running already, for the same memory limit only', async () => {
+  it("keeps the worker of a whole conversion for its organization's next import only", async () => {
     const app = workers();
-    app.prepare(limits.memoryMb, SOURCE);
-    const ready = app.take(limits.memoryMb);
+    await convertOffThread(SOURCE, input(3), limits, { pool: app, org: 'org-a' });
+    const kept = app.take(MB, 'org-a');
+    expect(kept.workers).toBe(1);
+    app.release(kept, MB, SOURCE, 'org-a', true);
+    // Another organization gets a worker of its own; the kept one is stopped.
+    const other = app.take(MB, 'org-b');
+    expect(other.workers).toBe(0);
+    expect(app.prepared).toBe(false);
+    await expect.poll(() => kept.workers).toBe(0);
+    await other.close();
+  });
+
+  it('hands a fresh worker started ahead to any organization, for the same memory limit only', async () => {
+    const app = workers();
+    app.prepare(MB, SOURCE);
+    const ready = app.take(MB, 'org-b');
     expect(ready.workers).toBe(1);
     expect(app.prepared).toBe(false);
     await ready.close();
 
-    app.prepare(limits.memoryMb, SOURCE);
-    const other = app.take(limits.memoryMb * 2);
+    app.prepare(MB, SOURCE);
+    const other = app.take(MB * 2, 'org-b');
     expect(other.workers).toBe(0);
     expect(app.prepared).toBe(false);
     await other.close();
   });
 
-  it('stops the worker started ahead when the app closes, and starts none after', async () => {
+  it('keeps no worker whose conversion did not come back whole: a fresh one waits instead', async () => {
     const app = workers();
-    await convertOffThread(SOURCE, input(1), limits, app);
+    await expect(convertOffThread(SOURCE, new TextEncoder().encode('not json'), limits, { pool: app, org: 'org-a' })).rejects.toThrow(/JSON/);
+    expect(app.prepared).toBe(true);
+    // A fresh worker: another organization may have it.
+    expect(app.take(MB, 'org-b').workers).toBe(1);
+  });
+
+  it('stops a kept worker once it has waited long enough, and starts a fresh one ahead', async () => {
+    const app = workers({ warmMs: 50 });
+    await convertOffThread(SOURCE, input(3), limits, { pool: app, org: 'org-a' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(app.prepared).toBe(true);
+    expect(app.take(MB, 'org-b').workers).toBe(1);
+  });
+
+  it('stops the spare worker when the app closes, and starts none after', async () => {
+    const app = workers();
+    await convertOffThread(SOURCE, input(1), limits, { pool: app, org: 'org-a' });
     expect(app.prepared).toBe(true);
     await app.close();
     expect(app.prepared).toBe(false);
-    app.prepare(limits.memoryMb, SOURCE);
+    app.prepare(MB, SOURCE);
     expect(app.prepared).toBe(false);
   });
 });
