@@ -13,6 +13,7 @@ import {
   type DatabaseConnection,
   type DialectAdapter,
   type Driver,
+  type QueryResult,
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
@@ -21,6 +22,7 @@ import { postgresReader, sqliteReader, type ReadOne } from './prepared-reader.js
 import type { Database } from './schema.js';
 import { ensureResultPartitions } from './result-partitions.js';
 import { withStatementCache } from './statement-cache.js';
+import { turnIfLong } from './statement-spans.js';
 import { VERSION } from '../../contract/version.js';
 import type { Executor } from './executor.js';
 
@@ -46,29 +48,34 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
  * "database is locked" when another process committed in between (WAL mode cannot wait for a
  * stale snapshot); taking the lock first makes it wait instead.
  *
- * The wait does not hold the thread: SQLite's own busy handler sleeps inside the call, in steps
- * growing to 100 ms, and the daemon's event loop (its probes and requests) would stop meanwhile
- * whenever another process on the same file is writing. Here the lock is tried without waiting
- * and tried again after a pause of 1 to 10 ms, up to busy_timeout; statements outside a
- * transaction keep SQLite's wait.
+ * No wait holds the thread: SQLite's own busy handler sleeps inside the call, in steps growing
+ * to 100 ms, and the daemon's event loop (its probes and requests) would stop meanwhile, and
+ * with it a transaction of this process that holds the lock between two statements (see
+ * statement-spans.ts). The connection's busy_timeout is 0; a BEGIN IMMEDIATE, or a statement
+ * outside a transaction, that finds the lock taken is tried again after a pause of 1 to 10 ms,
+ * up to BUSY_TIMEOUT_MS.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('pragma busy_timeout = 0'));
-    try {
-      const deadline = Date.now() + BUSY_TIMEOUT_MS;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-          return;
-        } catch (error) {
-          if (!isBusy(error) || Date.now() >= deadline) throw error;
-        }
-        await delay(Math.min(attempt, 10));
-      }
-    } finally {
-      await connection.executeQuery(CompiledQuery.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`));
+  readonly #paced = new WeakMap<DatabaseConnection, PacedConnection>();
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    let paced = this.#paced.get(connection);
+    if (!paced) {
+      paced = new PacedConnection(connection);
+      this.#paced.set(connection, paced);
     }
+    return paced;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    (connection as PacedConnection).inTransaction = true;
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+    (connection as PacedConnection).inTransaction = false;
   }
 
   /**
@@ -80,7 +87,40 @@ class ImmediateSqliteDriver extends SqliteDriver {
       await connection.executeQuery(CompiledQuery.raw('rollback'));
     } catch (error) {
       if (!/no transaction is active/.test((error as Error).message)) throw error;
+    } finally {
+      (connection as PacedConnection).inTransaction = false;
     }
+  }
+}
+
+/**
+ * The SQLite connection as the driver hands it out: each statement gives the event loop a turn
+ * when the statements before it have held the loop long enough (statement-spans.ts), and one
+ * outside a transaction that finds the write lock taken waits for it without holding the thread.
+ */
+class PacedConnection implements DatabaseConnection {
+  inTransaction = false;
+
+  constructor(private readonly connection: DatabaseConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const turn = turnIfLong();
+    if (turn) await turn;
+    // Inside a transaction the write lock is held already (BEGIN IMMEDIATE).
+    if (this.inTransaction) return this.connection.executeQuery<R>(query);
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.connection.executeQuery<R>(query);
+      } catch (error) {
+        if (!isBusy(error) || Date.now() >= deadline) throw error;
+      }
+      await delay(Math.min(attempt, 10));
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.connection.streamQuery<R>(query, chunkSize);
   }
 }
 
@@ -117,6 +157,8 @@ export function openDatabase(url: string, options: { preparedStatements?: boolea
     const sqlite = openSqliteFile(path);
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     switchToWriteAheadLog(sqlite);
+    // From here on, waits for the write lock are the driver's, off the thread (ImmediateSqliteDriver).
+    sqlite.pragma('busy_timeout = 0');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     const kysely = new Kysely<Database>({ dialect: new ConcurrentSafeSqliteDialect({ database: withStatementCache(sqlite) }) });

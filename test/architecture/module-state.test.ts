@@ -16,6 +16,7 @@ const ALLOWED: Record<string, string> = {
   'probes/http-dispatcher.ts: connectors': 'connectors derived from an egress policy object, which belongs to one app',
   'probes/egress-fetch.ts: dispatchers': 'dispatchers derived from an egress policy object, which belongs to one app',
   'probes/tls-options.ts: trustStores': 'trust stores derived from an egress policy object, which belongs to one app',
+  'daemon/db/statement-spans.ts: spanStart': "the current span of SQLite statements of the thread's one event loop, whichever app runs them",
   'probes/registry.ts: loaded': "which driver modules were imported; Node's module cache is process-wide anyway",
   // Moving to typed worker files with their state on AppDeps.caches (issue 27, another change).
   'daemon/auth/saml/verify-worker.ts: worker': 'the SAML verification worker',
