@@ -1,6 +1,6 @@
-// The entry of the worker thread that runs one import (see convert-off-thread.ts): for a token
-// source it first fetches the monitors with the token, then converts and answers. A worker per
-// import, so a limit that stops it takes nothing else down.
+// The entry of the worker thread that runs imports (see convert-off-thread.ts), one at a time and
+// of one organization only (conversion-workers.ts): for a token source it first fetches the
+// monitors with the token, then converts and answers. A limit that stops it takes nothing else down.
 import { convertImport, fetchWithToken, ImportInputError, IMPORT_REGISTRY, isSavedListing } from '../../importers/index.js';
 import type { CheckDefinition } from '../../checks/index.js';
 import { canonicalJson } from '../checks/canonical-json.js';
