@@ -68,15 +68,18 @@ describe('conversion workers started ahead and kept', () => {
     await expect(convertOffThread(SOURCE, new TextEncoder().encode('not json'), limits, { pool: app, org: 'org-a' })).rejects.toThrow(/JSON/);
     expect(app.prepared).toBe(true);
     // A fresh worker: another organization may have it.
-    expect(app.take(MB, 'org-b').workers).toBe(1);
+    const fresh = app.take(MB, 'org-b');
+    expect(fresh.workers).toBe(1);
+    await fresh.close();
   });
 
   it('stops a kept worker once it has waited long enough, and starts a fresh one ahead', async () => {
     const app = workers({ warmMs: 50 });
     await convertOffThread(SOURCE, input(3), limits, { pool: app, org: 'org-a' });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(app.prepared).toBe(true);
-    expect(app.take(MB, 'org-b').workers).toBe(1);
+    const fresh = app.take(MB, 'org-b');
+    expect(fresh.workers).toBe(1);
+    await fresh.close();
   });
 
   it('stops the spare worker when the app closes, and starts none after', async () => {
