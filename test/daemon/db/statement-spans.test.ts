@@ -5,7 +5,7 @@ import { LONGEST_SPAN_MS } from '../../../daemon/db/statement-spans.js';
 import { createTestDatabase, type TestDatabase } from '../../support/databases.js';
 
 /** How long the transaction below keeps writing. */
-const WRITING_MS = 400;
+const WRITING_MS = 1000;
 
 /** Inserts one row at a time inside a transaction of `db` for WRITING_MS; `meanwhile` runs after the first. */
 async function writeFor(db: Db, meanwhile: () => void = () => {}): Promise<number> {
