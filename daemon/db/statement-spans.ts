@@ -8,21 +8,19 @@
 /** How long statements run in one turn of the event loop before the next waits for a turn. */
 export const LONGEST_SPAN_MS = 20;
 
+/** When the span of statements under way started; cleared at the loop's next turn. */
 let spanStart: number | undefined;
 
-/** Marks the start of a span of statements, ending it at the loop's next turn. */
-function startSpan(now: number): void {
-  spanStart = now;
-  setImmediate(() => {
-    spanStart = undefined;
-  });
-}
+const endSpan = () => {
+  spanStart = undefined;
+};
 
 /** A promise of the loop's next turn when the span of statements under way has run long enough; else nothing to wait for. */
 export function turnIfLong(): Promise<void> | undefined {
   const now = performance.now();
   if (spanStart === undefined) {
-    startSpan(now);
+    spanStart = now;
+    setImmediate(endSpan);
     return undefined;
   }
   if (now - spanStart < LONGEST_SPAN_MS) return undefined;

@@ -83,7 +83,7 @@ export class ConversionWorkers {
   }
 
   /** Whether a spare worker waits, fresh or an organization's. */
-  get prepared(): boolean {
+  get hasSpare(): boolean {
     return this.#spare !== undefined;
   }
 

@@ -21,13 +21,13 @@ describe('conversion workers started ahead and kept', () => {
 
   it('starts nothing before the first import, then keeps a worker once one has run, which converts the same', async () => {
     const app = workers();
-    expect(app.prepared).toBe(false);
+    expect(app.hasSpare).toBe(false);
     const alone = await convertOffThread(SOURCE, input(3), limits);
     expect(alone.result.checks).toHaveLength(3);
     const first = await convertOffThread(SOURCE, input(3), limits, { pool: app, org: 'org-a' });
-    expect(app.prepared).toBe(true);
+    expect(app.hasSpare).toBe(true);
     const second = await convertOffThread(SOURCE, input(3), limits, { pool: app, org: 'org-a' });
-    expect(app.prepared).toBe(true);
+    expect(app.hasSpare).toBe(true);
     for (const converted of [first, second]) {
       expect(converted.result.checks).toEqual(alone.result.checks);
       expect(converted.digest).toBe(alone.digest);
@@ -43,7 +43,7 @@ describe('conversion workers started ahead and kept', () => {
     // Another organization gets a worker of its own; the kept one is stopped.
     const other = app.take(MB, 'org-b');
     expect(other.workers).toBe(0);
-    expect(app.prepared).toBe(false);
+    expect(app.hasSpare).toBe(false);
     await expect.poll(() => kept.workers).toBe(0);
     await other.close();
   });
@@ -53,20 +53,20 @@ describe('conversion workers started ahead and kept', () => {
     app.prepare(MB, SOURCE);
     const ready = app.take(MB, 'org-b');
     expect(ready.workers).toBe(1);
-    expect(app.prepared).toBe(false);
+    expect(app.hasSpare).toBe(false);
     await ready.close();
 
     app.prepare(MB, SOURCE);
     const other = app.take(MB * 2, 'org-b');
     expect(other.workers).toBe(0);
-    expect(app.prepared).toBe(false);
+    expect(app.hasSpare).toBe(false);
     await other.close();
   });
 
   it('keeps no worker whose conversion did not come back whole: a fresh one waits instead', async () => {
     const app = workers();
     await expect(convertOffThread(SOURCE, new TextEncoder().encode('not json'), limits, { pool: app, org: 'org-a' })).rejects.toThrow(/JSON/);
-    expect(app.prepared).toBe(true);
+    expect(app.hasSpare).toBe(true);
     // A fresh worker: another organization may have it.
     const fresh = app.take(MB, 'org-b');
     expect(fresh.workers).toBe(1);
@@ -85,10 +85,10 @@ describe('conversion workers started ahead and kept', () => {
   it('stops the spare worker when the app closes, and starts none after', async () => {
     const app = workers();
     await convertOffThread(SOURCE, input(1), limits, { pool: app, org: 'org-a' });
-    expect(app.prepared).toBe(true);
+    expect(app.hasSpare).toBe(true);
     await app.close();
-    expect(app.prepared).toBe(false);
+    expect(app.hasSpare).toBe(false);
     app.prepare(MB, SOURCE);
-    expect(app.prepared).toBe(false);
+    expect(app.hasSpare).toBe(false);
   });
 });
