@@ -174,8 +174,11 @@ export function openDatabase(url: string, options: { preparedStatements?: boolea
     };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle client losing its connection must not crash the daemon; the pool replaces it.
+  // A client losing its connection must not crash the daemon. Idle, the pool replaces it. Lent
+  // out (a transaction between statements), the pool listens no more: the client's next
+  // statement fails instead, and the pool drops it when it comes back.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,

@@ -1,11 +1,13 @@
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresBinaries } from '../../support/local-servers.js';
 import { hasTool } from '../../support/required-tool.js';
 import { startRestartablePostgres, type RestartablePostgres } from '../../support/restartable-postgres.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
+import { openDatabase } from '../../../daemon/db/connect.js';
 
 const CHECKS = 6;
 const available = hasTool(
@@ -111,4 +113,27 @@ describe.runIf(available)('a PostgreSQL outage loses no result and answers 503 [
       await client.end();
     }
   }, 180_000);
+
+  it('a connection lent to a transaction when the server goes fails that transaction, not the process', async () => {
+    const db = openDatabase(cluster.url);
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const transaction = db.kysely.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        // Between two statements the connection is lent out: the server's goodbye reaches it there.
+        cluster.stop();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await sql`select 1`.execute(trx);
+      });
+      await expect(transaction).rejects.toThrow();
+      expect(uncaught).toEqual([]);
+      cluster.start();
+      expect((await sql<{ one: number }>`select 1 as one`.execute(db.kysely)).rows).toEqual([{ one: 1 }]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await db.close();
+    }
+  }, 120_000);
 });
