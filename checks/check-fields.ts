@@ -30,8 +30,11 @@ const LABEL_KEY = /^[^\s=,\p{Cc}](?:[^=,\p{Cc}]{0,62}[^\s=,\p{Cc}])?$/u;
 const LABEL_VALUE = /^[^\p{Cc}]{0,256}$/u;
 // Names are shown in mails, feeds and badges (XML): no control character at all; a description
 // may hold tabs and line breaks, nothing else of C0, DEL or C1.
-const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\u2028\u2029]*$/u;
-const NO_TEXT_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+export const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\u2028\u2029]*$/u;
+export const NO_TEXT_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+
+/** The longest name, target and description, in UTF-16 code units (as `String.length` counts). */
+export const TEXT_BOUNDS = { name: 200, target: 2048, description: 2000 } as const;
 
 /** Free-form labels: at most 64, keys 1-64 characters without "=" or ",", values up to 256. */
 export const labelsSchema = z
@@ -54,7 +57,7 @@ export const commonFieldSchemas = {
     .string()
     .trim()
     .min(1)
-    .max(200)
+    .max(TEXT_BOUNDS.name)
     .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters (such as line breaks, tabs or U+0000)')
     .describe('A human name; surrounding spaces are removed.'),
   type: z.string().min(1).describe('The check type; see /check-types.'),
@@ -65,16 +68,19 @@ export const commonFieldSchemas = {
     .max(INTERVAL_BOUNDS.max)
     .default(INTERVAL_BOUNDS.default)
     .describe('Seconds between two probes, 10 to 86400.'),
-  target: z.string().max(2048).optional().describe('What is watched; its meaning depends on the type.'),
+  target: z.string().max(TEXT_BOUNDS.target).optional().describe('What is watched; its meaning depends on the type.'),
   config: z.unknown().describe('Type-specific settings; see the type in /check-types.'),
   thresholds: thresholdsSchema,
   labels: labelsSchema,
   description: z
     .string()
-    .max(2000)
+    .max(TEXT_BOUNDS.description)
     .regex(NO_TEXT_CONTROL_CHARACTERS, 'must not contain control characters other than tabs and line breaks (such as U+0000)')
     .optional(),
 } as const;
+
+/** The common fields of a normalised check, as their schemas give them back. */
+export type CommonFields = { [K in keyof typeof commonFieldSchemas]: z.output<(typeof commonFieldSchemas)[K]> };
 
 /** Thresholds of a normalised check. */
 export type Thresholds = z.output<typeof thresholdsSchema>;

@@ -1,10 +1,10 @@
-import type { z } from 'zod';
 import type { CheckDefinition } from './check.js';
 import { nestsDeeperThan, tooDeepMessage } from './json-depth.js';
-import { commonFieldSchemas } from './check-fields.js';
+import { commonFieldSchemas, type CommonFields } from './check-fields.js';
 import { misplacedReferences, MISPLACED_REFERENCE } from './credential-fields.js';
 import { containsReference } from './secret-references.js';
 import { parseWithIssues, unknownKeyIssue, type ValidationIssue } from './issues.js';
+import { NOT_PLAIN, plainFieldReadings } from './plain-fields.js';
 import { checkTypeNames, getCheckType } from './registry.js';
 import { slugify } from './slug.js';
 import type { TargetRule } from './targets.js';
@@ -12,8 +12,6 @@ import type { ValidationMemo } from './validation-memo.js';
 
 /** The outcome of validating a check: the normalised check, or every problem found. */
 export type CheckValidation = { ok: true; check: CheckDefinition } | { ok: false; issues: ValidationIssue[] };
-
-type CommonFields = { [K in keyof typeof commonFieldSchemas]: z.output<(typeof commonFieldSchemas)[K]> };
 
 /** Whether `value` is a JSON object (not null, not a list). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -23,19 +21,27 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /** The common fields whose answers a memo keeps: objects that many checks of an import share. */
 const REMEMBERED_FIELDS = new Set(['thresholds', 'labels']);
 
+const COMMON_FIELDS = Object.keys(commonFieldSchemas) as (keyof CommonFields)[];
+const KNOWN_FIELDS = new Set<string>(COMMON_FIELDS);
+
 // Each field is parsed on its own so that every problem is reported; a key is present in the
-// result exactly when its field is valid, which tells later rules what they can rely on.
+// result exactly when its field is valid, which tells later rules what they can rely on. A
+// plainly valid value is read without its schema (see plain-fields.ts).
 function parseCommonFields(input: Record<string, unknown>, issues: ValidationIssue[], memo: ValidationMemo | undefined): Partial<CommonFields> {
-  const known = Object.keys(commonFieldSchemas);
   const fields: Record<string, unknown> = {};
-  for (const key of known) {
-    const parse = () => parseWithIssues(commonFieldSchemas[key as keyof CommonFields], input[key], [key]);
+  for (const key of COMMON_FIELDS) {
+    const plain = key in plainFieldReadings ? plainFieldReadings[key as keyof typeof plainFieldReadings](input[key]) : NOT_PLAIN;
+    if (plain !== NOT_PLAIN) {
+      fields[key] = plain;
+      continue;
+    }
+    const parse = () => parseWithIssues(commonFieldSchemas[key], input[key], [key]);
     const outcome = memo && REMEMBERED_FIELDS.has(key) ? memo.answer(key, input[key], parse) : parse();
     if (outcome.ok) fields[key] = outcome.value;
     else issues.push(...outcome.issues);
   }
   for (const key of Object.keys(input)) {
-    if (!known.includes(key)) issues.push(unknownKeyIssue([], key, known));
+    if (!KNOWN_FIELDS.has(key)) issues.push(unknownKeyIssue([], key, COMMON_FIELDS));
   }
   return fields as Partial<CommonFields>;
 }
