@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context, Middleware } from 'koa';
 import { authenticateRequest } from '../access/authenticate.js';
 import type { AppDeps } from '../deps.js';
@@ -6,7 +5,6 @@ import { AppError, forbidden } from '../errors.js';
 import { readRawBody, refuseDeepNesting, tryParseJson } from '../http/body.js';
 import { refuseNulStrings } from '../http/nul-bytes.js';
 import { hasMcpScope } from './authorize.js';
-import { createMcpServer } from './server.js';
 
 /** The largest JSON-RPC request body accepted, as for JSON bodies of the REST API. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -64,6 +62,12 @@ export function mcpEndpoint(deps: AppDeps, path: string): Middleware {
       return;
     }
     const parsedBody = await readMcpBody(ctx);
+    // The SDK and the tools load with the first MCP request: a daemon nobody asks over MCP does
+    // not hold them (about 10 MiB of heap).
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('./server.js'),
+    ]);
     const server = createMcpServer(deps, auth);
     // No Origin or Host checks against DNS rebinding: every request carries a bearer token,
     // which a page on another origin cannot obtain, and no cookie is ever accepted here.

@@ -1,4 +1,3 @@
-import { CodeChallengeMethod, generateCodeVerifier, OAuth2Client } from 'arctic';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../errors.js';
@@ -47,6 +46,8 @@ export async function authorizationUrl(
 ): Promise<string> {
   // Each start stores a row: a client may start only so many (SVC_AUTH_EXTERNAL_SIGN_IN_RATE_LIMIT).
   await new RateLimiter(deps, deps.config.auth.externalSignInRateLimit, STATE_TTL_SECONDS).reserve(`oauth-start:ip:${ctx.ip}`);
+  // Loaded with the first sign-in through a provider, as jose is for ID tokens (id-token.ts).
+  const { CodeChallengeMethod, generateCodeVerifier, OAuth2Client } = await import('arctic');
   const codeVerifier = provider.pkce ? generateCodeVerifier() : null;
   const nonce = provider.protocol === 'oidc' && options.purpose === 'login' ? randomToken(16) : null;
   const state = await createState(deps, {

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { AppDeps } from '../../deps.js';
 import { SignInError } from './provider-error.js';
 import type { SignInProvider } from './registry.js';
@@ -7,8 +7,11 @@ import type { SignInProvider } from './registry.js';
 const CONSUMERS_TENANT_ID = '9188040d-6c67-4c5b-b112-36a304b66dad';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+// jose loads with the first ID token: a daemon without OIDC sign-in does not hold it.
+type Jose = typeof import('jose');
+
 // One key set per URL and app: jose caches keys and refetches on an unknown key id.
-function keySet(deps: Pick<AppDeps, 'fetch' | 'caches'>, url: string) {
+function keySet({ createRemoteJWKSet, customFetch }: Jose, deps: Pick<AppDeps, 'fetch' | 'caches'>, url: string) {
   let jwks = deps.caches.keySets.get(url);
   if (!jwks) {
     jwks = createRemoteJWKSet(new URL(url), { [customFetch]: (input: string, init: RequestInit) => deps.fetch(input, init) });
@@ -29,9 +32,10 @@ export async function verifyIdToken(
 ): Promise<JWTPayload> {
   const { jwksUrl, issuer } = provider.endpoints;
   if (!jwksUrl || !issuer) throw new SignInError('provider_error', `${provider.key} has no key set or issuer configured`);
+  const jose = await import('jose');
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(idToken, keySet(deps, jwksUrl), {
+    ({ payload } = await jose.jwtVerify(idToken, keySet(jose, deps, jwksUrl), {
       audience: provider.clientId,
       currentDate: deps.clock.now(),
       clockTolerance: 60,
