@@ -1,4 +1,4 @@
-import jsonata from 'jsonata';
+import type jsonata from 'jsonata';
 import { asText, compare, compareAsText, type ComparisonOperator } from './compare.js';
 import { ProbeFailure, type ProbeContext } from './probe.js';
 
@@ -27,7 +27,8 @@ function nonScalar(value: unknown): string | undefined {
  */
 export type JsonQueryEvaluator = (data: unknown, queries: readonly JsonQuery[], signal: AbortSignal) => Promise<string | undefined>;
 
-type Compiled = ReturnType<typeof jsonata>;
+type Jsonata = typeof jsonata;
+type Compiled = ReturnType<Jsonata>;
 
 // Checks run the same few expressions every interval: compiling once saves the parse per run.
 // The cache is bounded; past the bound the oldest entry goes.
@@ -63,7 +64,7 @@ export type JsonQueryCheck = (data: unknown, queries: readonly JsonQuery[], star
  */
 export function createJsonQueryCheck(): JsonQueryCheck {
   const compiled = new Map<string, Compiled | string>();
-  const compile = (expression: string): Compiled | string => {
+  const compile = (jsonata: Jsonata, expression: string): Compiled | string => {
     let found = compiled.get(expression);
     if (found === undefined) {
       try {
@@ -77,9 +78,11 @@ export function createJsonQueryCheck(): JsonQueryCheck {
     return found;
   };
   return async (data, queries, starting) => {
+    // JSONata loads with the first check that has assertions.
+    const { default: jsonata } = queries.length > 0 ? await import('jsonata') : { default: undefined };
     for (const [index, query] of queries.entries()) {
       starting?.(index);
-      const expression = compile(query.expression);
+      const expression = compile(jsonata as Jsonata, query.expression);
       if (typeof expression === 'string') return expression;
       let actual: unknown;
       try {

@@ -1,4 +1,5 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
@@ -16,7 +17,7 @@ import {
   type QueryResult,
   type SqliteDialectConfig,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import { postgresReader, sqliteReader, type ReadOne } from './prepared-reader.js';
 import type { Database } from './schema.js';
@@ -39,8 +40,16 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// PostgreSQL returns 64-bit integers (COUNT(*) among them) as strings by default.
-pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+/**
+ * The PostgreSQL driver, loaded when a daemon opens PostgreSQL (a SQLite daemon never holds it).
+ * It is CommonJS, so `require` loads it at once and opening a database stays synchronous.
+ */
+function postgresDriver(): typeof pg {
+  const driver = createRequire(import.meta.url)('pg') as typeof pg;
+  // PostgreSQL returns 64-bit integers (COUNT(*) among them) as strings by default.
+  driver.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+  return driver;
+}
 
 /**
  * Every SQLite transaction starts with BEGIN IMMEDIATE, taking the write lock at once. With
@@ -173,7 +182,7 @@ export function openDatabase(url: string, options: { preparedStatements?: boolea
       },
     };
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new (postgresDriver().Pool)({ connectionString: url, max: 10 });
   // A client losing its connection must not crash the daemon. Idle, the pool replaces it. Lent
   // out (a transaction between statements), the pool listens no more: the client's next
   // statement fails instead, and the pool drops it when it comes back.

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../log.js';
 import { withoutControlCharacters } from '../plain-text.js';
 
@@ -24,16 +24,18 @@ export function createMailer(smtpUrl: string | undefined, from: string, logger: 
   if (!smtpUrl) {
     return { enabled: false, send: async () => {}, close: () => {} };
   }
-  const transport = nodemailer.createTransport(smtpUrl);
+  // nodemailer loads with the first mail, as in notify/mail-sender.ts.
+  let transport: Promise<Transporter> | undefined;
+  const transported = () => (transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(smtpUrl)));
   return {
     enabled: true,
     async send(mail) {
       try {
-        await transport.sendMail({ from, to: mail.to, subject: withoutControlCharacters(mail.subject), text: mail.text });
+        await (await transported()).sendMail({ from, to: mail.to, subject: withoutControlCharacters(mail.subject), text: mail.text });
       } catch (error) {
         logger.warn({ subject: mail.subject, err: (error as Error).message }, 'mail delivery failed');
       }
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close()),
   };
 }

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { requireSession } from '../access/session-only.js';
 import { verifyCurrentPassword } from '../auth/password-login.js';
@@ -29,6 +28,7 @@ export const twoFactorRoutes: RouteSpec[] = [
         .set({ totp_pending_secret: deps.keyring.encrypt(secret) })
         .where('uid', '=', auth.user.uid)
         .execute();
+      const { default: QRCode } = await import('qrcode');
       const qrSvg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       return { secret, otpauthUri, qrSvg };
     },

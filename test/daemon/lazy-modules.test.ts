@@ -20,7 +20,7 @@ const daemon = await startDaemon(loadConfig({ SVC_DB_URL: process.env.DB_URL, SV
 await daemon.close();`;
 
 describe('modules a daemon loads only when asked', () => {
-  it('starts and serves without the MCP SDK, the OAuth client or the ID token verifier', () => {
+  it('starts on SQLite without the MCP SDK, sign-in through providers, PostgreSQL, mail, QR codes or JSONata', () => {
     const dir = tempDir('svc-lazy-');
     const log = join(dir, 'loaded.txt');
     const started = spawnSync(process.execPath, ['--input-type=module', '-e', START], {
@@ -35,7 +35,8 @@ describe('modules a daemon loads only when asked', () => {
     // The recorder works: the daemon's own modules and its database driver are there.
     expect(loaded).toContain('/dist/daemon/server.js');
     expect(loaded).toContain('/node_modules/kysely/');
-    for (const name of ['@modelcontextprotocol/sdk', 'arctic', 'jose']) expect(loaded, name).not.toContain(`/node_modules/${name}/`);
+    for (const name of ['@modelcontextprotocol/sdk', 'arctic', 'jose', 'pg', 'nodemailer', 'qrcode', 'jsonata'])
+      expect(loaded, name).not.toContain(`/node_modules/${name}/`);
     expect(loaded).not.toContain('/dist/daemon/mcp/server.js');
   }, 90_000);
 });
