@@ -84,6 +84,8 @@ export function outboundUses(text: string): string[] {
     if (NETWORK_PACKAGES.test(from) && /\w/.test(valueNames.replace(/[{},\s]/g, ''))) found.add(from);
   }
   for (const match of code.matchAll(/\bimport\(\s*(['"`])([^'"`]+)\1\s*\)/g)) if (NETWORK_PACKAGES.test(match[2])) found.add(match[2]);
+  // require('pg'), and a require made with createRequire(import.meta.url)('pg').
+  for (const match of code.matchAll(/(?:\brequire|\))\(\s*(['"`])([^'"`]+)\1\s*\)/g)) if (NETWORK_PACKAGES.test(match[2])) found.add(match[2]);
   if (/\brequire\(\s*['"`](node:)?(net|tls|http|https|http2|dgram)['"`]\s*\)/.test(code)) found.add('require of a Node network module');
   return [...found].sort();
 }
@@ -142,6 +144,7 @@ describe('outbound calls', () => {
       'daemon/server-default.ts': 'const options: { fetch?: typeof fetch } = {};\nexport const f = options.fetch ?? fetch;\n',
       'probes/types/raw-socket.ts': "import { connect } from 'node:net';\nexport const c = connect;\n",
       'probes/types/lazy-driver.ts': "export const load = () => import('mongodb');\n",
+      'daemon/required-driver.ts': "import { createRequire } from 'node:module';\nexport const load = () => createRequire(import.meta.url)('pg');\n",
       'importers/sneaky.ts': "import http from 'node:http';\nexport const h = http;\n",
       'daemon/fine.ts':
         "import { isIP, BlockList } from 'node:net';\nimport type { Dispatcher } from 'undici';\n// fetch(url) in a comment\nconst deps = { fetch: (n: number) => n };\nexport const ok = [isIP, BlockList, 'fetch(', deps.fetch(1)];\n",
@@ -156,6 +159,7 @@ describe('outbound calls', () => {
       'daemon/channel.ts: undici',
       'daemon/deps-default.ts: global fetch',
       'daemon/notify/raw.ts: node:https',
+      'daemon/required-driver.ts: pg',
       'daemon/server-default.ts: global fetch',
       'importers/sneaky.ts: node:http',
       'probes/types/lazy-driver.ts: mongodb',
