@@ -1,4 +1,5 @@
-import { holds, type COMPARISON_OPERATORS } from '../checks/index.js';
+import type { COMPARISON_OPERATORS } from '../checks/index.js';
+import { holds } from '../checks/ordering.js';
 
 /** One of the catalog's comparison operators. */
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
