@@ -56,6 +56,14 @@ module.exports = {
       to: { path: '^(daemon|cli|dashboard|importers)/' },
     },
     {
+      name: 'probes-take-values-from-the-module-that-holds-them',
+      comment:
+        "A probe thread loads its probes' imports: a value from checks/index.ts would load the whole catalog and its zod schemas there (12 MiB a thread). Types from it are fine; values come from the one module of checks/ that holds them.",
+      severity: 'error',
+      from: { path: '^probes/' },
+      to: { path: '^checks/index\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'worker-threads-through-one-helper',
       comment: 'Worker threads are typed modules started through daemon/workers (a deadline, terminate and replace, typed messages), never ad hoc.',
       severity: 'error',
