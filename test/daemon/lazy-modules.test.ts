@@ -8,7 +8,7 @@ describe('modules a daemon loads only when asked', () => {
 const { startDaemon } = await import(${built('daemon/server.js')});
 const daemon = await startDaemon(loadConfig({ SVC_DB_URL: 'sqlite:' + process.env.DIR + '/svc.db', SVC_LISTEN: '127.0.0.1:0', SVC_LOG_LEVEL: 'error', SVC_NODE_ROLE: 'all' }));
 await daemon.close();`);
-    // The recorder works: the daemon's own modules and its database driver are there.
+    // The recorder works: the daemon's own modules and its query builder are there.
     expect(loaded).toContain('/dist/daemon/server.js');
     expect(loaded).toContain('/node_modules/kysely/');
     for (const name of ['@modelcontextprotocol/sdk', 'arctic', 'jose', 'pg', 'nodemailer', 'qrcode', 'jsonata'])
