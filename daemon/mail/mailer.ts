@@ -1,6 +1,6 @@
-import type { Transporter } from 'nodemailer';
 import type { Logger } from '../log.js';
 import { withoutControlCharacters } from '../plain-text.js';
+import { smtpTransport } from './smtp-transport.js';
 
 /** A mail to send: plain text, one recipient. */
 export interface Mail {
@@ -24,18 +24,16 @@ export function createMailer(smtpUrl: string | undefined, from: string, logger: 
   if (!smtpUrl) {
     return { enabled: false, send: async () => {}, close: () => {} };
   }
-  // nodemailer loads with the first mail, as in notify/mail-sender.ts.
-  let transport: Promise<Transporter> | undefined;
-  const transported = () => (transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(smtpUrl)));
+  const transport = smtpTransport(smtpUrl);
   return {
     enabled: true,
     async send(mail) {
       try {
-        await (await transported()).sendMail({ from, to: mail.to, subject: withoutControlCharacters(mail.subject), text: mail.text });
+        await (await transport.opened()).sendMail({ from, to: mail.to, subject: withoutControlCharacters(mail.subject), text: mail.text });
       } catch (error) {
         logger.warn({ subject: mail.subject, err: (error as Error).message }, 'mail delivery failed');
       }
     },
-    close: () => void transport?.then((opened) => opened.close()),
+    close: transport.close,
   };
 }

@@ -1,6 +1,6 @@
-import type { Transporter } from 'nodemailer';
-import { DeliveryError } from './delivery-error.js';
+import { smtpTransport } from '../mail/smtp-transport.js';
 import { withoutControlCharacters } from '../plain-text.js';
+import { DeliveryError } from './delivery-error.js';
 
 /** Sends one notification e-mail, or throws a DeliveryError (unlike the notice mailer, which only logs). */
 export interface MailSender {
@@ -10,13 +10,12 @@ export interface MailSender {
 
 /** A MailSender over `SVC_SMTP_URL`; nodemailer is loaded on first use. Without SMTP every send fails permanently. */
 export function createMailSender(smtpUrl: string | undefined, from: string): MailSender {
-  let transport: Promise<Transporter> | undefined;
+  const transport = smtpUrl ? smtpTransport(smtpUrl) : undefined;
   return {
     async send(mail) {
-      if (!smtpUrl) throw new DeliveryError('no SMTP server is configured (SVC_SMTP_URL)', null, true);
-      transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(smtpUrl));
+      if (!transport) throw new DeliveryError('no SMTP server is configured (SVC_SMTP_URL)', null, true);
       try {
-        const info = await (await transport).sendMail({
+        const info = await (await transport.opened()).sendMail({
           from,
           to: mail.to,
           subject: withoutControlCharacters(mail.subject),
@@ -31,8 +30,6 @@ export function createMailSender(smtpUrl: string | undefined, from: string): Mai
         throw new DeliveryError(`SMTP delivery failed: ${responseCode ?? code ?? 'error'}`, responseCode ?? null, permanent);
       }
     },
-    close() {
-      void transport?.then((t) => t.close()).catch(() => {});
-    },
+    close: () => transport?.close(),
   };
 }

@@ -26,8 +26,7 @@ const DISPATCHER = "requests through runDispatcher (the egress policy's connecto
 /** Files that open connections by themselves, and why that is safe. */
 const ALLOWED: Record<string, string> = {
   'daemon/db/connect.ts': 'the database driver, to the operator-configured SVC_DB_URL',
-  'daemon/mail/mailer.ts': 'SMTP to the operator-configured SVC_SMTP_URL',
-  'daemon/notify/mail-sender.ts': 'SMTP to the operator-configured SVC_SMTP_URL (members choose recipients, not the server)',
+  'daemon/mail/smtp-transport.ts': 'SMTP to the operator-configured SVC_SMTP_URL (members choose recipients, not the server)',
   'daemon/auth/ldap/directory.ts': 'LDAP to the operator-configured directory',
   'daemon/notify/http-sender.ts': DISPATCHER,
   'importers/shared/token-api.ts': "the token sources' APIs with the caller's token or key (operator-configured host, run off the event loop)",
