@@ -27,7 +27,10 @@ const round = (n: number) => Math.round(n * 10) / 10;
 interface RetentionFigures {
   results: number;
   fillSeconds: number;
+  /** Results gone: counted before and after (outside the timed pruning), the probe's inserts allowed for. */
   removed: number;
+  /** PostgreSQL: day partitions dropped whole. */
+  partitionsDropped: number;
   pruneMs: number;
   probes: number;
   probeMaxMs: number;
@@ -133,15 +136,18 @@ async function measure(bench: BenchDaemon): Promise<RetentionFigures> {
   const locks = db.kind === 'postgres' ? startLockWatch(db) : undefined;
   await new Promise((resolve) => setTimeout(resolve, 500));
   const t0 = performance.now();
-  const removed = await pruneOnce(db, now, RETENTION_DAYS * 86400);
+  const pruned = await pruneOnce(db, now, RETENTION_DAYS * 86400);
   const pruneMs = performance.now() - t0;
   await new Promise((resolve) => setTimeout(resolve, 500));
   const rounds = (await probe.stop()).sort((a, b) => a - b);
   const lockWaitMaxMs = await locks?.stop();
+  // Each round of the probe inserted one result.
+  const left = Number((await sql<{ n: number }>`select count(*) as n from check_results`.execute(db.kysely)).rows[0].n);
   return {
     results,
     fillSeconds: round(fillSeconds),
-    removed,
+    removed: results + rounds.length - left,
+    partitionsDropped: pruned.partitions.length,
     pruneMs: round(pruneMs),
     probes: rounds.length,
     probeMaxMs: round(rounds.at(-1) ?? 0),
@@ -157,7 +163,11 @@ export async function run(): Promise<Record<string, unknown>> {
     measure,
     rows: (kind, f) => [
       [`${kind}: results stored (filled in)`, `${f.results.toLocaleString('en')} (${f.fillSeconds} s)`, ''],
-      [`${kind}: retention removed ${f.removed.toLocaleString('en')} rows in`, `${f.pruneMs} ms`, ''],
+      [
+        `${kind}: retention removed ${f.removed.toLocaleString('en')} results${f.partitionsDropped > 0 ? ` (${f.partitionsDropped} day partitions)` : ''} in`,
+        `${f.pruneMs} ms`,
+        '',
+      ],
       [`${kind}: writes + reads meanwhile, slowest round (p99)`, `${f.probeMaxMs} ms (${f.probeP99Ms} ms) of ${f.probes}`, 'no long lock'],
       ...(f.lockWaitMaxMs === undefined ? [] : [[`${kind}: longest lock wait on check_results`, `${f.lockWaitMaxMs} ms`, '']]),
       [`${kind}: load average (1 min) at start / end`, `${f.loadAverage[0]} / ${f.loadAverage[1]}`, `${availableParallelism()} cores`],

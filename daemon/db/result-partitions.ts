@@ -95,30 +95,39 @@ export async function ensureResultPartitions(db: Kysely<any>, nowMs: number, day
 /** Rows deleted from the default partition per statement. */
 const DEFAULT_BATCH = 5000;
 
+/** What retention removed on PostgreSQL: day partitions dropped whole, and rows deleted from the default partition. */
+export interface DroppedResults {
+  /** The day partitions dropped. Their rows are not counted: counting a day would read all of it, only to throw it away. */
+  partitions: string[];
+  /** Rows deleted from the default partition. */
+  rows: number;
+}
+
 /**
  * Retention: drops every day partition wholly older than `beforeMs` (a day partly inside the
  * retention stays until all of it is past), and deletes old rows of the default partition a
- * batch at a time. Answers how many rows went.
+ * batch at a time.
  */
-export async function dropResultPartitionsBefore(db: Kysely<any>, beforeMs: number): Promise<number> {
-  let removed = 0;
+export async function dropResultPartitionsBefore(db: Kysely<any>, beforeMs: number): Promise<DroppedResults> {
+  const partitions: string[] = [];
   for (const partition of await listResultPartitions(db)) {
     if (partition.to === null || partition.to > beforeMs) continue;
-    removed += await withPartitionLock(db, async (trx) => {
+    const dropped = await withPartitionLock(db, async (trx) => {
       // Another daemon may have dropped it while this one waited for the lock.
       const { rows: present } = await sql`select 1 from pg_class where relname = ${partition.name}`.execute(trx);
-      if (present.length === 0) return 0;
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(partition.name)}`.execute(trx);
+      if (present.length === 0) return false;
       await sql`drop table if exists ${sql.table(partition.name)}`.execute(trx);
-      return rows[0]?.n ?? 0;
+      return true;
     });
+    if (dropped) partitions.push(partition.name);
   }
+  let rows = 0;
   for (;;) {
     const gone = await sql`
       delete from check_results_default where (series, at) in
         (select series, at from check_results_default where at < ${beforeMs} limit ${DEFAULT_BATCH})`.execute(db);
-    removed += Number(gone.numAffectedRows ?? 0);
+    rows += Number(gone.numAffectedRows ?? 0);
     if (Number(gone.numAffectedRows ?? 0) < DEFAULT_BATCH) break;
   }
-  return removed;
+  return { partitions, rows };
 }

@@ -10,18 +10,27 @@ const SERIES_PER_STATEMENT = 200;
 /** Raw results (or rows of a deleted check) one statement deletes. */
 const ROWS_PER_STATEMENT = 5000;
 
+/** What one pruning removed. */
+export interface Pruned {
+  /** Rows deleted: results (on PostgreSQL, those of the default partition only), aggregates, and the rows of deleted checks. */
+  rows: number;
+  /** PostgreSQL: the day partitions of results dropped whole (their rows are not counted). */
+  partitions: string[];
+}
+
 /**
  * Deletes raw results older than the retention (a few thousand rows per statement) and
  * aggregates older than 400 days, a few checks at a time, yielding between statements; on PostgreSQL old results go by whole day partitions instead (see
  * db/result-partitions.ts), and the partitions of the coming days are made sure of. The rows of
- * deleted checks go too, a batch per statement. Answers how many rows went.
+ * deleted checks go too, a batch per statement.
  */
-export async function pruneOnce(db: Db, nowMs: number, retentionSeconds: number): Promise<number> {
+export async function pruneOnce(db: Db, nowMs: number, retentionSeconds: number): Promise<Pruned> {
   const resultsBefore = nowMs - retentionSeconds * 1000;
   const hoursBefore = Math.floor(nowMs / 3_600_000) - HOURLY_RETENTION_DAYS * 24;
   const partitioned = db.kind === 'postgres';
   if (partitioned) await ensureResultPartitions(db.kysely, nowMs);
-  let removed = partitioned ? await dropResultPartitionsBefore(db.kysely, resultsBefore) : 0;
+  const dropped = partitioned ? await dropResultPartitionsBefore(db.kysely, resultsBefore) : { partitions: [], rows: 0 };
+  let removed = dropped.rows;
   let after = 0;
   for (;;) {
     const rows = await db.kysely
@@ -50,7 +59,7 @@ export async function pruneOnce(db: Db, nowMs: number, retentionSeconds: number)
     after = series[series.length - 1];
     await yieldToRequests();
   }
-  return removed;
+  return { rows: removed, partitions: dropped.partitions };
 }
 
 /**

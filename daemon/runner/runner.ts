@@ -216,8 +216,11 @@ export class Runner {
         }
         if (nowMs - this.lastPrune >= PRUNE_MS) {
           this.lastPrune = nowMs;
-          void pruneOnce(this.deps.db, nowMs, this.deps.config.resultsRetentionSeconds).catch((error) =>
-            this.deps.logger.warn({ err: (error as Error).message }, 'runner: pruning old results failed'),
+          void pruneOnce(this.deps.db, nowMs, this.deps.config.resultsRetentionSeconds).then(
+            ({ partitions }) => {
+              if (partitions.length > 0) this.deps.logger.info({ partitions }, 'runner: dropped the result partitions past the retention');
+            },
+            (error) => this.deps.logger.warn({ err: (error as Error).message }, 'runner: pruning old results failed'),
           );
         }
         const room = this.deps.config.concurrency - this.inflight.size - this.waiting.size;

@@ -58,8 +58,8 @@ describe.each(DATABASE_KINDS)('the rows of a deleted check [%s]', (kind) => {
     expect((await daemon.request('DELETE', '/orgs/default/checks/second', { token: admin })).status).toBe(204);
     const before = await rowsOf(series.second);
     expect(before.check_results).toBe(12_000);
-    const removed = await pruneOnce(daemon.deps.db, NOW, 30 * 86400);
-    expect(removed).toBe(before.check_results + before.check_hourly + before.check_daily);
+    const pruned = await pruneOnce(daemon.deps.db, NOW, 30 * 86400);
+    expect(pruned.rows).toBe(before.check_results + before.check_hourly + before.check_daily);
     expect(await rowsOf(series.second)).toEqual({ check_results: 0, check_hourly: 0, check_daily: 0 });
     expect(await rowsOf(series.first)).toEqual(kept.first);
     expect(await rowsOf(series.third)).toEqual(kept.third);

@@ -59,9 +59,10 @@ describe.each(DATABASE_KINDS)('uptime from the aggregates, and pruning [%s]', (k
   });
 
   it('prunes raw results past the retention and keeps the aggregates', async () => {
-    const removed = await pruneOnce(daemon.deps.db, NOW, 7 * 86400);
+    const pruned = await pruneOnce(daemon.deps.db, NOW, 7 * 86400);
     const kept = records.filter((r) => r.at >= NOW - 7 * 86400_000).length;
-    expect(removed).toBe(records.length - kept);
+    // SQLite deletes old results row by row and counts them; PostgreSQL drops their day partitions or deletes them from the default one.
+    if (daemon.deps.db.kind === 'sqlite') expect(pruned).toEqual({ rows: records.length - kept, partitions: [] });
     const rows = await daemon.deps.db.kysely
       .selectFrom('check_results')
       .select((eb) => eb.fn.countAll<number>().as('n'))
