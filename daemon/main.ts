@@ -3,6 +3,7 @@ import { join, sep } from 'node:path';
 import { loadConfig } from './config/config.js';
 import { ConfigError } from './config/config-error.js';
 import { startDaemon } from './server.js';
+import { exitOnUnhandledErrors } from './unhandled-errors.js';
 
 // The URL the CLI talks to when given no --url or SVC_URL.
 const DEFAULT_URL = 'http://localhost:4000';
@@ -22,10 +23,12 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<n
     }
     throw error;
   }
-  let daemon;
+  let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined;
+  const stopHandling = exitOnUnhandledErrors(() => daemon?.deps.logger);
   try {
     daemon = await startDaemon(config);
   } catch (error) {
+    stopHandling();
     process.stderr.write(`svc daemon: could not start: ${(error as Error).message}\n`);
     return 1;
   }
@@ -54,6 +57,7 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<n
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await daemon.close();
+  stopHandling();
   return 0;
 }
 

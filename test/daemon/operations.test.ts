@@ -1,8 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, migrate } from '../../daemon/db/connect.js';
 import { runSvc, SVC_BIN } from '../support/cli.js';
@@ -161,6 +162,41 @@ describe('the daemon as a process', () => {
     // Once it has stopped, nothing listens.
     await expect(fetch(`${url}/api/v1/health`)).rejects.toThrow();
   });
+
+  it.each(['uncaughtException', 'unhandledRejection'])(
+    'ends on an error nothing handled (%s) with one log line and no stack, exit 1 for its supervisor',
+    async (origin) => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-ops-'));
+      const port = await freePort();
+      // Stands in for a library that emits an error no one listens for, or rejects a promise no one awaits (on SIGUSR2).
+      const fault = join(dir, 'library-fault.mjs');
+      writeFileSync(
+        fault,
+        `process.on('SIGUSR2', () => setImmediate(() => {
+          const error = Object.assign(new Error('connection lost in a library'), { code: 'ELIBRARY' });
+          if (process.env.FAULT === 'unhandledRejection') Promise.reject(error); else throw error;
+        }));\n`,
+      );
+      const { child, exited, output } = spawnDaemon({
+        SVC_DB_URL: `sqlite:${join(dir, 'svc.db')}`,
+        SVC_LISTEN: `127.0.0.1:${port}`,
+        NODE_OPTIONS: `--import=${pathToFileURL(fault).href}`,
+        FAULT: origin,
+      });
+      await waitForReady(`http://127.0.0.1:${port}`);
+      child.kill('SIGUSR2');
+      expect(await exited).toBe(1);
+      const { stdout, stderr } = output();
+      const fatal = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.level === 60);
+      expect(fatal).toEqual([expect.objectContaining({ err: 'connection lost in a library', name: 'Error', code: 'ELIBRARY', origin })]);
+      expect(`${stdout}${stderr}`).not.toContain('library-fault.mjs');
+      expect(stderr).not.toMatch(/^\s+at /m);
+    },
+  );
 
   it('writes JSON log lines to a pipe and the banner to stderr', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-ops-'));
