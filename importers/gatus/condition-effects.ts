@@ -7,6 +7,21 @@ import { conditionEffect, type Applied } from './condition-rules.js';
 
 const MAX_CONDITIONS = 100;
 const MAX_JSON_QUERIES = 20;
+/** Sets of [STATUS] conditions whose accepted codes are kept: an export repeats a few sets over many endpoints. */
+const REMEMBERED_STATUS_SETS = 1000;
+const acceptedCodes = new Map<string, (number | string)[]>();
+
+/** The codes the [STATUS] conditions of `texts` accept together, each an HTTP check's rule from conditionEffect. */
+function codesAccepted(texts: readonly string[], rules: readonly ((code: number) => boolean)[]): (number | string)[] {
+  // A [STATUS] condition's rule on an HTTP check depends on its text alone (condition-rules.ts statusRule).
+  const key = texts.join('\n');
+  let codes = acceptedCodes.get(key);
+  if (codes === undefined) {
+    codes = statusCodeList((code) => rules.every((accepts) => accepts(code)));
+    if (acceptedCodes.size < REMEMBERED_STATUS_SETS) acceptedCodes.set(key, codes);
+  }
+  return [...codes];
+}
 
 /** A keyword the body must (or must not) contain. */
 export interface KeywordEffect {
@@ -64,6 +79,7 @@ export function mapConditions(raw: unknown, context: ConditionContext, scope: It
     return effects;
   }
   const statusRules: ((code: number) => boolean)[] = [];
+  const statusTexts: string[] = [];
   raw.forEach((entry, index) => {
     const field = `conditions[${index}]`;
     if (index >= MAX_CONDITIONS) {
@@ -91,6 +107,7 @@ export function mapConditions(raw: unknown, context: ConditionContext, scope: It
         break;
       case 'status':
         statusRules.push(effect.accepts);
+        statusTexts.push(condition.text);
         break;
       case 'exit-code':
         if (effects.exitCode !== undefined && effects.exitCode !== effect.code) {
@@ -129,7 +146,7 @@ export function mapConditions(raw: unknown, context: ConditionContext, scope: It
     }
   });
   if (statusRules.length > 0) {
-    const codes = statusCodeList((code) => statusRules.every((accepts) => accepts(code)));
+    const codes = codesAccepted(statusTexts, statusRules);
     if (codes.length === 0 || codes.length > 50) {
       scope.warn(
         'UNSUPPORTED_SETTING',

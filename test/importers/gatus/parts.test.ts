@@ -88,3 +88,29 @@ describe('placeholders', () => {
     expect(text).toBe('svcenvplaceholder0z: svcenvplaceholderx0z');
   });
 });
+
+describe('[STATUS] conditions', () => {
+  // The codes a set of [STATUS] conditions accepts are worked out once per set of texts
+  // (importers/gatus/condition-effects.ts) and reused: each endpoint still gets its own set's codes.
+  const endpoint = (name: string, conditions: string[]) => ({ name, url: `https://${name}.example.com`, conditions });
+  const codesOf = async (endpoints: ReturnType<typeof endpoint>[]) => {
+    const { convertImport } = await import('../../../importers/index.js');
+    const result = await convertImport('configfile-monitor', new TextEncoder().encode(JSON.stringify({ endpoints })));
+    return result.checks.map((check) => (check.config as { expectedStatusCodes: unknown }).expectedStatusCodes);
+  };
+
+  test('each endpoint gets the codes of its own conditions, however many share them', async () => {
+    const range = ['[STATUS] >= 200', '[STATUS] < 300'];
+    const codes = await codesOf([
+      endpoint('a', range),
+      endpoint('b', ['[STATUS] >= 200']),
+      endpoint('c', range),
+      endpoint('d', ['[STATUS] < 300', '[STATUS] >= 200']),
+      endpoint('e', ['[STATUS] >= 200', '[BODY] == ok', '[STATUS] < 300']),
+      endpoint('f', ['[STATUS] >= 200', '[STATUS] < 300', '[STATUS] != 204']),
+    ]);
+    expect(codes).toEqual([['200-299'], ['200-599'], ['200-299'], ['200-299'], ['200-299'], ['200-203', '205-299']]);
+    // A later conversion in the same process: the same set, and a set that begins like one seen before.
+    expect(await codesOf([endpoint('g', ['[STATUS] >= 200', '[STATUS] < 300', '[STATUS] != 299']), endpoint('h', range)])).toEqual([['200-298'], ['200-299']]);
+  });
+});
