@@ -32,8 +32,12 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 // Outside XML 1.0's Char production: C0 controls but TAB, LF and CR; U+FFFE and U+FFFF; surrogates not in a pair.
 const NOT_XML_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+// Any character either replacement above could change (a surrogate of a valid pair included): text without one is safe as it is.
+const MAY_NEED_ESCAPING = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** Text made safe for element content and quoted attribute values, in HTML and in XML. */
-export const escapeMarkup = (text: string): string => text.replace(NOT_XML_CHARACTER, '\uFFFD').replace(/[&<>"']/g, (c) => ESCAPES[c]);
+export const escapeMarkup = (text: string): string =>
+  MAY_NEED_ESCAPING.test(text) ? text.replace(NOT_XML_CHARACTER, '\uFFFD').replace(/[&<>"']/g, (c) => ESCAPES[c]) : text;
 
 /** Marks text as markup, written unescaped: only for text the program itself wrote (a style sheet, a fixed fragment). */
 export const raw = (text: string): Markup => new Markup(text);
@@ -42,7 +46,8 @@ function interpolate(value: Interpolation): string {
   if (value instanceof Markup) return value.toString();
   if (Array.isArray(value)) return value.map(interpolate).join('');
   if (value === null || value === undefined || value === false) return '';
-  return escapeMarkup(String(value));
+  // A number's text is digits, a sign, a point, "e", "Infinity" or "NaN": nothing to escape.
+  return typeof value === 'number' ? String(value) : escapeMarkup(String(value));
 }
 
 /** The tagged template: `markup\`<h1>${title}</h1>\`` escapes `title`; nested templates and `raw()` stay as they are. */
