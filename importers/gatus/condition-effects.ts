@@ -14,7 +14,8 @@ const acceptedCodes = new Map<string, (number | string)[]>();
 /** The codes the [STATUS] conditions of `texts` accept together, each an HTTP check's rule from conditionEffect. */
 function codesAccepted(texts: readonly string[], rules: readonly ((code: number) => boolean)[]): (number | string)[] {
   // A [STATUS] condition's rule on an HTTP check depends on its text alone (condition-rules.ts statusRule).
-  const key = texts.join('\n');
+  // The texts as a JSON list: a key no two different lists share, whatever characters they hold.
+  const key = JSON.stringify(texts);
   let codes = acceptedCodes.get(key);
   if (codes === undefined) {
     codes = statusCodeList((code) => rules.every((accepts) => accepts(code)));
