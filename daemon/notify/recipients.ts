@@ -7,8 +7,25 @@ export interface ChannelTarget {
   type: string;
 }
 
+/**
+ * What a transaction has read of whom an organization notifies. An engine that opens many
+ * incidents in one transaction (a batch of results with many checks down at once) reads the
+ * default channels and the members' settings once instead of once per incident. Kept per
+ * transaction, and only while it lives; outside a transaction every call reads.
+ */
+const readInTransaction = new WeakMap<Executor, Map<string, Promise<unknown>>>();
+
+function readOncePerTransaction<T>(db: Executor, key: string, read: () => Promise<T>): Promise<T> {
+  if (!db.isTransaction) return read();
+  let reads = readInTransaction.get(db);
+  if (!reads) readInTransaction.set(db, (reads = new Map()));
+  let known = reads.get(key) as Promise<T> | undefined;
+  if (!known) reads.set(key, (known = read()));
+  return known;
+}
+
 /** The channels the check chose, or the organization's default channels when it chose none (or there is no check). */
-export async function channelsFor(db: Executor, orgUid: string, checkUid: string | null): Promise<ChannelTarget[]> {
+export async function channelsFor(db: Executor, orgUid: string, checkUid: string | null): Promise<readonly ChannelTarget[]> {
   if (checkUid) {
     const chosen = await db
       .selectFrom('check_channels as cc')
@@ -20,13 +37,9 @@ export async function channelsFor(db: Executor, orgUid: string, checkUid: string
       .execute();
     if (chosen.length > 0) return chosen;
   }
-  return db
-    .selectFrom('notification_channels')
-    .select(['uid', 'type'])
-    .where('organization_uid', '=', orgUid)
-    .where('is_default', '=', 1)
-    .orderBy('uid')
-    .execute();
+  return readOncePerTransaction(db, `defaults ${orgUid}`, () =>
+    db.selectFrom('notification_channels').select(['uid', 'type']).where('organization_uid', '=', orgUid).where('is_default', '=', 1).orderBy('uid').execute(),
+  );
 }
 
 /** A member who gets personal e-mail about an event, with their settings. */
@@ -36,7 +49,11 @@ export interface MailRecipient {
 }
 
 /** The members whose own settings ask for e-mail about `event` (quiet hours are applied by the caller). */
-export async function mailRecipients(db: Executor, orgUid: string, event: string): Promise<MailRecipient[]> {
+export function mailRecipients(db: Executor, orgUid: string, event: string): Promise<readonly MailRecipient[]> {
+  return readOncePerTransaction(db, `recipients ${orgUid} ${event}`, () => readMailRecipients(db, orgUid, event));
+}
+
+async function readMailRecipients(db: Executor, orgUid: string, event: string): Promise<MailRecipient[]> {
   const rows = await db
     .selectFrom('members as m')
     .innerJoin('users as u', 'u.uid', 'm.user_uid')
