@@ -27,6 +27,7 @@ describe.each(DATABASE_KINDS)('the recipients of incident messages [%s]', (kind)
     target = createServer((_req, res) => res.writeHead(status).end());
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     daemon = await startTestDaemon(kind, { clock });
+    // Every channel delivers to the local target: no message leaves loopback.
     runner = testRunner(daemon, clock);
     const admin = await daemon.adminToken();
     for (const [name, isDefault] of [
@@ -36,7 +37,7 @@ describe.each(DATABASE_KINDS)('the recipients of incident messages [%s]', (kind)
     ] as const) {
       const res = await daemon.request('POST', '/orgs/default/notification-channels', {
         token: admin,
-        body: { name, type: 'webhook', config: { url: `https://${name}.example.com/hook` }, default: isDefault },
+        body: { name, type: 'webhook', config: { url: `http://127.0.0.1:${(target.address() as AddressInfo).port}/${name}` }, default: isDefault },
       });
       expect(res.status).toBe(201);
       channels[name] = res.body.uid;
