@@ -102,10 +102,17 @@ module.exports = {
     {
       name: 'daemon-db-is-the-floor',
       comment:
-        'The database layer (connection, schema, migrations, prepared reads) is what every part of the daemon stands on: it imports nothing else of the daemon, types included.',
+        'The database layer (connection, schema, migrations, prepared reads) is what every part of the daemon stands on: it imports nothing else of the daemon, types included, but the worker-thread helpers, which import nothing of the daemon either (its checkpoints run on a thread).',
       severity: 'error',
       from: { path: '^daemon/db/' },
-      to: { path: '^daemon/', pathNot: '^daemon/db/' },
+      to: { path: '^daemon/', pathNot: '^daemon/(db|workers)/' },
+    },
+    {
+      name: 'daemon-workers-stand-alone',
+      comment: 'The worker-thread helpers are a floor beside the database layer, which uses them: they import nothing else of the daemon.',
+      severity: 'error',
+      from: { path: '^daemon/workers/' },
+      to: { path: '^daemon/', pathNot: '^daemon/workers/' },
     },
     {
       name: 'daemon-routes-are-the-top',

@@ -24,6 +24,7 @@ import type { Database } from './schema.js';
 import { ensureResultPartitions } from './result-partitions.js';
 import { withStatementCache } from './statement-cache.js';
 import { turnIfLong } from './statement-spans.js';
+import { LARGE_TRANSACTION_ROWS, WalCheckpoints } from './wal-checkpoints.js';
 import { VERSION } from '../../contract/version.js';
 import type { Executor } from './executor.js';
 
@@ -37,6 +38,8 @@ export interface Db {
   readOne: ReadOne;
   /** PostgreSQL: connections of the pool, for metrics (SQLite has one connection and no pool). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** SQLite (a file): how large transactions are checkpointed, off the daemon's thread (wal-checkpoints.ts). */
+  walCheckpoints?: WalCheckpoints;
   close(): Promise<void>;
 }
 
@@ -66,6 +69,12 @@ function postgresDriver(): typeof pg {
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #paced = new WeakMap<DatabaseConnection, PacedConnection>();
+  readonly #checkpoints: WalCheckpoints | undefined;
+
+  constructor(settings: SqliteDialectConfig, checkpoints: WalCheckpoints | undefined) {
+    super(settings);
+    this.#checkpoints = checkpoints;
+  }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection();
@@ -80,11 +89,19 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     (connection as PacedConnection).inTransaction = true;
+    (connection as PacedConnection).rowsChanged = 0;
   }
 
+  /** A large transaction's commit leaves the checkpoint to a thread of its own (wal-checkpoints.ts). */
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
-    (connection as PacedConnection).inTransaction = false;
+    const large = this.#checkpoints !== undefined && (connection as PacedConnection).rowsChanged >= LARGE_TRANSACTION_ROWS;
+    if (large) this.#checkpoints!.beforeLargeCommit();
+    try {
+      await connection.executeQuery(CompiledQuery.raw('commit'));
+    } finally {
+      (connection as PacedConnection).inTransaction = false;
+      if (large) this.#checkpoints!.afterLargeCommit();
+    }
   }
 
   /**
@@ -109,6 +126,8 @@ class ImmediateSqliteDriver extends SqliteDriver {
  */
 class PacedConnection implements DatabaseConnection {
   inTransaction = false;
+  /** Rows the transaction under way has inserted, updated or deleted so far. */
+  rowsChanged = 0;
 
   constructor(private readonly connection: DatabaseConnection) {}
 
@@ -116,7 +135,11 @@ class PacedConnection implements DatabaseConnection {
     const turn = turnIfLong();
     if (turn) await turn;
     // Inside a transaction the write lock is held already (BEGIN IMMEDIATE).
-    if (this.inTransaction) return this.connection.executeQuery<R>(query);
+    if (this.inTransaction) {
+      const result = await this.connection.executeQuery<R>(query);
+      if (result.numAffectedRows !== undefined) this.rowsChanged += Number(result.numAffectedRows);
+      return result;
+    }
     const deadline = Date.now() + BUSY_TIMEOUT_MS;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -145,11 +168,14 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 }
 
 class ConcurrentSafeSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly checkpoints: WalCheckpoints | undefined,
+  ) {
     super(settings);
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
+    return new ImmediateSqliteDriver(this.settings, this.checkpoints);
   }
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
@@ -170,13 +196,16 @@ export function openDatabase(url: string, options: { preparedStatements?: boolea
     sqlite.pragma('busy_timeout = 0');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
-    const kysely = new Kysely<Database>({ dialect: new ConcurrentSafeSqliteDialect({ database: withStatementCache(sqlite) }) });
+    const checkpoints = path === ':memory:' ? undefined : new WalCheckpoints(sqlite, resolve(path));
+    const kysely = new Kysely<Database>({ dialect: new ConcurrentSafeSqliteDialect({ database: withStatementCache(sqlite) }, checkpoints) });
     const reader = sqliteReader(path, kysely);
     return {
       kysely,
       kind: 'sqlite',
       readOne: reader.readOne,
+      walCheckpoints: checkpoints,
       close: async () => {
+        await checkpoints?.close();
         reader.close();
         await kysely.destroy();
       },
