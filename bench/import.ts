@@ -13,6 +13,7 @@ import { kumaDatabase } from './import-kuma-db.js';
 import { postgresReachable, rawBulkInsert, startBenchDaemon, type BenchDatabaseKind } from './import-setup.js';
 import { printTable } from './table.js';
 import { flag } from './flags.js';
+import { describeStall, withStalls, type Stall } from './stalls.js';
 
 const MONITORS = 10_000;
 const HOSTED_TOKEN = 'bench-hosted-token';
@@ -30,6 +31,8 @@ const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 /** `--sources=a,b` and `--databases=sqlite` measure only those (the CLI's run stays with the full set). */
 const ONLY_SOURCES = flag('sources')?.split(',');
 const ONLY_DATABASES = flag('databases')?.split(',');
+/** `--stalls`: the apply through the endpoint runs under the profiler, and its longest stalls of the event loop are named (stalls.ts). */
+const STALLS = flag('stalls') !== undefined;
 
 /** The hosted monitoring API, locally: its pages of monitors behind a bearer token. */
 async function startHostedApi(): Promise<{ url: string; server: Server }> {
@@ -101,6 +104,8 @@ interface SourceFigures {
   applyLoopP99Ms: number;
   /** The largest event-loop delay while it ran. */
   applyLoopMaxMs: number;
+  /** With `--stalls`: the longest stalls of the loop during the apply, and the code that held it. */
+  applyStalls?: Stall[];
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -123,7 +128,8 @@ async function measureSource(kind: BenchDatabaseKind, source: ImportSource, body
   const api = await startBenchDaemon(kind, env);
   try {
     const [preview, previewMs] = await timed(() => convertCall(api.daemon.url, api.token, source, body, true));
-    const [[applied, applyMs], applyLoop] = await withLoopDelay(() => timed(() => convertCall(api.daemon.url, api.token, source, body, false)));
+    const apply = () => withLoopDelay(() => timed(() => convertCall(api.daemon.url, api.token, source, body, false)));
+    const [[[applied, applyMs], applyLoop], applyStalls] = STALLS ? await withStalls(apply) : [await apply(), undefined];
     const [rerun, rerunMs] = await timed(() => convertCall(api.daemon.url, api.token, source, body, false));
     if (preview.created !== result.checks.length || applied.created !== preview.created || applied.warnings.length !== preview.warnings.length) {
       throw new Error(`${source}: preview and apply disagree (${preview.created} vs ${applied.created} created)`);
@@ -145,6 +151,7 @@ async function measureSource(kind: BenchDatabaseKind, source: ImportSource, body
       storeApplyToRaw: round(storeApplyMs / rawInsertMs),
       applyLoopP99Ms: round(applyLoop.p99),
       applyLoopMaxMs: round(applyLoop.max),
+      ...(applyStalls ? { applyStalls } : {}),
     };
   } finally {
     await api.stop();
@@ -244,9 +251,18 @@ export async function run(): Promise<Record<string, unknown>> {
       'loop max (apply)',
     ]);
 
+    if (STALLS) {
+      process.stdout.write('\nThe longest stalls of the event loop during each apply (the applies ran under the profiler):\n');
+      for (const [kind, bySource] of Object.entries(figures)) {
+        for (const [source, f] of Object.entries(bySource)) {
+          process.stdout.write(`${kind} ${source}:\n${f.applyStalls?.map(describeStall).join('\n') || '  none of 30 ms or more'}\n`);
+        }
+      }
+    }
+
     const cli = measureCli(databaseFile);
     const sqlite = Object.values(figures.sqlite ?? figures.postgres);
-    const worst = (key: keyof SourceFigures) => Math.max(...sqlite.map((f) => f[key]));
+    const worst = (key: Exclude<keyof SourceFigures, 'applyStalls'>) => Math.max(...sqlite.map((f) => f[key]));
     const worstLoop = Math.max(...Object.values(figures).flatMap((byKind) => Object.values(byKind).map((f) => f.applyLoopP99Ms)));
     const longestStall = Math.max(...Object.values(figures).flatMap((byKind) => Object.values(byKind).map((f) => f.applyLoopMaxMs)));
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');

@@ -12,7 +12,11 @@ const BENCHMARKS: Record<string, { about: string; flags?: Record<string, string>
   api: { about: 'the check list of 10,000 checks, and an authenticated GET against a bare route', load: () => import('./api.js') },
   import: {
     about: '10,000 monitors of each source: conversion, preview, apply, re-run, and the event loop meanwhile',
-    flags: { 'sources=a,b': 'only these sources', 'databases=sqlite,postgres': 'only these databases' },
+    flags: {
+      'sources=a,b': 'only these sources',
+      'databases=sqlite,postgres': 'only these databases',
+      stalls: 'each apply under the profiler, and the code that held the event loop in its longest stalls',
+    },
     load: () => import('./import.js'),
   },
   runner: {
