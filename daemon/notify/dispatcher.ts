@@ -9,7 +9,8 @@ import type { ChannelType } from '../../contract/notification-channels.js';
 import type { NotificationFacts } from './message.js';
 import { DeliveryError } from './delivery-error.js';
 import type { Notifier } from './notifier.js';
-import { leaseDue, markFailed, markSent, pruneDeliveries, refreshOutboxStatistics, type OutboxRow } from './outbox.js';
+import { leaseDue, markFailed, markSent, pruneDeliveries, type OutboxRow } from './outbox.js';
+import { outboxStatistics } from './outbox-statistics.js';
 import { failureLog } from '../failure-log.js';
 import { startPollingLoop } from './polling-loop.js';
 
@@ -20,8 +21,6 @@ const MAIL_OFF = new DeliveryError('e-mail is off: no SMTP server is configured 
 const BATCH = 25;
 /** How often a daemon deletes old entries of the delivery log. */
 const PRUNE_EVERY_MS = 3600_000;
-/** How often at most a daemon refreshes the outbox's statistics while leases come back full (a burst). */
-const STATISTICS_EVERY_MS = 60_000;
 
 /** The running delivery loop of one daemon. */
 export interface Dispatcher {
@@ -72,14 +71,13 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
     }
   };
 
-  let statisticsAt = 0;
+  const refreshStatistics = outboxStatistics(db, 'notification_outbox');
   const deliverBatch = async (): Promise<number> => {
     const rows = await leaseDue(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
-    // A full batch is a burst: fresh statistics let the next leases stop at their batch (outbox.ts).
-    if (rows.length === BATCH && Date.now() - statisticsAt >= STATISTICS_EVERY_MS) {
-      statisticsAt = Date.now();
-      await refreshOutboxStatistics(db).catch((error: Error) => logger.warn({ err: error.message }, 'notification outbox statistics could not be refreshed'));
-    }
+    // A full batch is a burst: fresh statistics let the next leases stop at their batch.
+    await refreshStatistics(rows.length === BATCH).catch((error: Error) =>
+      logger.warn({ err: error.message }, 'notification outbox statistics could not be refreshed'),
+    );
     const channels = new Map<string, Promise<StoredChannel | undefined>>();
     await Promise.all(
       rows.map((row) =>

@@ -45,17 +45,6 @@ export async function leaseDue(db: Db, owner: string, now: Date, leaseSeconds: n
     .execute();
 }
 
-/**
- * PostgreSQL: refreshes the planner's statistics of the outbox. A burst of messages (many
- * incidents at once) lands in a table whose statistics still say next to nothing is pending;
- * the lease then reads and sorts every due message to take a batch (12 ms with 2,000 due)
- * instead of walking the due index in order and stopping at the batch (1 ms). Autovacuum would
- * catch up only a minute or more later. The dispatcher calls this when a lease comes back full.
- */
-export async function refreshOutboxStatistics(db: Db): Promise<void> {
-  if (db.kind === 'postgres') await sql`analyze notification_outbox`.execute(db.kysely);
-}
-
 /** Records a delivery that arrived. */
 export async function markSent(db: Db, row: OutboxRow, owner: string, responseCode: number | null, now: Date): Promise<void> {
   await db.kysely

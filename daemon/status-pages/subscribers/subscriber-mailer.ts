@@ -5,6 +5,7 @@ import type { Db } from '../../db/connect.js';
 import type { Logger } from '../../log.js';
 import { DeliveryError } from '../../notify/delivery-error.js';
 import { failureLog } from '../../failure-log.js';
+import { outboxStatistics } from '../../notify/outbox-statistics.js';
 import { startPollingLoop } from '../../notify/polling-loop.js';
 import type { MailSender } from '../../notify/mail-sender.js';
 import { subscriptionLinks } from '../public/public-links.js';
@@ -79,6 +80,7 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
 
   let prunedAt = 0;
   let maintenanceAt = Number.NEGATIVE_INFINITY;
+  const refreshStatistics = outboxStatistics(db, 'status_page_mail');
   const maintenanceFailures = failureLog(logger, { failed: 'maintenance mail could not be queued', recovered: 'maintenance mail can be queued again' });
   return startPollingLoop({
     batch: BATCH,
@@ -102,6 +104,10 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
         );
       }
       const rows = await leaseDueMail(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
+      // A full batch is a burst (an update to many subscribers): fresh statistics let the next leases stop at their batch.
+      await refreshStatistics(rows.length === BATCH).catch((error: Error) =>
+        logger.warn({ err: error.message }, 'subscriber mail outbox statistics could not be refreshed'),
+      );
       await Promise.all(
         rows.map((row) =>
           deliverOne(row).catch((error: Error) => logger.error({ mail: row.uid, err: error.message }, 'subscriber mail could not be recorded')),
