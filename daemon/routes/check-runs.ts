@@ -51,7 +51,7 @@ export const checkRunRoutes: RouteSpec[] = [
     async handler({ deps, auth, params, query }) {
       const parsed = parseResultsQuery(query);
       const check = await requireCommittedCheck(deps.db, orgOf(auth).uid, params.slug);
-      return listResults(deps.db.kysely, await seriesOf(deps, check), parsed);
+      return listResults(deps.db.kysely, await seriesOf(deps, check), parsed, deps.clock.now().getTime());
     },
   }),
   route({

@@ -39,18 +39,43 @@ export function parseResultsQuery(query: URLSearchParams): ResultsQuery {
   return { limit, before: cursor === null ? undefined : Number(cursor), from, to };
 }
 
-/** A page of one check's results, newest first; the cursor is the last item's time. */
-export async function listResults(db: Executor, series: number, query: ResultsQuery): Promise<Page<ResultView>> {
-  let builder = db.selectFrom('check_results').select(['at', 'status', 'latency_ms', 'message']).where('series', '=', series);
-  if (query.before !== undefined) builder = builder.where('at', '<', query.before);
-  if (query.from !== undefined) builder = builder.where('at', '>=', query.from);
-  if (query.to !== undefined) builder = builder.where('at', '<=', query.to);
-  const rows = await builder
-    .orderBy('at', 'desc')
-    .limit(query.limit + 1)
-    .execute();
-  const page = rows.slice(0, query.limit);
-  return { items: page.map(resultView), nextCursor: rows.length > query.limit ? String(page[page.length - 1].at) : null };
+const DAY_MS = 86_400_000;
+
+/**
+ * How far back from the newest time asked for a page of results is looked for first, then
+ * second, then without a bound. On PostgreSQL results are partitioned by day, and a query bounded
+ * in time plans and reads only the days it covers: unbounded, the first page of a check planned
+ * every day kept (5.1 ms of planning and 1.4 ms of execution with 98 day partitions, against
+ * about 1 ms and 0.3 ms for the last day). Most pages fill from the last day; a check that runs
+ * rarely widens to a week, then to everything.
+ */
+const SEARCH_WINDOWS_MS = [DAY_MS, 7 * DAY_MS, Number.POSITIVE_INFINITY];
+
+/**
+ * A page of one check's results, newest first; the cursor is the last item's time. `nowMs` is
+ * where the search starts when the query names no newer bound (a cursor or `to`).
+ */
+export async function listResults(db: Executor, series: number, query: ResultsQuery, nowMs: number): Promise<Page<ResultView>> {
+  const newest = query.before ?? (query.to !== undefined ? query.to + 1 : nowMs);
+  for (const windowMs of SEARCH_WINDOWS_MS) {
+    // Only a bound that narrows the query is added; the last window has none.
+    const lowest = newest - windowMs;
+    const bounded = Number.isFinite(lowest) && (query.from === undefined || query.from < lowest);
+    let builder = db.selectFrom('check_results').select(['at', 'status', 'latency_ms', 'message']).where('series', '=', series);
+    if (query.before !== undefined) builder = builder.where('at', '<', query.before);
+    if (query.from !== undefined) builder = builder.where('at', '>=', query.from);
+    if (query.to !== undefined) builder = builder.where('at', '<=', query.to);
+    if (bounded) builder = builder.where('at', '>=', lowest);
+    const rows = await builder
+      .orderBy('at', 'desc')
+      .limit(query.limit + 1)
+      .execute();
+    // The window is the newest part of what was asked for: once it holds more than a page, that page and whether another follows are the answer.
+    if (bounded && rows.length <= query.limit) continue;
+    const page = rows.slice(0, query.limit);
+    return { items: page.map(resultView), nextCursor: rows.length > query.limit ? String(page[page.length - 1].at) : null };
+  }
+  throw new Error('unreachable: the last search window is unbounded');
 }
 
 /** The uptime windows, in hours. */

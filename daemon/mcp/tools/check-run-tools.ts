@@ -45,8 +45,9 @@ export const getCheckResultsTool = defineTool({
     if (to !== undefined) query.set('to', to);
     const parsed = parseResultsQuery(query);
     const check = await requireCommittedCheck(call.deps.db, orgUidOf(call), slug);
-    const state = (await statesOf(call.deps.db.kysely, [check.uid], call.deps.clock.now().getTime())).get(check.uid)!;
-    const page = await listResults(call.deps.db.kysely, Number(state.series), parsed);
+    const nowMs = call.deps.clock.now().getTime();
+    const state = (await statesOf(call.deps.db.kysely, [check.uid], nowMs)).get(check.uid)!;
+    const page = await listResults(call.deps.db.kysely, Number(state.series), parsed, nowMs);
     const latest = page.items[0];
     const summary = latest ? `${page.items.length} results; the latest (${latest.at}) is ${latest.status}: ${latest.message}.` : 'No results yet.';
     return { structured: page, summary };
