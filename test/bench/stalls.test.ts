@@ -18,11 +18,11 @@ describe('the stall finder of the benchmarks', () => {
       return 'done';
     });
     expect(value).toBe('done');
-    expect(stalls.length).toBeGreaterThanOrEqual(1);
-    const [longest] = stalls;
-    expect(longest.ms).toBeGreaterThanOrEqual(120);
-    expect(longest.samples).toBeGreaterThan(0);
-    const held = longest.frames.find(({ frame }) => frame.startsWith('holdTheThreadFor '));
+    // On a busy machine another stall may come too: the one of the function is looked for among them.
+    const stall = stalls.find(({ frames }) => frames.some(({ frame }) => frame.startsWith('holdTheThreadFor ')));
+    expect(stall?.ms).toBeGreaterThanOrEqual(120);
+    expect(stall?.samples).toBeGreaterThan(0);
+    const held = stall?.frames.find(({ frame }) => frame.startsWith('holdTheThreadFor '));
     expect(held?.percent).toBeGreaterThanOrEqual(80);
   });
 

@@ -52,7 +52,6 @@ describe('SQLite checkpoints after a large transaction', () => {
     await insertInOneTransaction(db, LARGE_TRANSACTION_ROWS + 1000);
     // The commit wrote the log only: the database file is as it was.
     expect(statSync(file).size).toBe(before);
-    expect(await automaticCheckpointPages(db)).toBe(0);
     await db.walCheckpoints!.idle();
     expect(db.walCheckpoints!.threadRuns).toBe(1);
     // The thread copied the rows into the file, and the automatic checkpoint is on again.
