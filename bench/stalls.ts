@@ -1,16 +1,10 @@
 import { Session } from 'node:inspector/promises';
-import { relative } from 'node:path';
+import { frameName, type ProfileNode } from './cpu-profile.js';
 
 // Where the event loop stalled while some work ran in this process: the loop is timed every
 // 5 ms, this thread is sampled by V8's profiler meanwhile, and the samples that fall inside each
 // gap of the timer are summed by the frames on their stacks. An event-loop delay histogram says
 // how long the longest stall was; this says which code held the thread.
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
 
 interface Profile {
   nodes: ProfileNode[];
@@ -95,13 +89,6 @@ function summarise(profile: Profile, gaps: Array<{ fromUs: number; toUs: number 
       return { ms: (toUs - fromUs) / 1000, samples: inside.length, frames };
     })
     .sort((a, b) => b.ms - a.ms);
-}
-
-function frameName({ callFrame: { functionName, url, lineNumber } }: ProfileNode): string {
-  const path = url.replace(/^file:\/\//, '');
-  const modules = path.lastIndexOf('node_modules/');
-  const where = modules >= 0 ? path.slice(modules + 'node_modules/'.length) : path.startsWith('/') ? relative(process.cwd(), path) : path;
-  return `${functionName || '(anonymous)'}${where ? ` ${where}:${lineNumber + 1}` : ''}`;
 }
 
 /** A stall as lines of text: its length, then its frames with their shares. */

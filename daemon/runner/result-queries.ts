@@ -56,17 +56,16 @@ const SEARCH_WINDOWS_MS = [DAY_MS, 7 * DAY_MS, Number.POSITIVE_INFINITY];
  * where the search starts when the query names no newer bound (a cursor or `to`).
  */
 export async function listResults(db: Executor, series: number, query: ResultsQuery, nowMs: number): Promise<Page<ResultView>> {
+  let asked = db.selectFrom('check_results').select(['at', 'status', 'latency_ms', 'message']).where('series', '=', series);
+  if (query.before !== undefined) asked = asked.where('at', '<', query.before);
+  if (query.from !== undefined) asked = asked.where('at', '>=', query.from);
+  if (query.to !== undefined) asked = asked.where('at', '<=', query.to);
   const newest = query.before ?? (query.to !== undefined ? query.to + 1 : nowMs);
   for (const windowMs of SEARCH_WINDOWS_MS) {
     // Only a bound that narrows the query is added; the last window has none.
     const lowest = newest - windowMs;
     const bounded = Number.isFinite(lowest) && (query.from === undefined || query.from < lowest);
-    let builder = db.selectFrom('check_results').select(['at', 'status', 'latency_ms', 'message']).where('series', '=', series);
-    if (query.before !== undefined) builder = builder.where('at', '<', query.before);
-    if (query.from !== undefined) builder = builder.where('at', '>=', query.from);
-    if (query.to !== undefined) builder = builder.where('at', '<=', query.to);
-    if (bounded) builder = builder.where('at', '>=', lowest);
-    const rows = await builder
+    const rows = await (bounded ? asked.where('at', '>=', lowest) : asked)
       .orderBy('at', 'desc')
       .limit(query.limit + 1)
       .execute();
