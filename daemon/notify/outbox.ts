@@ -1,6 +1,7 @@
 import type { ChannelDelivery } from '../../contract/notification-channels.js';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { preparedRead } from '../db/prepared-read.js';
 import type { NotificationOutboxTable } from '../db/schema.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { nextAttemptAt } from './backoff.js';
@@ -15,8 +16,14 @@ export type OutboxRow = Selectable<NotificationOutboxTable>;
 
 const iso = (at: Date, plusSeconds = 0) => new Date(at.getTime() + plusSeconds * 1000).toISOString();
 
+const ANY_DUE = preparedRead((db, at: string) =>
+  db.selectFrom('notification_outbox').select('uid').where('status', '=', 'pending').where('next_attempt_at', '<=', at).limit(1),
+);
+
 /**
  * Leases up to `limit` due messages to `owner` until now + leaseSeconds, counting the attempt.
+ * When none is due (the daemon's usual state), one prepared read of the due index says so and
+ * no write is made.
  * A message waits while an earlier one about the same incident to the same destination is still
  * pending, so a service never hears "resolved" before "opened".
  * PostgreSQL skips rows another daemon is leasing this very moment (FOR UPDATE SKIP LOCKED);
@@ -24,6 +31,7 @@ const iso = (at: Date, plusSeconds = 0) => new Date(at.getTime() + plusSeconds *
  */
 export async function leaseDue(db: Db, owner: string, now: Date, leaseSeconds: number, limit: number): Promise<OutboxRow[]> {
   const at = iso(now);
+  if ((await db.readOne(ANY_DUE, at)) === undefined) return [];
   return db.kysely
     .updateTable('notification_outbox')
     .set((eb) => ({ lease_owner: owner, lease_until: iso(now, leaseSeconds), attempts: eb('attempts', '+', 1), last_attempt_at: at }))

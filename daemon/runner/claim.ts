@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { StoredCheck } from '../checks/check-rows.js';
 import { rowToCheck } from '../checks/check-rows.js';
 import type { Db } from '../db/connect.js';
+import { preparedRead } from '../db/prepared-read.js';
 
 /** A run this runner has claimed: the check as it is now, and when the run is due. */
 export interface ClaimedRun {
@@ -53,6 +54,18 @@ export async function claimDue(
     );
     return runs;
   });
+}
+
+const EARLIEST_DUE = preparedRead((db) => db.selectFrom('check_states').select('next_run_at').orderBy('next_run_at').limit(1));
+
+/**
+ * When the earliest run of any check is due (epoch ms; a claimed run's is the end of its lease),
+ * or null when there are no checks: one prepared read of the due index, outside any transaction,
+ * so that a runner with nothing due soon does not open a claim's transaction to find that out.
+ */
+export async function earliestDue(db: Db): Promise<number | null> {
+  const row = await db.readOne(EARLIEST_DUE);
+  return row === undefined ? null : Number(row.next_run_at);
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Keyring } from '../secrets/keyring.js';
 import { prepareCheck } from '../secrets/substitute.js';
 import type { JsonQueryEvaluator } from '../../probes/json-queries.js';
 import { ensureStates } from './check-states.js';
-import { claimDue, releaseClaims, type ClaimedRun } from './claim.js';
+import { claimDue, earliestDue, releaseClaims, type ClaimedRun } from './claim.js';
 import { heartbeatVerdict } from './heartbeat.js';
 import { runsOnProbeThread, type ProbeThreads } from './probe-threads.js';
 import { pruneOnce } from './pruner.js';
@@ -50,8 +50,11 @@ export interface RunnerDeps {
 
 /** Claims are made this far ahead, so a run starts on its beat rather than at the next poll. */
 const LOOKAHEAD_MS = 1000;
-/** How often the runner looks for due runs when it found none. */
-const POLL_MS = 200;
+/**
+ * How often the runner looks for due runs, unless its last claim was full. Half the lookahead:
+ * every run is claimed half a second to a second before it is due.
+ */
+const POLL_MS = 500;
 /** How often new checks get their state rows. */
 const SYNC_MS = 5000;
 /** How often old results are pruned. */
@@ -225,13 +228,16 @@ export class Runner {
         }
         const room = this.deps.config.concurrency - this.inflight.size - this.waiting.size;
         const limit = Math.min(room, CLAIM_BATCH);
-        if (limit > 0) {
+        const horizonMs = nowMs + LOOKAHEAD_MS;
+        // A claim is a write transaction: it is made only when a run is due by the horizon.
+        const earliest = limit > 0 ? await earliestDue(this.deps.db) : null;
+        if (earliest !== null && earliest <= horizonMs) {
           const share = this.organizationShare;
           const full = [...this.perOrganization].filter(([, count]) => count >= share).map(([org]) => org);
           const claimStarted = performance.now();
           const runs = await claimDue(this.deps.db, this.owner, {
             nowMs,
-            horizonMs: nowMs + LOOKAHEAD_MS,
+            horizonMs,
             limit,
             leaseMs: this.leaseMs,
             skipOrganizations: full,
