@@ -55,6 +55,12 @@ const LOOKAHEAD_MS = 1000;
  * every run is claimed half a second to a second before it is due.
  */
 const POLL_MS = 500;
+/**
+ * How soon it looks again when it had no room (its concurrency taken by runs under way and
+ * claimed ones waiting): at high rates the claimed runs last less than a poll, and the runs
+ * finishing meanwhile make room for the next.
+ */
+const NO_ROOM_POLL_MS = 200;
 /** How often new checks get their state rows. */
 const SYNC_MS = 5000;
 /** How often old results are pruned. */
@@ -211,6 +217,7 @@ export class Runner {
   private async loop(): Promise<void> {
     while (!this.stopping) {
       let claimedFull = false;
+      let pauseMs = POLL_MS;
       try {
         const nowMs = this.now();
         if (nowMs - this.lastSync >= SYNC_MS) {
@@ -228,6 +235,7 @@ export class Runner {
         }
         const room = this.deps.config.concurrency - this.inflight.size - this.waiting.size;
         const limit = Math.min(room, CLAIM_BATCH);
+        if (limit <= 0) pauseMs = NO_ROOM_POLL_MS;
         const horizonMs = nowMs + LOOKAHEAD_MS;
         // A claim is a write transaction: it is made only when a run is due by the horizon.
         const earliest = limit > 0 ? await earliestDue(this.deps.db) : null;
@@ -261,7 +269,7 @@ export class Runner {
       }
       if (!claimedFull && !this.stopping) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, POLL_MS);
+          const timer = setTimeout(resolve, pauseMs);
           this.wake = () => {
             clearTimeout(timer);
             resolve();
