@@ -23,6 +23,21 @@ export interface RunRecord {
   ping?: boolean;
   /** The check was disabled when its run came: it is paused. */
   paused?: boolean;
+  /**
+   * A heartbeat's scheduled run: the last ping its verdict was judged on (its claim's). A ping
+   * recorded since makes the verdict stale, and its result is not written.
+   */
+  judgedOnPingAt?: number | null;
+}
+
+/**
+ * Whether a heartbeat's verdict was judged on a last ping the state no longer holds: a ping that
+ * came after the run was claimed (up to a second ahead) and before its result is written has
+ * recorded its own result, and a deadline judged without it would be a false failure.
+ */
+function staleVerdict(record: RunRecord, row: StateRow): boolean {
+  if (record.judgedOnPingAt === undefined || record.result === null) return false;
+  return (row.last_ping_at === null ? null : Number(row.last_ping_at)) !== record.judgedOnPingAt;
 }
 
 type StateRow = Selectable<CheckStatesTable>;
@@ -55,10 +70,11 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
       Math.max(...times),
     );
     const unaggregated = new Set<RunRecord>();
-    for (const record of records) {
-      const row = rows.get(record.series);
+    for (const asRun of records) {
+      const row = rows.get(asRun.series);
       // The check was deleted, or another runner took this run over.
-      if (!row || (record.claim && row.lease_owner !== record.claim.owner)) continue;
+      if (!row || (asRun.claim && row.lease_owner !== asRun.claim.owner)) continue;
+      const record = staleVerdict(asRun, row) ? { ...asRun, result: null } : asRun;
       // Results of one check are kept in time order with distinct times (the primary key): one
       // that finished after a later-started one, or in the same millisecond, is placed just after it.
       const stamped = record.result && row.last_at !== null && record.at <= Number(row.last_at) ? { ...record, at: Number(row.last_at) + 1 } : record;

@@ -314,6 +314,7 @@ export class Runner {
       claim: { owner: this.owner, nextRunAt: slotAfterRun(check.uid, check.intervalSeconds, run.dueAt, startedMs, run.dueAt < this.createdAt) },
     };
     if (!check.enabled) return { ...record, paused: true };
+    if (check.type === 'heartbeat') record.judgedOnPingAt = run.lastPingAt;
     const result = await this.probe(run, startedMs);
     if (result) {
       this.deps.metrics.checkRuns.inc({ type: check.type, status: result.status });

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../daemon/clock.js';
 import { ensureStates } from '../../../daemon/runner/check-states.js';
