@@ -30,6 +30,8 @@ export interface RunRecord {
   judgedOnPingAt?: number | null;
 }
 
+type StateRow = Selectable<CheckStatesTable>;
+
 /**
  * Whether a heartbeat's verdict was judged on a last ping the state no longer holds: a ping that
  * came after the run was claimed (up to a second ahead) and before its result is written has
@@ -40,8 +42,6 @@ function staleVerdict(record: RunRecord, row: StateRow): boolean {
   return (row.last_ping_at === null ? null : Number(row.last_ping_at)) !== record.judgedOnPingAt;
 }
 
-type StateRow = Selectable<CheckStatesTable>;
-
 /**
  * Writes a batch of records in one transaction: the raw results, the hourly and daily aggregates, each
  * check's new state (through the thresholds), the incidents and state changes that follow, and
@@ -49,8 +49,8 @@ type StateRow = Selectable<CheckStatesTable>;
  * window covers its check is kept but leaves the state at `maintenance` (no incident, no
  * notification) and stays out of the aggregates, so uptime leaves the window out; the windows
  * are read in the same transaction. A scheduled run whose claim another
- * runner has taken over meanwhile is dropped, so a run is never counted twice. Answers the
- * records that were written.
+ * runner has taken over meanwhile is dropped, so a run is never counted twice; so is the result
+ * of a heartbeat's run judged without a ping recorded since. Answers the records that were written.
  */
 export async function writeRecords(db: Db, records: readonly RunRecord[]): Promise<RunRecord[]> {
   if (records.length === 0) return [];
