@@ -1,10 +1,10 @@
 import type { ChannelDelivery } from '../../contract/notification-channels.js';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/connect.js';
-import { preparedRead } from '../db/prepared-read.js';
 import type { NotificationOutboxTable } from '../db/schema.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { nextAttemptAt } from './backoff.js';
+import { anyMessageDue } from './outbox-due.js';
 import type { DeliveryError } from './delivery-error.js';
 
 // The outbox's life cycle: pending -> (leased by one daemon) -> sent, or back to pending with a
@@ -15,10 +15,6 @@ import type { DeliveryError } from './delivery-error.js';
 export type OutboxRow = Selectable<NotificationOutboxTable>;
 
 const iso = (at: Date, plusSeconds = 0) => new Date(at.getTime() + plusSeconds * 1000).toISOString();
-
-const ANY_DUE = preparedRead((db, at: string) =>
-  db.selectFrom('notification_outbox').select('uid').where('status', '=', 'pending').where('next_attempt_at', '<=', at).limit(1),
-);
 
 /**
  * Leases up to `limit` due messages to `owner` until now + leaseSeconds, counting the attempt.
@@ -31,7 +27,7 @@ const ANY_DUE = preparedRead((db, at: string) =>
  */
 export async function leaseDue(db: Db, owner: string, now: Date, leaseSeconds: number, limit: number): Promise<OutboxRow[]> {
   const at = iso(now);
-  if ((await db.readOne(ANY_DUE, at)) === undefined) return [];
+  if (!(await anyMessageDue(db, 'notification_outbox', at))) return [];
   return db.kysely
     .updateTable('notification_outbox')
     .set((eb) => ({ lease_owner: owner, lease_until: iso(now, leaseSeconds), attempts: eb('attempts', '+', 1), last_attempt_at: at }))

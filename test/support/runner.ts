@@ -21,3 +21,11 @@ export function testRunner(daemon: TestDaemon, clock: Clock, config: Partial<Tes
 
 /** The token at the end of a ping URL. */
 export const tokenOf = (pingUrl: string): string => pingUrl.slice(pingUrl.lastIndexOf('/') + 1);
+
+/**
+ * Waits, looking every `stepMs`, until `done` answers true or `timeoutMs` has passed: the test's
+ * own assertions then say what did not happen. For runners on the system clock.
+ */
+export async function until(done: () => boolean | Promise<boolean>, timeoutMs = 10_000, stepMs = 20): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await done()) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, stepMs));
+}

@@ -1,10 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Executor } from '../../db/executor.js';
-import { preparedRead } from '../../db/prepared-read.js';
 import { newId } from '../../db/ids.js';
 import type { StatusPageMailTable } from '../../db/schema.js';
 import { nextAttemptAt } from '../../notify/backoff.js';
+import { anyMessageDue } from '../../notify/outbox-due.js';
 
 // The subscriber mail's life cycle, as the notification outbox's: pending -> leased by one
 // daemon -> sent, or back to pending after a back-off, or failed once retrying is over. Each
@@ -78,17 +78,13 @@ export async function confirmationPending(db: Executor, subscriberUid: string): 
   return row !== undefined;
 }
 
-const ANY_DUE = preparedRead((db, at: string) =>
-  db.selectFrom('status_page_mail').select('uid').where('status', '=', 'pending').where('next_attempt_at', '<=', at).limit(1),
-);
-
 /**
  * Leases up to `limit` due mails to `owner` (PostgreSQL skips rows another daemon is leasing).
  * With none due, one prepared read of the due index answers and no write is made.
  */
 export async function leaseDueMail(db: Db, owner: string, now: Date, leaseSeconds: number, limit: number): Promise<SubscriberMailRow[]> {
   const at = iso(now);
-  if ((await db.readOne(ANY_DUE, at)) === undefined) return [];
+  if (!(await anyMessageDue(db, 'status_page_mail', at))) return [];
   return db.kysely
     .updateTable('status_page_mail')
     .set((eb) => ({ lease_owner: owner, lease_until: iso(now, leaseSeconds), attempts: eb('attempts', '+', 1) }))

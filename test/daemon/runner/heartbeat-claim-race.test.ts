@@ -4,9 +4,7 @@ import { ensureStates } from '../../../daemon/runner/check-states.js';
 import { onBeat, type Runner } from '../../../daemon/runner/runner.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
-import { testRunner } from '../../support/runner.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { testRunner, until } from '../../support/runner.js';
 
 // A runner claims a run up to a second before it is due, and a heartbeat's run judges the
 // deadline by the last ping as claimed. A ping that comes between the claim and the run records
@@ -47,15 +45,14 @@ describe.each(DATABASE_KINDS)('a ping between a heartbeat run’s claim and its 
     runner = testRunner(daemon, systemClock);
     runner.start();
     // Claimed (half a second to a second ahead), not run yet: the job pings now.
-    for (const deadline = Date.now() + 5000; (await state()).lease_owner === null && Date.now() < deadline; ) await sleep(20);
+    await until(async () => (await state()).lease_owner !== null, 5000);
     const claimed = await state();
     expect(claimed.lease_owner).toBe(runner.owner);
     expect(runner.stats().started, 'the run started before the ping could be sent').toBe(0);
     expect((await daemon.request('GET', `/ping/${claimed.ping_token}`)).status).toBe(200);
 
     // The run happens and its claim is released.
-    for (const deadline = Date.now() + 10_000; (runner.stats().started === 0 || (await state()).lease_owner !== null) && Date.now() < deadline; )
-      await sleep(50);
+    await until(async () => runner!.stats().started > 0 && (await state()).lease_owner === null);
     expect(runner.stats().started).toBe(1);
     expect((await state()).lease_owner).toBeNull();
 

@@ -1,12 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../daemon/clock.js';
 import { ensureStates } from '../../../daemon/runner/check-states.js';
 import type { Runner } from '../../../daemon/runner/runner.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
-import { testRunner } from '../../support/runner.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { testRunner, until } from '../../support/runner.js';
 
 // A claim is a write transaction. A runner whose checks are not due within its lookahead finds
 // that out with one read of the due index and claims nothing (daemon/runner/claim.ts,
@@ -54,7 +53,7 @@ describe.each(DATABASE_KINDS)('a runner with nothing due makes no claim [%s]', (
 
     // Due now: a following poll claims it and runs it.
     await daemon.deps.db.kysely.updateTable('check_states').set({ next_run_at: Date.now() }).where('check_uid', '=', uid).execute();
-    for (const deadline = Date.now() + 10_000; runner.stats().started === 0 && Date.now() < deadline; ) await sleep(100);
+    await until(() => runner!.stats().started > 0);
     expect(runner.stats().started).toBe(1);
     expect(await claimsMade()).toBeGreaterThan(before);
   }, 30_000);
