@@ -131,10 +131,23 @@ export function parseNetworks(entries: readonly string[]): BlockList {
   return list;
 }
 
+/** The most addresses a policy keeps its verdict on (then it starts over). */
+const MAX_KEPT_VERDICTS = 4_096;
+
 /** Builds the egress policy from the runner's settings. */
 export function createEgressPolicy(options: EgressOptions): EgressPolicy {
   const allowed = options.allow && options.allow.length > 0 ? parseNetworks(options.allow) : undefined;
+  // A policy never changes, so its verdict on an address is kept: judging one takes up to four BlockList
+  // checks, each parsing the address anew, on every connection a run makes.
+  const verdicts = new Map<string, string | undefined>();
   const refusal = (raw: string): string | undefined => {
+    if (verdicts.has(raw)) return verdicts.get(raw);
+    if (verdicts.size >= MAX_KEPT_VERDICTS) verdicts.clear();
+    const why = judge(raw);
+    verdicts.set(raw, why);
+    return why;
+  };
+  const judge = (raw: string): string | undefined => {
     const forms = egressForms(raw);
     if (forms.some(({ address, type }) => ALWAYS_DENIED.check(address, type)))
       return `egress policy refuses ${raw} (link-local, metadata or unspecified address)`;

@@ -4,12 +4,16 @@ import { statusCodeMatcher } from '../../checks/status-codes.js';
 import { assertCertificateTime } from '../certificate.js';
 import { decodedBody, MAX_WHOLE_BODY_BYTES, readWholeBody, streamContains } from '../http-body.js';
 import { RUN_OVER, runDispatcher } from '../http-dispatcher.js';
+import { requestStatus, type StatusAnswer } from '../http-status-request.js';
 import { assertJsonQueries, parseJsonBody } from '../json-queries.js';
 import { defineProbe, ProbeFailure, type ProbeSuccess } from '../probe.js';
 import { crossOriginHeaders, holdsSecret, requestHeaders } from '../request-headers.js';
 import { keywordFailure, keywordVerdict } from '../text-match.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** An answer: with its body when the check's assertions read it (see `readsBody`), dropped already otherwise. */
+type Answer = StatusAnswer & { body?: Dispatcher.ResponseData['body'] };
 
 /**
  * The HTTP(S) probe: sends the request (following redirects itself, so that every hop goes
@@ -39,21 +43,19 @@ export const httpProbe = defineProbe({
         : undefined,
     );
 
+    // Only a keyword or JSON assertions read the body: without them an answer is its status and
+    // headers, and its body is dropped as it comes (http-status-request.ts).
+    const readsBody = config.keyword !== undefined || config.jsonQueries.length > 0;
     try {
       let url = new URL(check.target);
       let method: string = config.method;
       let body = method === 'HEAD' ? undefined : config.body;
       for (let redirects = 0; ; redirects++) {
-        const response = await request(url, {
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body,
-          dispatcher,
-          signal: context.signal,
-        });
+        const exchange = { method: method as Dispatcher.HttpMethod, headers, body, signal: context.signal };
+        const response: Answer = readsBody ? await request(url, { ...exchange, dispatcher }) : await requestStatus(dispatcher, url, exchange);
         const location = response.headers.location;
         if (config.followRedirects && REDIRECTS.has(response.statusCode) && typeof location === 'string') {
-          await response.body.dump();
+          await response.body?.dump();
           if (redirects >= config.maxRedirects) throw new ProbeFailure(`more than ${config.maxRedirects} redirects`);
           const next = new URL(location, url);
           if (next.protocol !== 'http:' && next.protocol !== 'https:') {
@@ -82,13 +84,13 @@ export const httpProbe = defineProbe({
       void dispatcher.destroy(RUN_OVER).catch(() => {});
     }
 
-    async function assertResponse(response: Dispatcher.ResponseData, finalUrl: URL): Promise<ProbeSuccess> {
+    async function assertResponse(response: Answer, finalUrl: URL): Promise<ProbeSuccess> {
       const status = response.statusCode;
       if (!statusCodeMatcher(config.expectedStatusCodes)(status)) {
-        await response.body.dump().catch(() => {});
+        await response.body?.dump().catch(() => {});
         throw new ProbeFailure(`expected status ${config.expectedStatusCodes.join(', ')}, got ${status}`);
       }
-      await assertBody(response);
+      if (response.body) await assertBody(response.body, response.headers['content-encoding']);
       const notes = [`status ${status}`];
       if (watchCertificate) {
         if (!certificate?.valid_to) {
@@ -105,18 +107,17 @@ export const httpProbe = defineProbe({
 
     // The keyword and the JSON assertions, on the decoded body. A keyword in the raw text is
     // searched as the body streams in, over all of it; JSON is read whole, up to 10 MiB.
-    async function assertBody(response: Dispatcher.ResponseData): Promise<void> {
+    async function assertBody(body: Dispatcher.ResponseData['body'], contentEncoding: string | string[] | undefined): Promise<void> {
       const { keyword, jsonQueries } = config;
       const wholeJson = jsonQueries.length > 0 || (keyword !== undefined && config.keywordSearch === 'reserialised-json');
-      if (keyword === undefined && !wholeJson) return void (await response.body.dump());
-      const chunks = decodedBody(response.body, response.headers['content-encoding']);
+      const chunks = decodedBody(body, contentEncoding);
       if (!wholeJson) {
-        const found = await streamContains(chunks, response.body, keyword!.value, keyword!.caseSensitive);
+        const found = await streamContains(chunks, body, keyword!.value, keyword!.caseSensitive);
         const problem = keywordVerdict(found, keyword!, 'body');
         if (problem) throw new ProbeFailure(problem);
         return;
       }
-      const { text, cut } = await readWholeBody(chunks, response.body);
+      const { text, cut } = await readWholeBody(chunks, body);
       const tooLarge = `the body is larger than ${MAX_WHOLE_BODY_BYTES / 1_048_576} MiB, the most read for JSON`;
       if (keyword !== undefined) {
         const searched = config.keywordSearch === 'reserialised-json' && !cut ? reserialisedJson(text) : text;

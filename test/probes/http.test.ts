@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCertificates, type KeyPair, type TestCertificates } from './support/certificates.js';
 import { checkOf, closedPort, probe, startSilentServer, testEgress, timedProbe } from './support/probe-run.js';
@@ -58,8 +58,14 @@ async function listen(server: Server): Promise<number> {
 describe('http probe against a real local HTTP server', () => {
   let server: Server;
   let base: string;
+  /** Connections the server holds open now. */
+  const open = new Set<Socket>();
   beforeAll(async () => {
     server = createHttpServer(handle);
+    server.on('connection', (socket: Socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    });
     base = `http://127.0.0.1:${await listen(server)}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -185,6 +191,14 @@ describe('http probe against a real local HTTP server', () => {
       checkOf('http', `${base}/post-redirect`, { method: 'POST', body: 'x', jsonQueries: [{ expression: 'method', expected: 'GET' }] }),
     );
     expect(afterPost.status).toBe('up');
+  });
+
+  it('closes its connections once the run is over, with the body read or dropped, redirects included', async () => {
+    // A run owns its connections (probes/http-dispatcher.ts): none is kept for the next run.
+    await expect.poll(() => open.size).toBe(0);
+    expect((await probe(checkOf('http', `${base}/ok`))).status).toBe('up');
+    expect((await probe(checkOf('http', `${base}/redirect`, { keyword: { value: 'ok' } }))).status).toBe('up');
+    await expect.poll(() => open.size).toBe(0);
   });
 
   it('sends HEAD without a body, and says that domain expiry is left to domain checks', async () => {
