@@ -64,10 +64,11 @@ export const RUN_OVER = new Error('the run is over');
  * may lead to another), over the policy's shared connector, destroyed by the caller when the run
  * ends (with `RUN_OVER`). A run owns its connections so that a deadline tears them down for
  * certain (a shared pool reconnects after an aborted request and keeps that socket) and every
- * run really connects to its target. An undici Agent would do the same with a pool's events
- * around each client, which cost a fast run about a quarter of its CPU. `onSocket` sees each
- * connection once it is up, always after a full TLS handshake (never a resumed session), so that
- * its peer certificate is there.
+ * run really connects to its target. An undici Agent would do the same, listening to each
+ * client's events and passing them on, at a cost a fast run's CPU shows (docs/monitoring.md,
+ * "A run's exchange without a pool or a body stream"). `onSocket` sees each connection once it
+ * is up, always after a full TLS handshake (never a resumed session), so that its peer
+ * certificate is there.
  */
 export class RunDispatcher extends Dispatcher {
   readonly #clients = new Map<string, Client>();

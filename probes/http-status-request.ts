@@ -21,11 +21,11 @@ export const MAX_DROPPED_BODY_BYTES = 128 * 1024;
 /**
  * Sends one request over `dispatcher` and answers its final status and headers once its body has
  * been read to the end and dropped. It is undici's `request()` followed by `body.dump()`, without
- * the body stream, the async scope and their garbage, which cost a quarter of a plain HTTP run's
- * CPU, and it ends as `dump()` does: past 128 KiB of body (or a `Content-Length` over it) the
- * connection is cut and the answer counts as complete, and a body that fails once the status is
- * in is dropped with its failure. Rejects with the signal's reason when it aborts, and with
- * undici's error when the exchange fails before the status.
+ * the body stream, the async scope and their garbage (docs/monitoring.md, "A run's exchange
+ * without a pool or a body stream"), and it ends as `dump()` does: past 128 KiB of body (or a
+ * `Content-Length` over it) the connection is cut and the answer counts as complete, and a body
+ * that fails once the status is in is dropped with its failure. Rejects with the signal's reason
+ * when it aborts, and with undici's error when the exchange fails before the status.
  */
 export function requestStatus(dispatcher: Dispatcher, url: URL, request: StatusRequest): Promise<StatusAnswer> {
   const { signal } = request;
