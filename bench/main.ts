@@ -32,6 +32,10 @@ const BENCHMARKS: Record<string, { about: string; flags?: Record<string, string>
     },
     load: () => import('./runner.js'),
   },
+  probe: {
+    about: 'CPU per HTTP probe run in one process (status only, with a keyword and JSON), beside bare undici requests',
+    load: () => import('./probe-http.js'),
+  },
   'status-page': { about: 'a public status page of 50 checks and 90 days', load: () => import('./status-page.js') },
   notify: { about: '1,000 incidents at once: their notifications delivered', load: () => import('./notify.js') },
   dashboard: { about: 'first paint of the checks list and the overview with 10,000 checks, in Chromium', load: () => import('./dashboard.js') },

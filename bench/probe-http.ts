@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { validateCheck, type CheckDefinition } from '../checks/index.js';
 import { createEgressPolicy } from '../probes/egress.js';
@@ -52,6 +51,7 @@ export const run: Benchmark = async () => {
   const { child, url } = await startTarget();
   const egress = createEgressPolicy({ denyPrivate: false });
   const plain = check(url, {});
+  const withKeyword = check(url, { keyword: { value: 'ok' } });
   const withAssertions = check(url, { keyword: { value: 'ok' }, jsonQueries: [{ expression: 'status', expected: 'ok' }] });
   const probe = (definition: CheckDefinition) => async () => {
     const result = await runProbe(definition, { egress });
@@ -69,6 +69,7 @@ export const run: Benchmark = async () => {
     const figures = {
       probeSequential: await measure(3_000, 1, probe(plain)),
       probeConcurrent100: await measure(5_000, 100, probe(plain)),
+      probeWithKeyword: await measure(3_000, 1, probe(withKeyword)),
       probeWithKeywordAndJson: await measure(3_000, 1, probe(withAssertions)),
       baselineUndiciKeepAlive: await measure(3_000, 1, keptAlive),
       baselineUndiciNewConnection: await measure(3_000, 1, fresh),
@@ -85,13 +86,3 @@ export const run: Benchmark = async () => {
     child.kill();
   }
 };
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  run().then(
-    () => process.exit(0),
-    (error) => {
-      process.stderr.write(`${(error as Error).stack}\n`);
-      process.exit(1);
-    },
-  );
-}

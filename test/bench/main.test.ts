@@ -11,7 +11,7 @@ describe('npm run bench', () => {
   it('--help names every benchmark and the flags each takes, and runs none', () => {
     const result = bench('--help');
     expect(result.status).toBe(0);
-    for (const name of ['login', 'api', 'import', 'runner', 'status-page', 'notify', 'dashboard', 'retention', 'check-list']) {
+    for (const name of ['login', 'api', 'import', 'runner', 'status-page', 'notify', 'dashboard', 'retention', 'check-list', 'probe']) {
       expect(result.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
     expect(result.stdout).toContain('--sources=a,b');
