@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BatchedWorker } from '../../../daemon/workers/batched-worker.js';
+import { REPLY_WAIT_MS } from '../../../daemon/workers/serve-batches.js';
 import { closedAfterEach } from '../../support/closed-after-each.js';
 
 // The worker side is the compiled serve-batches.js in dist/ (`node scripts/build.mjs` first),
@@ -42,6 +43,27 @@ describe('a batched worker', () => {
     expect(after.batchesIn - before.batchesIn).toBe(2);
     expect(after.batchesOut - before.batchesOut).toBe(2);
     expect(thread.pending).toBe(0);
+  });
+
+  it('sends the answers of jobs that end a few milliseconds apart back in one message', async () => {
+    const thread = worker();
+    await thread.run({ kind: 'echo', value: 'warm' });
+    const before = (await thread.run({ kind: 'counts' })) as { batchesIn: number; batchesOut: number };
+    const answers = await Promise.all([2, 6, 10].map((ms) => thread.run({ kind: 'slow', value: ms, ms })));
+    expect(answers).toEqual([2, 6, 10]);
+    const after = (await thread.run({ kind: 'counts' })) as { batchesIn: number; batchesOut: number };
+    // Out between the two counts: the first count's answer, and the three answers together.
+    expect(after.batchesOut - before.batchesOut).toBe(2);
+  });
+
+  it(`does not hold an answer back more than ${REPLY_WAIT_MS} ms for a job still under way`, async () => {
+    const thread = worker();
+    await thread.run({ kind: 'echo', value: 'warm' });
+    const slow = thread.run({ kind: 'slow', value: 'late', ms: 1000 });
+    const started = performance.now();
+    expect(await thread.run({ kind: 'slow', value: 'early', ms: 1 })).toBe('early');
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(await slow).toBe('late');
   });
 
   it("runs a batch's jobs at once: a slow job does not hold the others", async () => {
