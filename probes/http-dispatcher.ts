@@ -125,8 +125,3 @@ function settle(done: Promise<unknown>, callback: (() => void) | undefined): Pro
   if (!callback) return settled;
   void settled.then(callback, callback);
 }
-
-/** The dispatcher of one run (see RunDispatcher). */
-export function runDispatcher(egress: EgressPolicy, insecure: boolean, onSocket?: (socket: Socket) => void): RunDispatcher {
-  return new RunDispatcher(egress, insecure, onSocket);
-}

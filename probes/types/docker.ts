@@ -1,6 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { networkFailure } from '../connection-errors.js';
-import { runDispatcher } from '../http-dispatcher.js';
+import { RunDispatcher } from '../http-dispatcher.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
 import { parseHostPort } from '../target.js';
 
@@ -39,7 +39,7 @@ export const dockerProbe = defineProbe({
       dispatcher = new Agent({ connect: { socketPath: engine.socketPath } });
       url = new URL(`http://docker/${path}`);
     } else {
-      dispatcher = runDispatcher(context.egress, false);
+      dispatcher = new RunDispatcher(context.egress, false);
       url = new URL(path, engine.baseUrl);
     }
     try {

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { networkFailure } from '../connection-errors.js';
-import { runDispatcher } from '../http-dispatcher.js';
+import { RunDispatcher } from '../http-dispatcher.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
 
 const DAY_MS = 86_400_000;
@@ -21,7 +21,7 @@ export const domainProbe = defineProbe({
   type: 'domain',
   async run(check, context) {
     const domain = check.target.toLowerCase().replace(/\.$/, '');
-    const dispatcher = runDispatcher(context.egress, false);
+    const dispatcher = new RunDispatcher(context.egress, false);
     try {
       const [server] = await context.caches.rdapBootstrap.serversFor(domain, dispatcher, context.signal, context.now());
       if (!server) throw new ProbeFailure(`no RDAP server is known for ${domain}`);

@@ -3,7 +3,7 @@ import { request, type Dispatcher } from 'undici';
 import { statusCodeMatcher } from '../../checks/status-codes.js';
 import { assertCertificateTime } from '../certificate.js';
 import { decodedBody, MAX_WHOLE_BODY_BYTES, readWholeBody, streamContains } from '../http-body.js';
-import { RUN_OVER, runDispatcher } from '../http-dispatcher.js';
+import { RUN_OVER, RunDispatcher } from '../http-dispatcher.js';
 import { requestStatus, type StatusAnswer } from '../http-status-request.js';
 import { assertJsonQueries, parseJsonBody } from '../json-queries.js';
 import { defineProbe, ProbeFailure, type ProbeSuccess } from '../probe.js';
@@ -32,7 +32,7 @@ export const httpProbe = defineProbe({
 
     let certificate: PeerCertificate | undefined;
     const watchCertificate = config.certificateExpiryDays !== undefined && check.target.startsWith('https:');
-    const dispatcher = runDispatcher(
+    const dispatcher = new RunDispatcher(
       context.egress,
       config.ignoreTlsErrors,
       watchCertificate

@@ -1,6 +1,6 @@
 import { WebSocket, type Dispatcher, type MessageEvent } from 'undici';
 import { onAbort } from '../abort.js';
-import { runDispatcher } from '../http-dispatcher.js';
+import { RunDispatcher } from '../http-dispatcher.js';
 import { defineProbe, ProbeFailure } from '../probe.js';
 import { failureMessage } from '../failure-message.js';
 import { requestHeaders } from '../request-headers.js';
@@ -29,7 +29,7 @@ export const websocketProbe = defineProbe({
   async run(check, context) {
     const { config } = check;
     const observed: HandshakeObservation = {};
-    const agent = runDispatcher(context.egress, config.ignoreTlsErrors);
+    const agent = new RunDispatcher(context.egress, config.ignoreTlsErrors);
     const socket = new WebSocket(check.target, {
       protocols: config.subprotocols,
       headers: requestHeaders(config.headers),

@@ -21,7 +21,7 @@ const EGRESS_MODULE = [
 ];
 
 const RESOLVED = 'connects only to the address resolveTarget (the egress policy) allowed';
-const DISPATCHER = "requests through runDispatcher (the egress policy's connector)";
+const DISPATCHER = "requests through RunDispatcher (the egress policy's connector)";
 
 /** Files that open connections by themselves, and why that is safe. */
 const ALLOWED: Record<string, string> = {
@@ -35,7 +35,7 @@ const ALLOWED: Record<string, string> = {
   'probes/types/http.ts': DISPATCHER,
   'probes/types/domain.ts': DISPATCHER,
   'probes/types/rabbitmq.ts': 'undici Agent whose connect resolves through the egress policy',
-  'probes/types/websocket.ts': 'undici WebSocket over runDispatcher (the egress policy)',
+  'probes/types/websocket.ts': 'undici WebSocket over RunDispatcher (the egress policy)',
   'probes/types/docker.ts': 'the Docker engine on its Unix socket, or a TCP address resolveTarget allowed',
   'probes/types/udp.ts': RESOLVED,
   'probes/types/ntp.ts': RESOLVED,
