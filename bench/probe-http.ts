@@ -4,6 +4,7 @@ import { validateCheck, type CheckDefinition } from '../checks/index.js';
 import { createEgressPolicy } from '../probes/egress.js';
 import { runProbe } from '../probes/run-probe.js';
 import type { Benchmark } from './main.js';
+import { percentile } from './runner-setup.js';
 
 // CPU per HTTP check: runs of the http probe (through runProbe, as the runner calls it) against
 // a cheap target in another process, so that the CPU counted here is the probe's alone.
@@ -24,7 +25,11 @@ async function startTarget(): Promise<{ child: ChildProcess; url: string }> {
 const ROUNDS = 6;
 
 /** The middle value (the upper of the two middle ones). */
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 interface Figure {
   runs: number;
@@ -85,13 +90,13 @@ export const run: Benchmark = async () => {
     for (const { once } of Object.values(cases)) await measure(500, 10, once); // warm-up: JIT, module loading
     const rounds: Record<string, Figure[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, { runs, concurrency, once }] of Object.entries(cases)) rounds[name].push(await measure(runs / ROUNDS, concurrency, once));
+      for (const [name, { runs, concurrency, once }] of Object.entries(cases)) rounds[name].push(await measure(Math.round(runs / ROUNDS), concurrency, once));
     }
     const figures = Object.fromEntries(
       Object.entries(rounds).map(([name, measured]): [string, Figure] => [
         name,
         {
-          runs: cases[name].runs,
+          runs: Math.round(cases[name].runs / ROUNDS) * ROUNDS,
           cpuMicrosPerRun: median(measured.map((m) => m.cpuMicrosPerRun)),
           runsPerSecond: median(measured.map((m) => m.runsPerSecond)),
         },
