@@ -8,7 +8,7 @@ import { nulIssues } from '../http/nul-bytes.js';
 import { serveWorker, startedWith } from '../workers/serve-worker.js';
 import type { ConversionWorkerData } from './conversion-workers.js';
 import { CHECKS_PER_MESSAGE, type ConversionAnswer, type ConversionBatch, type ConversionJob } from './convert-off-thread.js';
-import { conversionDigest } from './import-digest.js';
+import { ConversionDigest } from './import-digest.js';
 
 // A worker started ahead of its import (conversion-workers.ts) loads the converter of the import
 // before it while it waits: most often the apply of the same source follows a preview.
@@ -28,13 +28,18 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
     const data = withToken ? await fetchWithToken(source, input, { baseUrl: apiUrl }) : input;
     const result = await convertImport(source, data);
     // The checks go in batches: the main thread then reads one batch per turn of its event loop
-    // instead of all of a large import at once. Each goes with its canonical JSON, and the
-    // checks are searched for NUL characters here, so that the event loop does neither.
-    const canonical = result.checks.map((check) => canonicalJson(check));
+    // instead of all of a large import at once, and reads each while the next is written out.
+    // Each goes with its canonical JSON, and the checks are searched for NUL characters here, so
+    // that the event loop does neither.
+    const digest = new ConversionDigest();
+    let nulPath: string | undefined;
     for (let i = 0; i < result.checks.length; i += CHECKS_PER_MESSAGE) {
-      progress({ checks: result.checks.slice(i, i + CHECKS_PER_MESSAGE), canonical: canonical.slice(i, i + CHECKS_PER_MESSAGE) });
+      const checks = result.checks.slice(i, i + CHECKS_PER_MESSAGE);
+      const canonical = checks.map((check) => canonicalJson(check));
+      digest.addChecks(canonical);
+      nulPath ??= firstNulPath(checks, canonical, i);
+      progress({ checks, canonical });
     }
-    const nulPath = firstNulPath(result.checks, canonical);
     const { warnings, skipped, pingTokens, maintenance } = result;
     return {
       done: {
@@ -42,7 +47,7 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
         skipped,
         ...(pingTokens ? { pingTokens } : {}),
         ...(maintenance ? { maintenance } : {}),
-        digest: conversionDigest(result, canonical),
+        digest: digest.finish(result),
         ...(nulPath === undefined ? {} : { nulPath }),
       },
     };
@@ -59,14 +64,15 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
 });
 
 /**
- * Where the first check holding a NUL character holds it (as nulIssues names it), or undefined.
- * JSON text writes a NUL as `\u0000`, so only a check whose canonical JSON holds that is searched.
+ * Where the first of `checks` holding a NUL character holds it (as nulIssues names it, counting
+ * the checks from `first`), or undefined. JSON text writes a NUL as `\u0000`, so only a check
+ * whose canonical JSON holds that is searched.
  */
-function firstNulPath(checks: readonly CheckDefinition[], canonical: readonly string[]): string | undefined {
+function firstNulPath(checks: readonly CheckDefinition[], canonical: readonly string[], first: number): string | undefined {
   for (let i = 0; i < checks.length; i++) {
     if (!canonical[i].includes('\\u0000')) continue;
     const [issue] = nulIssues(checks[i]);
-    if (issue) return `checks.${i}.${issue.path}`;
+    if (issue) return `checks.${first + i}.${issue.path}`;
   }
   return undefined;
 }

@@ -7,16 +7,33 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /**
  * The digest of a conversion: its checks, warnings and skipped items, as `canonicalJson(result)`
  * hashes them. The costly part of the import digest, so it is computed where the conversion ran
- * (the worker thread), off the loop. `canonicalChecks` (each check's `canonicalJson`, in order)
- * are hashed as they are, not written out again: the text hashed is the same.
+ * (the worker thread), off the loop, as each batch of checks is written out (`addChecks`, then
+ * `finish`). The checks' canonical texts are hashed as they are, not written out again: the
+ * text hashed is the same.
  */
-export function conversionDigest(result: ConversionResult, canonicalChecks: readonly string[] = result.checks.map((check) => canonicalJson(check))): string {
+export class ConversionDigest {
   // "checks" sorts before every other key of a result, so its list opens the object; the
   // warnings and skipped items, always there, follow it.
-  const rest = canonicalJson({ ...result, checks: undefined });
-  const hash = createHash('sha256').update('{"checks":[');
-  canonicalChecks.forEach((text, index) => hash.update(index === 0 ? text : `,${text}`));
-  return hash.update(`],${rest.slice(1)}`).digest('hex');
+  readonly #hash = createHash('sha256').update('{"checks":[');
+  #checks = 0;
+
+  /** The next checks' `canonicalJson`, in order. */
+  addChecks(canonicalChecks: readonly string[]): void {
+    for (const text of canonicalChecks) this.#hash.update(this.#checks++ === 0 ? text : `,${text}`);
+  }
+
+  /** The digest, once every check of `result` has been added. */
+  finish(result: ConversionResult): string {
+    const rest = canonicalJson({ ...result, checks: undefined });
+    return this.#hash.update(`],${rest.slice(1)}`).digest('hex');
+  }
+}
+
+/** `ConversionDigest` of a whole result at once; `canonicalChecks` is each check's `canonicalJson`, in order. */
+export function conversionDigest(result: ConversionResult, canonicalChecks: readonly string[] = result.checks.map((check) => canonicalJson(check))): string {
+  const digest = new ConversionDigest();
+  digest.addChecks(canonicalChecks);
+  return digest.finish(result);
 }
 
 /**

@@ -158,6 +158,11 @@ describe.each(DATABASE_KINDS)('import convert endpoint [%s]', (kind) => {
       code: 'INVALID_IMPORT_INPUT',
       message: 'The configfile-monitor import holds a NUL character where svc keeps text (checks.1.config.body).',
     });
+    // Past the first message of checks from the conversion worker (500), counted from the first check.
+    const fine = Array.from({ length: 600 }, (_, i) => endpoint(`Fine ${i}`, `tcp://db${i}.example.com:5432`, 'ok')).join('');
+    const later = await convert('source=configfile-monitor', `endpoints:\n${fine}${endpoint('Post', 'https://api.example.com/', 'a\\0b')}`);
+    expect(later.status, JSON.stringify(later.body).slice(0, 300)).toBe(400);
+    expect(later.body.error.message).toBe('The configfile-monitor import holds a NUL character where svc keeps text (checks.600.config.body).');
     expect(await checksSnapshot(daemon)).toBe(before);
     const payload = await convert('source=configfile-monitor&dryRun=true', `endpoints:\n${endpoint('Game', 'tcp://game.example.com:27015', 'query\\0')}`);
     expect(payload.status, JSON.stringify(payload.body)).toBe(200);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../daemon/checks/canonical-json.js';
-import { conversionDigest } from '../../../daemon/import/import-digest.js';
+import { ConversionDigest, conversionDigest } from '../../../daemon/import/import-digest.js';
 import type { ConversionResult } from '../../../importers/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -42,5 +42,13 @@ describe('the digest of a conversion', () => {
         result.checks.map((item) => canonicalJson(item)),
       ),
     ).toBe(expected);
+  });
+
+  it('is the same when the checks are added in batches, as the conversion worker sends them', () => {
+    const checks = Array.from({ length: 7 }, (_, i) => check(`site-${i}`));
+    const result = { ...full, checks } as ConversionResult;
+    const digest = new ConversionDigest();
+    for (const batch of [checks.slice(0, 3), [], checks.slice(3, 6), checks.slice(6)]) digest.addChecks(batch.map((item) => canonicalJson(item)));
+    expect(digest.finish(result)).toBe(sha256(canonicalJson(result)));
   });
 });
