@@ -21,6 +21,16 @@ export function generalCanonicalJson(value: unknown): string {
 
 const NOT_PLAIN = Symbol('not plain data');
 
+/**
+ * The text of each deeply frozen object or list written so far. Frozen plain data (data
+ * properties only, as JSON text and the validators give) cannot change, and the checks of an
+ * import share the frozen parts their validation gave (checks/validation-memo.ts): each shared
+ * part is written out once, not once per check.
+ */
+const frozenTexts = new WeakMap<object, string>();
+/** How many objects and lists that were not frozen have been written: a frozen one is remembered only when none of its own was. */
+let unfrozenWritten = 0;
+
 /** `value` as canonical JSON; undefined where JSON.stringify leaves a value out; NOT_PLAIN for what is not plain data. */
 function writePlain(value: unknown): string | undefined | typeof NOT_PLAIN {
   switch (typeof value) {
@@ -38,16 +48,31 @@ function writePlain(value: unknown): string | undefined | typeof NOT_PLAIN {
       return NOT_PLAIN;
   }
   if (value === null) return 'null';
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_PLAIN;
-    let text = '[';
-    for (let i = 0; i < value.length; i++) {
-      const item = writePlain(value[i]);
-      if (item === NOT_PLAIN) return NOT_PLAIN;
-      text += (i === 0 ? '' : ',') + (item ?? 'null');
-    }
-    return `${text}]`;
+  const frozen = Object.isFrozen(value);
+  if (frozen) {
+    const known = frozenTexts.get(value);
+    if (known !== undefined) return known;
+  } else unfrozenWritten++;
+  const unfrozenBefore = unfrozenWritten;
+  const text = Array.isArray(value) ? writeList(value) : writeRecord(value);
+  if (frozen && text !== NOT_PLAIN && unfrozenWritten === unfrozenBefore) frozenTexts.set(value, text);
+  return text;
+}
+
+/** A list as canonical JSON: items JSON leaves out are written as null. */
+function writeList(value: unknown[]): string | typeof NOT_PLAIN {
+  if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_PLAIN;
+  let text = '[';
+  for (let i = 0; i < value.length; i++) {
+    const item = writePlain(value[i]);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    text += (i === 0 ? '' : ',') + (item ?? 'null');
   }
+  return `${text}]`;
+}
+
+/** An object as canonical JSON, its keys sorted; NOT_PLAIN for anything but a plain object (a class instance, a `toJSON`). */
+function writeRecord(value: object): string | typeof NOT_PLAIN {
   const prototype = Object.getPrototypeOf(value);
   if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
   const record = value as Record<string, unknown>;

@@ -4,7 +4,7 @@ import { canonicalJson, generalCanonicalJson } from '../../../daemon/checks/cano
 // Import baselines recorded with one version are compared with the text of the next: the direct
 // writer of plain data must give exactly what the general path (JSON.stringify with each object's
 // keys sorted) gives, for every value.
-const values: Record<string, unknown> = {
+const makeValues = (): Record<string, unknown> => ({
   'a check': {
     slug: 'api',
     name: 'API "v2"',
@@ -42,11 +42,33 @@ const values: Record<string, unknown> = {
     })(),
   },
   primitives: ['text', 1.5, true, null],
-};
+});
+const values = makeValues();
 
 describe('canonical JSON', () => {
   it.each(Object.keys(values))('is what the general path writes: %s', (name) => {
     expect(canonicalJson(values[name])).toBe(generalCanonicalJson(values[name]));
+  });
+
+  it.each(Object.keys(values))('is what the general path writes for the same value deeply frozen, every time: %s', (name) => {
+    const frozen = deepFreeze(makeValues()[name]);
+    const expected = generalCanonicalJson(frozen);
+    expect(canonicalJson(frozen)).toBe(expected);
+    expect(canonicalJson({ again: frozen })).toBe(generalCanonicalJson({ again: frozen }));
+    expect(canonicalJson(frozen)).toBe(expected);
+  });
+
+  it('remembers a frozen part only when everything in it is frozen: a part that can change is written again', () => {
+    const headers: Record<string, string> = { b: '2' };
+    const config = Object.freeze({ method: 'GET', headers });
+    const check = { slug: 'api', config };
+    expect(canonicalJson(check)).toBe('{"config":{"headers":{"b":"2"},"method":"GET"},"slug":"api"}');
+    headers.a = '1';
+    expect(canonicalJson(check)).toBe('{"config":{"headers":{"a":"1","b":"2"},"method":"GET"},"slug":"api"}');
+    const list = Object.freeze([{ n: 1 }]);
+    expect(canonicalJson(list)).toBe('[{"n":1}]');
+    (list[0] as { n: number }).n = 2;
+    expect(canonicalJson(list)).toBe('[{"n":2}]');
   });
 
   it('sorts keys so that two equal documents compare equal, and writes undefined alone as JSON.stringify does', () => {
@@ -56,3 +78,12 @@ describe('canonical JSON', () => {
     expect(() => canonicalJson({ big: 1n })).toThrow(TypeError);
   });
 });
+
+/** `value` and everything in it frozen. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
