@@ -6,7 +6,7 @@
  * else takes the general path, with the same result.
  */
 export function canonicalJson(value: unknown): string {
-  const written = writePlain(value);
+  const written = writePlain(value, { unfrozen: 0 });
   return written === NOT_PLAIN ? generalCanonicalJson(value) : (written as string);
 }
 
@@ -28,11 +28,13 @@ const NOT_PLAIN = Symbol('not plain data');
  * part is written out once, not once per check.
  */
 const frozenTexts = new WeakMap<object, string>();
-/** How many objects and lists that were not frozen have been written: a frozen one is remembered only when none of its own was. */
-let unfrozenWritten = 0;
+/** How many objects and lists that were not frozen one call has written: a frozen one is remembered only when none of its own was. */
+interface WriteCount {
+  unfrozen: number;
+}
 
 /** `value` as canonical JSON; undefined where JSON.stringify leaves a value out; NOT_PLAIN for what is not plain data. */
-function writePlain(value: unknown): string | undefined | typeof NOT_PLAIN {
+function writePlain(value: unknown, count: WriteCount): string | undefined | typeof NOT_PLAIN {
   switch (typeof value) {
     case 'string':
     case 'number':
@@ -52,19 +54,19 @@ function writePlain(value: unknown): string | undefined | typeof NOT_PLAIN {
   if (frozen) {
     const known = frozenTexts.get(value);
     if (known !== undefined) return known;
-  } else unfrozenWritten++;
-  const unfrozenBefore = unfrozenWritten;
-  const text = Array.isArray(value) ? writeList(value) : writeRecord(value);
-  if (frozen && text !== NOT_PLAIN && unfrozenWritten === unfrozenBefore) frozenTexts.set(value, text);
+  } else count.unfrozen++;
+  const unfrozenBefore = count.unfrozen;
+  const text = Array.isArray(value) ? writeList(value, count) : writeRecord(value, count);
+  if (frozen && text !== NOT_PLAIN && count.unfrozen === unfrozenBefore) frozenTexts.set(value, text);
   return text;
 }
 
 /** A list as canonical JSON: items JSON leaves out are written as null. */
-function writeList(value: unknown[]): string | typeof NOT_PLAIN {
+function writeList(value: unknown[], count: WriteCount): string | typeof NOT_PLAIN {
   if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_PLAIN;
   let text = '[';
   for (let i = 0; i < value.length; i++) {
-    const item = writePlain(value[i]);
+    const item = writePlain(value[i], count);
     if (item === NOT_PLAIN) return NOT_PLAIN;
     text += (i === 0 ? '' : ',') + (item ?? 'null');
   }
@@ -72,14 +74,14 @@ function writeList(value: unknown[]): string | typeof NOT_PLAIN {
 }
 
 /** An object as canonical JSON, its keys sorted; NOT_PLAIN for anything but a plain object (a class instance, a `toJSON`). */
-function writeRecord(value: object): string | typeof NOT_PLAIN {
+function writeRecord(value: object, count: WriteCount): string | typeof NOT_PLAIN {
   const prototype = Object.getPrototypeOf(value);
   if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
   const record = value as Record<string, unknown>;
   let text = '{';
   let first = true;
   for (const key of sortedKeys(record)) {
-    const item = writePlain(record[key]);
+    const item = writePlain(record[key], count);
     if (item === NOT_PLAIN) return NOT_PLAIN;
     if (item === undefined) continue;
     text += `${first ? '' : ','}${JSON.stringify(key)}:${item}`;

@@ -18,6 +18,8 @@ const ALLOWED: Record<string, string> = {
   'probes/egress-fetch.ts: dispatchers': 'dispatchers derived from an egress policy object, which belongs to one app',
   'probes/tls-options.ts: trustStores': 'trust stores derived from an egress policy object, which belongs to one app',
   'daemon/db/statement-spans.ts: spanStart': "the current span of SQLite statements of the thread's one event loop, whichever app runs them",
+  'daemon/checks/canonical-json.ts: frozenTexts':
+    'the canonical text of each deeply frozen object, held weakly by the object, which cannot change: the same for every app',
   'probes/registry.ts: loaded': "which driver modules were imported; Node's module cache is process-wide anyway",
   // Moving to typed worker files with their state on AppDeps.caches (issue 27, another change).
   'daemon/auth/saml/verify-worker.ts: worker': 'the SAML verification worker',
