@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { topFrames } from './cpu-profile.js';
 import { startBenchDaemon } from './import-setup.js';
 import {
+  daemonCommand,
   fixed,
   httpChecks,
   load,
@@ -26,7 +26,6 @@ import {
 // part of the figure per run. With `--profile` the loaded daemon also runs under
 // `node --cpu-prof` and its top frames are printed.
 
-const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 const CHECKS = 1000;
 const INTERVAL = 20;
 /** When the second window of the loaded daemon starts: seconds after the daemon started. */
@@ -54,7 +53,7 @@ interface DaemonSetup {
 
 function startDaemonProcess(dbUrl: string, { profileDir, probeThreads }: DaemonSetup): ChildProcess {
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  return spawn(process.execPath, [...flags, SVC_BIN, 'daemon'], {
+  return spawn(process.execPath, [...flags, ...daemonCommand()], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',

@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { daemonCommand } from './runner-setup.js';
 
 // Runner processes (`svc daemon` with SVC_NODE_ROLE=runner) for the benches that measure more
 // than one, and the histograms read from their metrics addresses.
-
-const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 
 export interface RunnerProcess {
   child: ChildProcess;
@@ -17,7 +15,7 @@ export interface RunnerProcess {
  * and on PostgreSQL SVC_SECRET_KEY: SQLite finds its key beside the database file).
  */
 export function startRunnerProcess(dbUrl: string, env: Record<string, string> = {}): RunnerProcess {
-  const child = spawn(process.execPath, [SVC_BIN, 'daemon'], {
+  const child = spawn(process.execPath, daemonCommand(), {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { upsertChecks } from '../daemon/checks/check-store.js';
 import { ensureStates } from '../daemon/runner/check-states.js';
 import { validateCheck, type CheckDefinition } from '../checks/index.js';
@@ -15,6 +16,20 @@ export const percentile = (sorted: number[], q: number) => (sorted.length === 0 
 export const fixed = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 /** The 1-minute load average, printed beside every figure: the machine is shared. */
 export const load = () => loadavg()[0].toFixed(2);
+
+/** The CLI's entry point, which starts the daemons the benchmarks measure. */
+const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
+
+/**
+ * How a benchmark starts `svc daemon` in a process of its own: node with the flags of bin/svc's
+ * first line (`#!/usr/bin/env -S node <flags>`), as an installed `svc daemon` runs.
+ */
+export function daemonCommand(): string[] {
+  const shebang = readFileSync(SVC_BIN, 'utf8').split('\n', 1)[0];
+  const flags = /^#!\/usr\/bin\/env -S node(?<flags>( --\S+)*)$/.exec(shebang)?.groups?.flags;
+  if (flags === undefined) throw new Error(`bin/svc does not start with "#!/usr/bin/env -S node [flags]": ${shebang}`);
+  return [...flags.split(' ').filter(Boolean), SVC_BIN, 'daemon'];
+}
 
 /** A tiny HTTP server in its own process: answers 200 "ok" to everything. */
 export async function startTarget(): Promise<{ url: string; child: ChildProcess }> {

@@ -1,7 +1,6 @@
 import type { AppDeps } from '../daemon/deps.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { systemClock } from '../daemon/clock.js';
 import type { Db } from '../daemon/db/connect.js';
@@ -16,7 +15,7 @@ import { postgresProblem, startBenchDaemon, BENCH_SECRET_KEY } from './import-se
 import { coordinatorCeiling } from './coordinator.js';
 import { daemonCost, threadsNote } from './runner-cost.js';
 import { maxRateProcesses } from './runner-processes-rate.js';
-import { fixed, httpChecks, percentile, resultsInWindow, seed, sleep, startTarget } from './runner-setup.js';
+import { daemonCommand, fixed, httpChecks, percentile, resultsInWindow, seed, sleep, startTarget } from './runner-setup.js';
 import { printTable } from './table.js';
 import { flag } from './flags.js';
 import { SETTINGS } from '../daemon/config/settings.js';
@@ -42,7 +41,6 @@ const wanted = (part: string) => !ONLY || ONLY.includes(part);
 const RATES = flag('rates')?.split(',').map(Number);
 /** `--probe-threads=N`: HTTP runs on N probe threads beside the runner's thread (SVC_RUNNER_PROBE_THREADS; the daemon's default when absent), in every part. */
 const PROBE_THREADS = Number(flag('probe-threads') ?? SETTINGS.runnerProbeThreads.default);
-const SVC_BIN = fileURLToPath(new URL('../../bin/svc', import.meta.url));
 /** The sustained rate is measured after one interval of its checks (10 s): every check has run once, the code is compiled. */
 const RATE_WARMUP_SECONDS = 10;
 
@@ -176,7 +174,7 @@ async function maxRate(target: string, rows: string[][], figures: Record<string,
 }
 
 function startRunnerProcess(dbUrl: string): ChildProcess {
-  return spawn(process.execPath, [SVC_BIN, 'daemon'], {
+  return spawn(process.execPath, daemonCommand(), {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',

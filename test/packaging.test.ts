@@ -23,6 +23,17 @@ describe('packaging', () => {
     expect(result.status).toBe(0);
   });
 
+  it("starts the daemon with bin/svc's Node flags every way: its first line, npm start and the Dockerfile", () => {
+    const shebang = readFileSync(join(ROOT, 'bin', 'svc'), 'utf8').split('\n', 1)[0];
+    const flags = /^#!\/usr\/bin\/env -S node((?: --\S+)+)$/.exec(shebang)?.[1].trim();
+    // A young generation of 4 MiB a half in every isolate (see bin/svc).
+    expect(flags).toBe('--max-semi-space-size=4');
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.start).toMatch(new RegExp(`exec node ${flags} bin/svc daemon$`));
+    const cmd = /^CMD (.+)$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
+    expect(JSON.parse(cmd!)).toEqual(['node', ...flags!.split(' '), 'bin/svc', 'daemon']);
+  });
+
   it.runIf(containerEngine)(
     'builds the container image',
     () => {
