@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/local-servers.js';
 import { openDatabase, migrate } from '../../daemon/db/connect.js';
 import { runSvc, SVC_BIN } from '../support/cli.js';
 import { createTestDatabase, DATABASE_KINDS } from '../support/databases.js';
@@ -106,14 +107,6 @@ function spawnDaemon(env: Record<string, string>): {
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
   return { child, output: () => ({ stdout, stderr }), exited };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function waitForReady(url: string, timeoutMs = 20_000): Promise<void> {

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect, type AddressInfo } from 'node:net';
+import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,13 +30,31 @@ export async function waitForPort(port: number, timeoutMs = 30_000, what = `port
   }
 }
 
-/** A TCP port nobody listens on right now. */
+/**
+ * Where freePort looks: below Linux's ephemeral range (32768-60999), from which the kernel takes
+ * the local port of every outgoing connection and of every listener on port 0. A port of the
+ * ephemeral range found free could be taken by any connection of a test running meanwhile
+ * before the caller binds it (a daemon then fails with "already in use"); one below it only by
+ * another caller picking the same port.
+ */
+const FREE_PORTS = { first: 20_000, last: 32_767 };
+
+/** A TCP port nobody listens on right now, for a server whose address must be known before it starts. */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (let tries = 0; tries < 100; tries++) {
+    const port = FREE_PORTS.first + Math.floor(Math.random() * (FREE_PORTS.last - FREE_PORTS.first + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port found between ${FREE_PORTS.first} and ${FREE_PORTS.last}`);
+}
+
+/** Whether a server can listen on 127.0.0.1:`port` now (it is closed again at once). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 /** Whether a server needed by a suite is there; `reason` says what is missing when it is not. */

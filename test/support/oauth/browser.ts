@@ -1,5 +1,3 @@
-import { createServer } from 'node:net';
-
 interface Cookie {
   value: string;
   path: string;
@@ -77,13 +75,4 @@ export class TestBrowser {
 }
 
 /** A port that was free a moment ago, so a daemon's base URL can be known before it starts. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../local-servers.js';
