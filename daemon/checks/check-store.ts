@@ -4,6 +4,7 @@ import type { CheckDefinition } from '../../checks/index.js';
 import type { Db } from '../db/connect.js';
 import { newId, newIds as makeIds } from '../db/ids.js';
 import { inTransaction } from '../db/in-transaction.js';
+import { insertRows, type ColumnTypes } from '../db/insert-rows.js';
 import { preparedRead } from '../db/prepared-read.js';
 import type { ChecksTable } from '../db/schema.js';
 import { conflict } from '../errors.js';
@@ -64,7 +65,10 @@ export interface UpsertResolver {
 
 // Rows per multi-row statement: 14 parameters a check stays well under both engines' limits.
 const CHECK_BATCH = 500;
-const LABEL_BATCH = 1000;
+// Labels per statement. SQLite: 4 parameters each, and a statement holds the event loop while it
+// runs. PostgreSQL: four arrays, and each statement runs the label rows' reference check once
+// (migration 024), so fewer, larger statements.
+const LABEL_BATCH = { sqlite: 1000, postgres: 5000 };
 // Slugs per look-up: one parameter each, well under both engines' limits (SQLite 32,766,
 // PostgreSQL 65,535). On SQLite a query holds the event loop while it runs, so a 10,000-check
 // import reads what exists in a few queries of moderate size rather than one large one.
@@ -76,7 +80,27 @@ const ANALYZE_SAMPLE_ROWS = 1000;
 /** Writes after which the planner's statistics are refreshed (see upsertChecks). */
 const ANALYZE_AFTER = 1000;
 
+const CHECK_COLUMNS: ColumnTypes<'checks'> = {
+  uid: 'text',
+  organization_uid: 'text',
+  slug: 'text',
+  name: 'text',
+  type: 'text',
+  enabled: 'int4',
+  interval_seconds: 'int4',
+  target: 'text',
+  config: 'text',
+  thresholds: 'text',
+  labels: 'text',
+  description: 'text',
+  created_at: 'text',
+  updated_at: 'text',
+};
+const LABEL_COLUMNS: ColumnTypes<'check_labels'> = { check_uid: 'text', organization_uid: 'text', key: 'text', value: 'text' };
+
 const slugTaken = (slug: string) => conflict('SLUG_TAKEN', `A check with slug "${slug}" already exists in this organization.`);
+
+const isSqlite = (db: Executor) => db.getExecutor().adapter instanceof SqliteAdapter;
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -86,11 +110,12 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 async function insertLabels(db: Executor, orgUid: string, checks: { uid: string; labels: Record<string, string> }[]): Promise<void> {
   const rows = checks.flatMap(({ uid, labels }) => Object.entries(labels).map(([key, value]) => ({ check_uid: uid, organization_uid: orgUid, key, value })));
-  for (const batch of chunks(rows, LABEL_BATCH)) await db.insertInto('check_labels').values(batch).execute();
+  const size = isSqlite(db) ? LABEL_BATCH.sqlite : LABEL_BATCH.postgres;
+  for (const batch of chunks(rows, size)) await insertRows(db, 'check_labels', LABEL_COLUMNS, batch).execute();
 }
 
 async function deleteLabels(db: Executor, checkUids: string[]): Promise<void> {
-  for (const batch of chunks(checkUids, LABEL_BATCH)) await db.deleteFrom('check_labels').where('check_uid', 'in', batch).execute();
+  for (const batch of chunks(checkUids, LOOKUP_BATCH)) await db.deleteFrom('check_labels').where('check_uid', 'in', batch).execute();
 }
 
 /**
@@ -354,9 +379,8 @@ export async function upsertChecks(
   const at = options.now.toISOString();
   const stored = new Map<string, string>();
   for (const batch of chunks(writes, CHECK_BATCH)) {
-    const returned = await db
-      .insertInto('checks')
-      .values(batch.map(({ content, uid }) => ({ uid, organization_uid: orgUid, ...content, created_at: at, updated_at: at })))
+    const rows = batch.map(({ content, uid }) => ({ uid, organization_uid: orgUid, ...content, created_at: at, updated_at: at }));
+    const returned = await insertRows(db, 'checks', CHECK_COLUMNS, rows)
       .onConflict((oc) =>
         oc.columns(['organization_uid', 'slug']).doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
@@ -407,7 +431,7 @@ export async function upsertChecks(
     // both engines, and rolled back with it.
     // SQLite runs ANALYZE on the daemon's thread: a sample of each index is enough for the
     // planner and keeps the pause short (analysis_limit is per connection; 0 restores "all rows").
-    const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+    const sqlite = isSqlite(db);
     if (sqlite) await sql`pragma analysis_limit = ${sql.raw(String(ANALYZE_SAMPLE_ROWS))}`.execute(db);
     await sql`analyze checks`.execute(db);
     await sql`analyze check_labels`.execute(db);

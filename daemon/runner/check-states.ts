@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Executor } from '../checks/check-store.js';
+import { insertRows, type ColumnTypes } from '../db/insert-rows.js';
 import { nextSlot } from './schedule.js';
 
 // Every check has one check_states row (its schedule, lease, state and ping token). Rows are
@@ -11,6 +12,23 @@ import { nextSlot } from './schedule.js';
 export const newPingToken = (): string => randomBytes(16).toString('base64url');
 
 const BATCH = 500;
+const STATE_COLUMNS: ColumnTypes<'check_states'> = {
+  check_uid: 'text',
+  next_run_at: 'int8',
+  lease_owner: 'text',
+  state: 'text',
+  state_since: 'text',
+  fail_streak: 'int4',
+  success_streak: 'int4',
+  last_at: 'int8',
+  last_status: 'int4',
+  last_latency_ms: 'int4',
+  last_message: 'text',
+  incident_uid: 'text',
+  ping_token: 'text',
+  last_ping_at: 'int8',
+  armed_at: 'int8',
+};
 
 /**
  * Creates the missing state rows of `checkUids` (or of every check when absent), each first due
@@ -40,27 +58,28 @@ export async function ensureStates(db: Executor, nowMs: number, checkUids?: read
     const missing = await query.limit(BATCH).execute();
     if (missing.length === 0) return made;
     const at = new Date(nowMs).toISOString();
-    const inserted = await db
-      .insertInto('check_states')
-      .values(
-        missing.map((row) => ({
-          check_uid: row.uid,
-          next_run_at: nextSlot(row.uid, Number(row.interval_seconds), nowMs),
-          lease_owner: null,
-          state: 'pending' as const,
-          state_since: at,
-          fail_streak: 0,
-          success_streak: 0,
-          last_at: null,
-          last_status: null,
-          last_latency_ms: null,
-          last_message: null,
-          incident_uid: null,
-          ping_token: pingTokens?.get(row.uid) ?? newPingToken(),
-          last_ping_at: null,
-          armed_at: nowMs,
-        })),
-      )
+    const inserted = await insertRows(
+      db,
+      'check_states',
+      STATE_COLUMNS,
+      missing.map((row) => ({
+        check_uid: row.uid,
+        next_run_at: nextSlot(row.uid, Number(row.interval_seconds), nowMs),
+        lease_owner: null,
+        state: 'pending' as const,
+        state_since: at,
+        fail_streak: 0,
+        success_streak: 0,
+        last_at: null,
+        last_status: null,
+        last_latency_ms: null,
+        last_message: null,
+        incident_uid: null,
+        ping_token: pingTokens?.get(row.uid) ?? newPingToken(),
+        last_ping_at: null,
+        armed_at: nowMs,
+      })),
+    )
       .onConflict((oc) => oc.column('check_uid').doNothing())
       .executeTakeFirst();
     made += Number(inserted.numInsertedOrUpdatedRows ?? 0);
