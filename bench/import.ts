@@ -261,27 +261,33 @@ export async function run(): Promise<Record<string, unknown>> {
     }
 
     const cli = measureCli(databaseFile);
-    const sqlite = Object.values(figures.sqlite ?? figures.postgres);
-    const worst = (key: Exclude<keyof SourceFigures, 'applyStalls'>) => Math.max(...sqlite.map((f) => f[key]));
     const worstLoop = Math.max(...Object.values(figures).flatMap((byKind) => Object.values(byKind).map((f) => f.applyLoopP99Ms)));
     const longestStall = Math.max(...Object.values(figures).flatMap((byKind) => Object.values(byKind).map((f) => f.applyLoopMaxMs)));
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-    process.stdout.write('\n');
-    printTable(
-      [
-        ['slowest apply through the endpoint, SQLite', ms(worst('applyMs')), `<= ${TARGET_APPLY_MS} ms: ${verdict(worst('applyMs') <= TARGET_APPLY_MS)}`],
+    // The targets of each database measured, judged on its slowest source.
+    const perDatabase = Object.entries(figures).flatMap(([kind, bySource]) => {
+      const name = kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+      const worst = (key: Exclude<keyof SourceFigures, 'applyStalls'>) => Math.max(...Object.values(bySource).map((f) => f[key]));
+      return [
+        [`slowest apply through the endpoint, ${name}`, ms(worst('applyMs')), `<= ${TARGET_APPLY_MS} ms: ${verdict(worst('applyMs') <= TARGET_APPLY_MS)}`],
         [
-          'slowest preview through the endpoint, SQLite',
+          `slowest preview through the endpoint, ${name}`,
           ms(worst('previewMs')),
           `<= ${TARGET_PREVIEW_MS} ms: ${verdict(worst('previewMs') <= TARGET_PREVIEW_MS)}`,
         ],
-        ['highest apply/raw through the endpoint, SQLite', `${worst('applyToRaw')}x`, `<= ${TARGET_RATIO}x: ${verdict(worst('applyToRaw') <= TARGET_RATIO)}`],
+        [`highest apply/raw through the endpoint, ${name}`, `${worst('applyToRaw')}x`, `<= ${TARGET_RATIO}x: ${verdict(worst('applyToRaw') <= TARGET_RATIO)}`],
         [
-          'slowest store apply (writes only), SQLite',
+          `slowest store apply (writes only), ${name}`,
           ms(worst('storeApplyMs')),
           `< ${TARGET_STORE_APPLY_MS} ms: ${verdict(worst('storeApplyMs') < TARGET_STORE_APPLY_MS)}`,
         ],
-        ['highest store apply/raw, SQLite', `${worst('storeApplyToRaw')}x`, `<= ${TARGET_RATIO}x: ${verdict(worst('storeApplyToRaw') <= TARGET_RATIO)}`],
+        [`highest store apply/raw, ${name}`, `${worst('storeApplyToRaw')}x`, `<= ${TARGET_RATIO}x: ${verdict(worst('storeApplyToRaw') <= TARGET_RATIO)}`],
+      ];
+    });
+    process.stdout.write('\n');
+    printTable(
+      [
+        ...perDatabase,
         [
           `event-loop delay p99 during a ${MONITORS}-monitor apply, worst source and database`,
           `${worstLoop} ms`,
