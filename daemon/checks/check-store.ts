@@ -1,4 +1,4 @@
-import { sql, SqliteAdapter, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { checkSwitched } from '../runner/check-switches.js';
 import type { CheckDefinition } from '../../checks/index.js';
 import type { Db } from '../db/connect.js';
@@ -15,7 +15,7 @@ import { isUniqueViolation } from './unique-violation.js';
 import type { CheckState } from '../runner/state-machine.js';
 import { countChecks, refuseBeyondCheckLimit } from './check-limit.js';
 import { encodePosition, type CheckListOrder, type CheckListPosition } from './check-list-query.js';
-import type { Executor } from '../db/executor.js';
+import { onPostgres, type Executor } from '../db/executor.js';
 
 // The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
 // Every function takes the query builder to run on, so a caller may pass a transaction.
@@ -100,8 +100,6 @@ const LABEL_COLUMNS: ColumnTypes<'check_labels'> = { check_uid: 'text', organiza
 
 const slugTaken = (slug: string) => conflict('SLUG_TAKEN', `A check with slug "${slug}" already exists in this organization.`);
 
-const isSqlite = (db: Executor) => db.getExecutor().adapter instanceof SqliteAdapter;
-
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -110,7 +108,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 async function insertLabels(db: Executor, orgUid: string, checks: { uid: string; labels: Record<string, string> }[]): Promise<void> {
   const rows = checks.flatMap(({ uid, labels }) => Object.entries(labels).map(([key, value]) => ({ check_uid: uid, organization_uid: orgUid, key, value })));
-  const size = isSqlite(db) ? LABEL_BATCH.sqlite : LABEL_BATCH.postgres;
+  const size = onPostgres(db) ? LABEL_BATCH.postgres : LABEL_BATCH.sqlite;
   for (const batch of chunks(rows, size)) await insertRows(db, 'check_labels', LABEL_COLUMNS, batch).execute();
 }
 
@@ -431,7 +429,7 @@ export async function upsertChecks(
     // both engines, and rolled back with it.
     // SQLite runs ANALYZE on the daemon's thread: a sample of each index is enough for the
     // planner and keeps the pause short (analysis_limit is per connection; 0 restores "all rows").
-    const sqlite = isSqlite(db);
+    const sqlite = !onPostgres(db);
     if (sqlite) await sql`pragma analysis_limit = ${sql.raw(String(ANALYZE_SAMPLE_ROWS))}`.execute(db);
     await sql`analyze checks`.execute(db);
     await sql`analyze check_labels`.execute(db);

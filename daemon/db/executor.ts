@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
@@ -7,3 +7,6 @@ import type { Database } from './schema.js';
  * that a caller can run them inside its own transaction.
  */
 export type Executor = Kysely<Database>;
+
+/** Whether a handle runs on PostgreSQL (else SQLite), for the few statements written for each. */
+export const onPostgres = (db: Executor): boolean => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,5 +1,5 @@
-import { PostgresAdapter, sql, type Insertable, type InsertQueryBuilder, type InsertResult } from 'kysely';
-import type { Executor } from './executor.js';
+import { sql, type Insertable, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import { onPostgres, type Executor } from './executor.js';
 import type { Database } from './schema.js';
 
 /** The PostgreSQL type of a column that `insertRows` writes. */
@@ -25,7 +25,7 @@ export function insertRows<T extends keyof Database & string>(
   const unnamed = rows.length > 0 ? Object.keys(rows[0]).find((name) => !(name in columns)) : undefined;
   if (unnamed !== undefined) throw new Error(`insertRows: ${table}.${unnamed} has no column type`);
   const insert = db.insertInto(table);
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return insert.values(rows);
+  if (!onPostgres(db)) return insert.values(rows);
   const names = Object.keys(columns) as (keyof Insertable<Database[T]> & string)[];
   const arrays = names.map((name) => sql`${rows.map((row) => (row as Record<string, unknown>)[name] ?? null)}::${sql.raw(columns[name] as ColumnType)}[]`);
   return insert.columns(names as never).expression(sql`select * from unnest(${sql.join(arrays)})`);

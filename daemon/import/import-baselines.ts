@@ -5,6 +5,7 @@ import type { ImportFieldChange, ImportFieldConflict } from '../../contract/resp
 import { canonicalJson } from '../checks/canonical-json.js';
 import { rowToCheck } from '../checks/check-rows.js';
 import type { Executor, UpsertOutcome, UpsertResolver } from '../checks/check-store.js';
+import { onPostgres } from '../db/executor.js';
 import type { ChecksTable } from '../db/schema.js';
 import { definitionChanges, mergeReimport } from './reimport-merge.js';
 
@@ -13,8 +14,12 @@ import { definitionChanges, mergeReimport } from './reimport-merge.js';
 
 /** Check uids per look-up: one parameter each, well under both engines' limits. */
 const LOOKUP_BATCH = 2000;
-/** Rows per multi-row write: 5 parameters each. */
-const WRITE_BATCH = 500;
+/**
+ * Rows per multi-row write: 5 parameters each. On SQLite a statement holds the event loop while
+ * it runs; on PostgreSQL each statement runs the rows' reference check once (migration 024).
+ * (Sent as arrays, the definitions' JSON would be escaped into array literals: slower here.)
+ */
+const WRITE_BATCH = { sqlite: 500, postgres: 2000 };
 
 interface Baseline {
   source: string;
@@ -96,10 +101,11 @@ export function reimportResolver(source: ImportSource, overwrite: boolean, canon
         if (known?.source === source && known.definition === definition) continue;
         rows.push({ check_uid: outcome.uid, organization_uid: orgUid, source, definition, imported_at: at });
       }
-      for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+      const size = onPostgres(db) ? WRITE_BATCH.postgres : WRITE_BATCH.sqlite;
+      for (let i = 0; i < rows.length; i += size) {
         await db
           .insertInto('check_import_baselines')
-          .values(rows.slice(i, i + WRITE_BATCH))
+          .values(rows.slice(i, i + size))
           .onConflict((oc) =>
             oc.column('check_uid').doUpdateSet((eb) => ({
               source: eb.ref('excluded.source'),

@@ -19,7 +19,7 @@ import * as heartbeatSchedules from './020-heartbeat-schedules.js';
 import * as resultPartitions from './021-result-partitions.js';
 import * as incidentUpdatedIndex from './022-incident-updated-index.js';
 import * as maintenanceMail from './023-maintenance-mail.js';
-import * as labelReferencePerStatement from './024-label-reference-per-statement.js';
+import * as checkReferencesPerStatement from './024-check-references-per-statement.js';
 
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -43,5 +43,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '021-result-partitions': resultPartitions,
   '022-incident-updated-index': incidentUpdatedIndex,
   '023-maintenance-mail': maintenanceMail,
-  '024-label-reference-per-statement': labelReferencePerStatement,
+  '024-check-references-per-statement': checkReferencesPerStatement,
 };
