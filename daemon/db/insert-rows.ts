@@ -12,7 +12,7 @@ export type ColumnTypes<T extends keyof Database> = { readonly [K in keyof Inser
  * An insert of many rows in one statement; chain `onConflict` or `returning` as on any insert.
  * On PostgreSQL the rows go as one array per column (`insert ... select * from unnest($1::text[],
  * ...)`): a few parameters instead of one per value, which the driver writes and PostgreSQL
- * binds faster (docs/import.md, "Label rows and baselines checked once per statement"). On
+ * binds faster (docs/import.md, "Fewer parameters, references checked once per statement"). On
  * SQLite, a VALUES list. `columns` names every column of the rows, in any order (a row with a
  * column it does not name is refused: PostgreSQL would leave that column out).
  */
