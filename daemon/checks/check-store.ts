@@ -4,7 +4,7 @@ import type { CheckDefinition } from '../../checks/index.js';
 import type { Db } from '../db/connect.js';
 import { newId, newIds as makeIds } from '../db/ids.js';
 import { inTransaction } from '../db/in-transaction.js';
-import { insertRows, type ColumnTypes } from '../db/insert-rows.js';
+import { insertRows } from '../db/insert-rows.js';
 import { preparedRead } from '../db/prepared-read.js';
 import type { ChecksTable } from '../db/schema.js';
 import { conflict } from '../errors.js';
@@ -80,24 +80,6 @@ const ANALYZE_SAMPLE_ROWS = 1000;
 /** Writes after which the planner's statistics are refreshed (see upsertChecks). */
 const ANALYZE_AFTER = 1000;
 
-const CHECK_COLUMNS: ColumnTypes<'checks'> = {
-  uid: 'text',
-  organization_uid: 'text',
-  slug: 'text',
-  name: 'text',
-  type: 'text',
-  enabled: 'int4',
-  interval_seconds: 'int4',
-  target: 'text',
-  config: 'text',
-  thresholds: 'text',
-  labels: 'text',
-  description: 'text',
-  created_at: 'text',
-  updated_at: 'text',
-};
-const LABEL_COLUMNS: ColumnTypes<'check_labels'> = { check_uid: 'text', organization_uid: 'text', key: 'text', value: 'text' };
-
 const slugTaken = (slug: string) => conflict('SLUG_TAKEN', `A check with slug "${slug}" already exists in this organization.`);
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -109,7 +91,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 async function insertLabels(db: Executor, orgUid: string, checks: { uid: string; labels: Record<string, string> }[]): Promise<void> {
   const rows = checks.flatMap(({ uid, labels }) => Object.entries(labels).map(([key, value]) => ({ check_uid: uid, organization_uid: orgUid, key, value })));
   const size = onPostgres(db) ? LABEL_BATCH.postgres : LABEL_BATCH.sqlite;
-  for (const batch of chunks(rows, size)) await insertRows(db, 'check_labels', LABEL_COLUMNS, batch).execute();
+  for (const batch of chunks(rows, size)) await insertRows(db, 'check_labels', batch).execute();
 }
 
 async function deleteLabels(db: Executor, checkUids: string[]): Promise<void> {
@@ -378,7 +360,7 @@ export async function upsertChecks(
   const stored = new Map<string, string>();
   for (const batch of chunks(writes, CHECK_BATCH)) {
     const rows = batch.map(({ content, uid }) => ({ uid, organization_uid: orgUid, ...content, created_at: at, updated_at: at }));
-    const returned = await insertRows(db, 'checks', CHECK_COLUMNS, rows)
+    const returned = await insertRows(db, 'checks', rows)
       .onConflict((oc) =>
         oc.columns(['organization_uid', 'slug']).doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Executor } from '../checks/check-store.js';
-import { insertRows, type ColumnTypes } from '../db/insert-rows.js';
+import { insertRows } from '../db/insert-rows.js';
 import { nextSlot } from './schedule.js';
 
 // Every check has one check_states row (its schedule, lease, state and ping token). Rows are
@@ -12,23 +12,6 @@ import { nextSlot } from './schedule.js';
 export const newPingToken = (): string => randomBytes(16).toString('base64url');
 
 const BATCH = 500;
-const STATE_COLUMNS: ColumnTypes<'check_states'> = {
-  check_uid: 'text',
-  next_run_at: 'int8',
-  lease_owner: 'text',
-  state: 'text',
-  state_since: 'text',
-  fail_streak: 'int4',
-  success_streak: 'int4',
-  last_at: 'int8',
-  last_status: 'int4',
-  last_latency_ms: 'int4',
-  last_message: 'text',
-  incident_uid: 'text',
-  ping_token: 'text',
-  last_ping_at: 'int8',
-  armed_at: 'int8',
-};
 
 /**
  * Creates the missing state rows of `checkUids` (or of every check when absent), each first due
@@ -61,7 +44,6 @@ export async function ensureStates(db: Executor, nowMs: number, checkUids?: read
     const inserted = await insertRows(
       db,
       'check_states',
-      STATE_COLUMNS,
       missing.map((row) => ({
         check_uid: row.uid,
         next_run_at: nextSlot(row.uid, Number(row.interval_seconds), nowMs),
