@@ -1,7 +1,7 @@
 // The entry of the worker thread that runs imports (see convert-off-thread.ts), one at a time and
 // of one organization only (conversion-workers.ts): for a token source it first fetches the
 // monitors with the token, then converts and answers. A limit that stops it takes nothing else down.
-import { convertImport, fetchWithToken, ImportInputError, IMPORT_REGISTRY, isSavedListing } from '../../importers/index.js';
+import { convertImport, fetchWithToken, ImportInputError, IMPORT_REGISTRY, isSavedListing, type ImportSource } from '../../importers/index.js';
 import type { CheckDefinition } from '../../checks/index.js';
 import { canonicalJson } from '../checks/canonical-json.js';
 import { nulIssues } from '../http/nul-bytes.js';
@@ -19,7 +19,25 @@ if (preload && preload in IMPORT_REGISTRY) {
   void Promise.all([entry.load(), entry.token?.loadFetch()]).catch(() => undefined);
 }
 
+/**
+ * This worker's last conversion that came back whole, of a body that is the data itself (not a
+ * token whose monitors are fetched): the next job of the same source and the same bytes, most
+ * often the apply after its preview, is answered from it without converting again. A worker
+ * converts the imports of one organization only (conversion-workers.ts), and what it keeps is
+ * dropped as the next job starts, so no two conversions are ever held at once.
+ */
+let last: { source: ImportSource; input: Uint8Array; batches: ConversionBatch[]; answer: ConversionAnswer } | undefined;
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+
 serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, input, apiUrl }, progress) => {
+  const kept = last;
+  last = undefined;
+  if (kept && kept.source === source && sameBytes(kept.input, input) && 'done' in kept.answer) {
+    for (const batch of kept.batches) progress(batch);
+    last = kept;
+    return { done: { ...kept.answer.done, reused: true } };
+  }
   try {
     // A token source's body is a token (or API key), or its listings saved as JSON. With a token
     // the monitors are fetched here, so that their pages are parsed off the daemon's event loop
@@ -33,15 +51,17 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
     // that the event loop does neither.
     const digest = new ConversionDigest();
     let nulPath: string | undefined;
+    const batches: ConversionBatch[] = [];
     for (let i = 0; i < result.checks.length; i += CHECKS_PER_MESSAGE) {
       const checks = result.checks.slice(i, i + CHECKS_PER_MESSAGE);
       const canonical = checks.map((check) => canonicalJson(check));
       digest.addChecks(canonical);
       nulPath ??= firstNulPath(checks, canonical, i);
       progress({ checks, canonical });
+      batches.push({ checks, canonical });
     }
     const { warnings, skipped, pingTokens, maintenance } = result;
-    return {
+    const answer: ConversionAnswer = {
       done: {
         warnings,
         skipped,
@@ -49,8 +69,11 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
         ...(maintenance ? { maintenance } : {}),
         digest: digest.finish(result),
         ...(nulPath === undefined ? {} : { nulPath }),
+        reused: false,
       },
     };
+    if (!withToken) last = { source, input, batches, answer };
+    return answer;
   } catch (error) {
     // The adapters (and undici) load only for a token source, so their error class is looked up late.
     const { HostedApiError } = error instanceof ImportInputError ? { HostedApiError: undefined } : await import('../../importers/shared/upstream-error.js');

@@ -33,6 +33,8 @@ export type ConversionAnswer =
         digest: string;
         /** The path of the first NUL character in the checks (see nulIssues), when one holds any. */
         nulPath?: string;
+        /** Whether the worker answered from its last conversion, of the same source and bytes. */
+        reused: boolean;
       };
     }
   | { inputError: string }
@@ -47,6 +49,12 @@ export interface Converted {
   canonical: string[];
   /** The path of the first NUL character in the checks, when one holds any. */
   nulPath?: string;
+  /**
+   * Whether the organization's kept worker answered from its last conversion, of the same source
+   * and the same bytes (most often the apply after its preview), instead of converting again.
+   * Never for a token whose monitors are fetched: those are fetched again.
+   */
+  reused: boolean;
 }
 
 /** The limits of one conversion (config `import.conversion_timeout_ms`, `import.conversion_memory_mb`). */
@@ -101,12 +109,13 @@ export async function convertOffThread(
   if (outcome.ok) {
     const answer = outcome.value;
     if ('done' in answer) {
-      const { warnings, skipped, pingTokens, maintenance, digest, nulPath } = answer.done;
+      const { warnings, skipped, pingTokens, maintenance, digest, nulPath, reused } = answer.done;
       return {
         result: { checks, warnings, skipped, ...(pingTokens ? { pingTokens } : {}), ...(maintenance ? { maintenance } : {}) },
         digest,
         canonical,
         ...(nulPath === undefined ? {} : { nulPath }),
+        reused,
       };
     }
     if ('inputError' in answer) throw new ImportInputError(answer.inputError);

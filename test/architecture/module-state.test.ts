@@ -21,6 +21,8 @@ const ALLOWED: Record<string, string> = {
   'daemon/checks/canonical-json.ts: frozenTexts':
     'the canonical text of each deeply frozen object, held weakly by the object, which cannot change: the same for every app',
   'probes/registry.ts: loaded': "which driver modules were imported; Node's module cache is process-wide anyway",
+  'daemon/import/conversion-worker.ts: last':
+    "a conversion worker's last whole conversion, for the next job of the same bytes: the thread serves one organization of one app",
   // Moving to typed worker files with their state on AppDeps.caches (issue 27, another change).
   'daemon/auth/saml/verify-worker.ts: worker': 'the SAML verification worker',
   'daemon/auth/saml/verify-worker.ts: pending': 'the SAML verification worker',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConversionWorkers } from '../../../daemon/import/conversion-workers.js';
 import { convertOffThread } from '../../../daemon/import/convert-off-thread.js';
 import { closedAfterEach } from '../../support/closed-after-each.js';
+import { ImportInputError } from '../../../importers/index.js';
 
 // Conversions run on a worker thread (the compiled one in dist/: `npm run build` first).
 const SOURCE = 'uptime-api-monitor';
@@ -32,6 +33,27 @@ describe('conversion workers started ahead and kept', () => {
       expect(converted.result.checks).toEqual(alone.result.checks);
       expect(converted.digest).toBe(alone.digest);
     }
+  });
+
+  it('answers the next import of the same bytes from the kept worker without converting again, and only the last', async () => {
+    const app = workers();
+    const first = await convertOffThread(SOURCE, input(4), limits, { pool: app, org: 'org-a' });
+    const again = await convertOffThread(SOURCE, input(4), limits, { pool: app, org: 'org-a' });
+    expect([first.reused, again.reused]).toEqual([false, true]);
+    expect(again.result).toEqual(first.result);
+    expect(again.canonical).toEqual(first.canonical);
+    expect(again.digest).toBe(first.digest);
+    // Other bytes are converted; the first bytes then are too, since only the last conversion is kept.
+    const other = await convertOffThread(SOURCE, input(5), limits, { pool: app, org: 'org-a' });
+    const back = await convertOffThread(SOURCE, input(4), limits, { pool: app, org: 'org-a' });
+    expect([other.reused, back.reused]).toEqual([false, false]);
+    expect(other.result.checks).toHaveLength(5);
+    expect(back.digest).toBe(first.digest);
+    // Another source of the same bytes is converted as that source.
+    await expect(convertOffThread('selfhosted-monitor-db', input(4), limits, { pool: app, org: 'org-a' })).rejects.toThrow(ImportInputError);
+    // A worker another organization gets keeps nothing of org-a's.
+    const elsewhere = await convertOffThread(SOURCE, input(4), limits, { pool: app, org: 'org-b' });
+    expect(elsewhere.reused).toBe(false);
   });
 
   it("keeps the worker of a whole conversion for its organization's next import only", async () => {

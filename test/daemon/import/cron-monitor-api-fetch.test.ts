@@ -47,6 +47,7 @@ describe.each(DATABASE_KINDS)('import from the cron monitor API with a key [%s]'
     expect(request).toMatchObject({ method: 'GET', path: '/hc/api/v3/checks/' });
     expect(request.headers['x-api-key']).toBe(FULL);
 
+    const fetched = api.requests.length;
     const applied = await convert('source=cron-monitor-api', FULL);
     expect(applied.body).toMatchObject({ dryRun: false, created: 4, updated: 0, skipped: 1 });
     expect(applied.body.checks.map((c: { action: string }) => c.action)).toEqual(preview.body.checks.map((c: { action: string }) => c.action));
@@ -57,6 +58,8 @@ describe.each(DATABASE_KINDS)('import from the cron monitor API with a key [%s]'
     expect((await daemon.request('GET', '/ping/31365bce-8da9-4729-8ff3-aaa71d56b712')).status).toBe(200);
 
     const again = await convert('source=cron-monitor-api', FULL);
+    // A key's monitors are fetched for every import, even of the same key: they may have changed.
+    expect(api.requests.length).toBe(fetched + 2);
     expect(again.body).toMatchObject({ created: 0, updated: 0, unchanged: 4 });
     keyless([preview.body, applied.body, again.body, backup.body, await checksSnapshot(daemon)]);
   });
