@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Selectable } from 'kysely';
 import { checkSwitched } from '../runner/check-switches.js';
 import type { CheckDefinition } from '../../checks/index.js';
@@ -202,7 +203,9 @@ export async function readCheck(db: Db, orgUid: string, slug: string): Promise<S
 
 async function findRowsBySlugs(db: Executor, orgUid: string, slugs: readonly string[]): Promise<Map<string, Selectable<ChecksTable>>> {
   const found = new Map<string, Selectable<ChecksTable>>();
-  for (const batch of chunks([...new Set(slugs)], LOOKUP_BATCH)) {
+  for (const [index, batch] of chunks([...new Set(slugs)], LOOKUP_BATCH).entries()) {
+    // On SQLite a query settles without a turn of the event loop: give it one between look-ups.
+    if (index > 0) await nextTurn();
     const rows = await db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', 'in', batch).execute();
     for (const row of rows) found.set(row.slug, row);
   }
@@ -316,6 +319,8 @@ export async function upsertChecks(
   }
   const existing = await findRowsBySlugs(db, orgUid, [...seen]);
   await options.resolver?.prepare(db, [...existing.values()]);
+  // On SQLite the last look-up held the event loop: let other requests in before the comparison.
+  await nextTurn();
   const newIds = makeIds(checks.filter((check) => !existing.has(check.slug)).length, options.now.getTime());
   // Sorted random tails, handed out in order, keep the input order in the listing.
   newIds.sort();
@@ -327,7 +332,7 @@ export async function upsertChecks(
   for (const [index, incoming] of checks.entries()) {
     let check = incoming;
     // Comparing and serialising a large import is real work: let other requests in now and then.
-    if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (index > 0 && index % YIELD_EVERY === 0) await nextTurn();
     const row = existing.get(check.slug);
     if (!row) {
       const uid = newIds[nextNew++];

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { MANAGED_LABEL_KEY, importResponse, type ConversionResult, type ImportResponse, type ImportSource, type ImportWarning } from '../../importers/index.js';
 import { countChecks, refuseBeyondCheckLimit } from '../checks/check-limit.js';
@@ -65,7 +66,10 @@ export async function runImport(
 ): Promise<ImportResponse> {
   const now = deps.clock.now();
   const owner = { key: MANAGED_LABEL_KEY, value: source, takeOver: options.takeOver === true };
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  // The conversion's batches may all have been read in the turn that ended it (a conversion the
+  // worker kept answers at once): other requests go first.
+  await nextTurn();
+  const response = await deps.db.kysely.transaction().execute(async (trx) => {
     if (!options.dryRun) await lockImports(trx, deps.db.kind, orgUid);
     const checkLimit = deps.config.organizations.checksLimit;
     const held = checkLimit > 0 ? await countChecks(trx, orgUid) : 0;
@@ -104,4 +108,7 @@ export async function runImport(
     }
     return { ...response, ...(windows.length > 0 ? { maintenanceWindows } : {}), digest };
   });
+  // On SQLite the commit held the event loop: the response is written out in a turn of its own.
+  await nextTurn();
+  return response;
 }
