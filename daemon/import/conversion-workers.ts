@@ -31,7 +31,8 @@ type Spare = { pool: ConversionPool; memoryMb: number; org?: string; expiry?: No
  * The conversion workers of one app: at most one spare worker beside those converting. Nothing
  * is started before the first import. A worker whose conversion came back whole waits for the
  * next import of the same organization (most often the apply after a preview), already started
- * and with its code compiled: a worker never converts two organizations' imports. Otherwise, or
+ * and with its code compiled, and answers the same bytes from its last conversion
+ * (conversion-worker.ts): a worker never converts two organizations' imports. Otherwise, or
  * once it has waited WARM_WORKER_MS, it is stopped, and a fresh worker is started ahead for the
  * next import of any organization, loading the converter of the same source while it waits.
  */
