@@ -1,6 +1,6 @@
-import { PostgresAdapter } from 'kysely';
 import { conflict } from '../errors.js';
 import type { Executor } from './check-store.js';
+import { onPostgres } from '../db/executor.js';
 
 /**
  * How many checks the organization holds now, inside the transaction that will add some. On
@@ -9,7 +9,7 @@ import type { Executor } from './check-store.js';
  * without the other's rows); SQLite's transactions are serialized already.
  */
 export async function countChecks(trx: Executor, orgUid: string): Promise<number> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+  if (onPostgres(trx)) {
     await trx.selectFrom('organizations').select('uid').where('uid', '=', orgUid).forUpdate().execute();
   }
   const row = await trx

@@ -7,7 +7,7 @@ import { canonicalJson } from '../checks/canonical-json.js';
 import { nulIssues } from '../http/nul-bytes.js';
 import { serveWorker, startedWith } from '../workers/serve-worker.js';
 import type { ConversionWorkerData } from './conversion-workers.js';
-import { CHECKS_PER_MESSAGE, type ConversionAnswer, type ConversionBatch, type ConversionJob } from './convert-off-thread.js';
+import { CHECKS_PER_MESSAGE, type ConversionAnswer, type ConversionBatch, type ConversionDone, type ConversionJob } from './convert-off-thread.js';
 import { ConversionDigest } from './import-digest.js';
 
 // A worker started ahead of its import (conversion-workers.ts) loads the converter of the import
@@ -26,17 +26,17 @@ if (preload && preload in IMPORT_REGISTRY) {
  * converts the imports of one organization only (conversion-workers.ts), and what it keeps is
  * dropped as the next job starts, so no two conversions are ever held at once.
  */
-let last: { source: ImportSource; input: Uint8Array; batches: ConversionBatch[]; answer: ConversionAnswer } | undefined;
+let last: { source: ImportSource; input: Uint8Array; batches: ConversionBatch[]; done: ConversionDone } | undefined;
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 
 serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, input, apiUrl }, progress) => {
   const kept = last;
   last = undefined;
-  if (kept && kept.source === source && sameBytes(kept.input, input) && 'done' in kept.answer) {
+  if (kept && kept.source === source && sameBytes(kept.input, input)) {
     for (const batch of kept.batches) progress(batch);
     last = kept;
-    return { done: { ...kept.answer.done, reused: true } };
+    return { done: { ...kept.done, reused: true } };
   }
   try {
     // A token source's body is a token (or API key), or its listings saved as JSON. With a token
@@ -61,19 +61,17 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
       batches.push({ checks, canonical });
     }
     const { warnings, skipped, pingTokens, maintenance } = result;
-    const answer: ConversionAnswer = {
-      done: {
-        warnings,
-        skipped,
-        ...(pingTokens ? { pingTokens } : {}),
-        ...(maintenance ? { maintenance } : {}),
-        digest: digest.finish(result),
-        ...(nulPath === undefined ? {} : { nulPath }),
-        reused: false,
-      },
+    const done: ConversionDone = {
+      warnings,
+      skipped,
+      ...(pingTokens ? { pingTokens } : {}),
+      ...(maintenance ? { maintenance } : {}),
+      digest: digest.finish(result),
+      ...(nulPath === undefined ? {} : { nulPath }),
+      reused: false,
     };
-    if (!withToken) last = { source, input, batches, answer };
-    return answer;
+    if (!withToken) last = { source, input, batches, done };
+    return { done };
   } catch (error) {
     // The adapters (and undici) load only for a token source, so their error class is looked up late.
     const { HostedApiError } = error instanceof ImportInputError ? { HostedApiError: undefined } : await import('../../importers/shared/upstream-error.js');

@@ -22,24 +22,21 @@ export interface ConversionBatch {
   canonical: string[];
 }
 
+/** The end of a whole conversion: the rest of the result, with its digest. */
+export interface ConversionDone {
+  warnings: ConversionResult['warnings'];
+  skipped: ConversionResult['skipped'];
+  pingTokens?: ConversionResult['pingTokens'];
+  maintenance?: ConversionResult['maintenance'];
+  digest: string;
+  /** The path of the first NUL character in the checks (see nulIssues), when one holds any. */
+  nulPath?: string;
+  /** Whether the worker answered from its last conversion, of the same source and bytes. */
+  reused: boolean;
+}
+
 /** The worker's answer: the rest of the result with its digest, or why there is none. */
-export type ConversionAnswer =
-  | {
-      done: {
-        warnings: ConversionResult['warnings'];
-        skipped: ConversionResult['skipped'];
-        pingTokens?: ConversionResult['pingTokens'];
-        maintenance?: ConversionResult['maintenance'];
-        digest: string;
-        /** The path of the first NUL character in the checks (see nulIssues), when one holds any. */
-        nulPath?: string;
-        /** Whether the worker answered from its last conversion, of the same source and bytes. */
-        reused: boolean;
-      };
-    }
-  | { inputError: string }
-  | { upstream: UpstreamProblem }
-  | { failure: string };
+export type ConversionAnswer = { done: ConversionDone } | { inputError: string } | { upstream: UpstreamProblem } | { failure: string };
 
 /** A conversion and its digest (see import-digest.ts). */
 export interface Converted {

@@ -1,5 +1,5 @@
-import { PostgresAdapter } from 'kysely';
 import type { Executor } from '../checks/check-store.js';
+import { onPostgres } from '../db/executor.js';
 import { resolveBySystem, unresolvedIncidentsOf } from '../incidents/incident-lifecycle.js';
 import { recordStateChange, type ChangedCheck } from './check-incidents.js';
 
@@ -61,6 +61,6 @@ export async function checkSwitched(trx: Executor, check: ChangedCheck, wasEnabl
 async function stateRow(trx: Executor, checkUid: string) {
   let query = trx.selectFrom('check_states').select(['state', 'incident_uid']).where('check_uid', '=', checkUid);
   // The result writer holds state rows with FOR UPDATE on PostgreSQL: wait for it, then decide.
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
+  if (onPostgres(trx)) query = query.forUpdate();
   return query.executeTakeFirst();
 }

@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor } from '../checks/check-store.js';
+import { onPostgres } from '../db/executor.js';
 
 /** How many response times `?include=latencies` gives each listed check. */
 export const RECENT_LATENCY_POINTS = 20;
@@ -25,7 +26,7 @@ export async function recentLatenciesOf(db: Executor, seriesOf: Map<string, numb
   const add = (rows: Run[]) => {
     for (const row of rows) bySeries.get(Number(row.series))?.push({ at: Number(row.at), latency: Number(row.latency_ms) });
   };
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (onPostgres(db)) {
     add(await lastRunsLateral(db, seriesList, nowMs - RECENT_WINDOW_MS, nowMs + 86_400_000));
     const short = seriesList.filter((series) => bySeries.get(series)!.length < RECENT_LATENCY_POINTS);
     if (short.length > 0) {
