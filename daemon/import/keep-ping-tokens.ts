@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { ImportWarning } from '../../importers/index.js';
+import type { CheckDefinition } from '../../checks/index.js';
 import type { UpsertOutcome } from '../checks/check-store.js';
 import type { DatabaseKind } from '../db/connect.js';
 import type { Executor } from '../db/executor.js';
-import { ensureStates } from '../runner/check-states.js';
+import { insertStates } from '../runner/check-states.js';
 
 // A heartbeat imported from a tool keeps the ping token it had there, so that the job's URL
 // changes only in its host. The token is a check's state (check_states.ping_token), not its
@@ -12,6 +13,9 @@ import { ensureStates } from '../runner/check-states.js';
 
 /** What a kept token may look like: URL-safe, long enough not to be guessed (Uptime Kuma 1.x made 10 characters). */
 const KEEPABLE = /^[A-Za-z0-9._~-]{10,128}$/;
+
+/** Tokens looked up per statement. */
+const HELD_LOOKUP = 2000;
 
 const dropped = (item: string, slug: string, why: string): ImportWarning => ({
   item,
@@ -22,8 +26,8 @@ const dropped = (item: string, slug: string, why: string): ImportWarning => ({
 });
 
 /**
- * Writes the source's ping token of each heartbeat check the import creates (a preview only
- * reads), and answers a warning for each token that could not be kept: one another check holds
+ * Writes the source's ping token of each heartbeat check the import creates, in the state row
+ * it makes for it (a preview only reads; `checks` are the import's checks by slug), and answers a warning for each token that could not be kept: one another check holds
  * already (the check keeps a fresh token), or one not fit to be a token. Tokens never appear
  * in a warning.
  */
@@ -32,7 +36,7 @@ export async function keepPingTokens(
   kind: DatabaseKind,
   pingTokens: Readonly<Record<string, string>> | undefined,
   outcomes: readonly UpsertOutcome[],
-  names: ReadonlyMap<string, string>,
+  checks: ReadonlyMap<string, Pick<CheckDefinition, 'name' | 'intervalSeconds'>>,
   options: { nowMs: number; dryRun: boolean },
 ): Promise<ImportWarning[]> {
   if (!pingTokens) return [];
@@ -46,33 +50,34 @@ export async function keepPingTokens(
   if (!options.dryRun && kind === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('svc-import-ping-tokens'))`.execute(db);
   const tokens = created.map((outcome) => pingTokens[outcome.slug]);
   const held = new Set<string>();
-  for (let i = 0; i < tokens.length; i += 500) {
+  for (let i = 0; i < tokens.length; i += HELD_LOOKUP) {
     const rows = await db
       .selectFrom('check_states')
       .select('ping_token')
-      .where('ping_token', 'in', tokens.slice(i, i + 500))
+      .where('ping_token', 'in', tokens.slice(i, i + HELD_LOOKUP))
       .execute();
     for (const row of rows) held.add(row.ping_token);
   }
-  const kept: Array<{ uid?: string; token: string }> = [];
+  const kept: Array<{ uid?: string; intervalSeconds: number; token: string }> = [];
   const claimed = new Set<string>();
   for (const outcome of created) {
     const token = pingTokens[outcome.slug];
-    const item = names.get(outcome.slug) ?? outcome.slug;
+    const check = checks.get(outcome.slug)!;
+    const item = check.name;
     if (!KEEPABLE.test(token)) warnings.push(dropped(item, outcome.slug, 'it is not 10 to 128 URL-safe characters'));
     else if (held.has(token) || claimed.has(token)) warnings.push(dropped(item, outcome.slug, 'another check already has it'));
     else {
       claimed.add(token);
-      kept.push({ uid: outcome.uid, token });
+      kept.push({ uid: outcome.uid, intervalSeconds: check.intervalSeconds, token });
     }
   }
   if (options.dryRun || kept.length === 0) return warnings;
-  // The state rows of the checks just created are made with their kept tokens.
-  const made = await ensureStates(
+  // The state rows of the checks just created are made with their kept tokens, from the
+  // intervals the import has at hand: nothing is read back.
+  const made = await insertStates(
     db,
     options.nowMs,
-    kept.map((entry) => entry.uid!),
-    new Map(kept.map(({ uid, token }) => [uid!, token])),
+    kept.map(({ uid, intervalSeconds, token }) => ({ uid: uid!, intervalSeconds, pingToken: token })),
   );
   if (made === kept.length) return warnings;
   // Some row was made meanwhile (with a fresh token): the tokens are written over, a statement

@@ -84,10 +84,10 @@ export async function runImport(
     const windows = result.maintenance ?? [];
     const maintenanceWindows = options.dryRun ? windows.length : await replaceImportedWindows(trx, orgUid, source, windows, now);
     const bySlug = new Map(outcomes.map((outcome) => [outcome.slug, outcome]));
-    const names = new Map(result.checks.map((check) => [check.slug, check.name]));
+    const bySlugCheck = new Map(result.checks.map((check) => [check.slug, check]));
     const inConflict = outcomes.filter((outcome) => outcome.action === 'conflict');
-    const conflicts = inConflict.map((outcome) => ownedElsewhere(outcome, names.get(outcome.slug)!, source));
-    const tokenWarnings = await keepPingTokens(trx, deps.db.kind, result.pingTokens, outcomes, names, { nowMs: now.getTime(), dryRun: options.dryRun });
+    const conflicts = inConflict.map((outcome) => ownedElsewhere(outcome, bySlugCheck.get(outcome.slug)!.name, source));
+    const tokenWarnings = await keepPingTokens(trx, deps.db.kind, result.pingTokens, outcomes, bySlugCheck, { nowMs: now.getTime(), dryRun: options.dryRun });
     const fieldsOf = (slug: string) => {
       const detail = reimport.details.get(slug);
       return {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Executor } from '../checks/check-store.js';
+import { onPostgres } from '../db/executor.js';
 import { insertRows } from '../db/insert-rows.js';
 import { nextSlot } from './schedule.js';
 
@@ -13,17 +14,65 @@ export const newPingToken = (): string => randomBytes(16).toString('base64url');
 
 const BATCH = 500;
 
+/** A check that needs its state row: its uid, its interval and, for a heartbeat, the ping token it keeps. */
+export interface NewState {
+  uid: string;
+  intervalSeconds: number;
+  pingToken?: string;
+}
+
+/** Rows per insert of insertStates: one array per column on PostgreSQL, a VALUES list (15 parameters a row) on SQLite. */
+const INSERT_BATCH = { sqlite: BATCH, postgres: 5000 };
+
+/**
+ * Makes the state rows of `checks`, each first due at its next slot, with its kept token or a
+ * fresh one; a check that has its row already keeps it. For a writer that knows the checks it
+ * just created (an import), so nothing is read back. Answers how many were made.
+ */
+export async function insertStates(db: Executor, nowMs: number, checks: readonly NewState[]): Promise<number> {
+  const at = new Date(nowMs).toISOString();
+  const size = onPostgres(db) ? INSERT_BATCH.postgres : INSERT_BATCH.sqlite;
+  let made = 0;
+  for (let i = 0; i < checks.length; i += size) {
+    const inserted = await insertRows(
+      db,
+      'check_states',
+      checks.slice(i, i + size).map((check) => ({
+        check_uid: check.uid,
+        next_run_at: nextSlot(check.uid, check.intervalSeconds, nowMs),
+        lease_owner: null,
+        state: 'pending' as const,
+        state_since: at,
+        fail_streak: 0,
+        success_streak: 0,
+        last_at: null,
+        last_status: null,
+        last_latency_ms: null,
+        last_message: null,
+        incident_uid: null,
+        ping_token: check.pingToken ?? newPingToken(),
+        last_ping_at: null,
+        armed_at: nowMs,
+      })),
+    )
+      .onConflict((oc) => oc.column('check_uid').doNothing())
+      .executeTakeFirst();
+    made += Number(inserted.numInsertedOrUpdatedRows ?? 0);
+  }
+  return made;
+}
+
 /**
  * Creates the missing state rows of `checkUids` (or of every check when absent), each first due
- * at its next slot, with the token of `pingTokens` (by check uid) or a fresh one. Safe to run
- * on several replicas at once: a row made meanwhile is kept. Answers how many were made.
+ * at its next slot, with a fresh token. Safe to run on several replicas at once: a row made
+ * meanwhile is kept. Answers how many were made.
  */
-export async function ensureStates(db: Executor, nowMs: number, checkUids?: readonly string[], pingTokens?: ReadonlyMap<string, string>): Promise<number> {
+export async function ensureStates(db: Executor, nowMs: number, checkUids?: readonly string[]): Promise<number> {
   if (checkUids && checkUids.length > BATCH) {
     // One look-up and insert per batch of the given checks (each answers at most BATCH rows).
     let made = 0;
     for (let i = 0; i < checkUids.length; i += BATCH) {
-      made += await ensureStates(db, nowMs, checkUids.slice(i, i + BATCH), pingTokens);
+      made += await ensureStates(db, nowMs, checkUids.slice(i, i + BATCH));
     }
     return made;
   }
@@ -40,31 +89,11 @@ export async function ensureStates(db: Executor, nowMs: number, checkUids?: read
     }
     const missing = await query.limit(BATCH).execute();
     if (missing.length === 0) return made;
-    const at = new Date(nowMs).toISOString();
-    const inserted = await insertRows(
+    made += await insertStates(
       db,
-      'check_states',
-      missing.map((row) => ({
-        check_uid: row.uid,
-        next_run_at: nextSlot(row.uid, Number(row.interval_seconds), nowMs),
-        lease_owner: null,
-        state: 'pending' as const,
-        state_since: at,
-        fail_streak: 0,
-        success_streak: 0,
-        last_at: null,
-        last_status: null,
-        last_latency_ms: null,
-        last_message: null,
-        incident_uid: null,
-        ping_token: pingTokens?.get(row.uid) ?? newPingToken(),
-        last_ping_at: null,
-        armed_at: nowMs,
-      })),
-    )
-      .onConflict((oc) => oc.column('check_uid').doNothing())
-      .executeTakeFirst();
-    made += Number(inserted.numInsertedOrUpdatedRows ?? 0);
+      nowMs,
+      missing.map((row) => ({ uid: row.uid, intervalSeconds: Number(row.interval_seconds) })),
+    );
     if (checkUids || missing.length < BATCH) return made;
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 import { startFakeHealthchecksApi, type FakeHealthchecksApi } from '../../support/fakes/healthchecks-api-fake.js';
+import { nextSlot } from '../../../daemon/runner/schedule.js';
 import { tokenOf } from '../../support/runner.js';
 import { checksSnapshot, convertPath } from './helpers.js';
 
@@ -127,6 +128,18 @@ describe.each(DATABASE_KINDS)('import from the cron monitor API with a key [%s]'
     for (const i of [0, 499, 500, 899]) {
       const check = await daemon.request('GET', `/orgs/many-heartbeats/checks/job-${i}`, { token: admin });
       expect(tokenOf(check.body.pingUrl)).toBe(uuid(i));
+    }
+    // Each state row is first due at its check's own slot (daemon/runner/schedule.ts), from the
+    // interval the import wrote: the rows are made from the converted checks, not read back.
+    const states = await daemon.deps.db.kysely
+      .selectFrom('check_states as s')
+      .innerJoin('checks as c', 'c.uid', 's.check_uid')
+      .select(['c.uid', 'c.interval_seconds', 's.next_run_at', 's.armed_at'])
+      .where('c.slug', 'in', ['job-0', 'job-500', 'job-899'])
+      .execute();
+    expect(states).toHaveLength(3);
+    for (const state of states) {
+      expect(Number(state.next_run_at)).toBe(nextSlot(state.uid, Number(state.interval_seconds), Number(state.armed_at)));
     }
     expect((await daemon.request('GET', `/ping/${uuid(899)}`)).status).toBe(200);
   });
