@@ -76,10 +76,6 @@ const LABEL_BATCH = { sqlite: 1000, postgres: 5000 };
 const LOOKUP_BATCH = 2000;
 /** Checks compared between two turns of the event loop in upsertChecks. */
 const YIELD_EVERY = 500;
-/** Rows of each index SQLite's ANALYZE samples after a bulk import. */
-const ANALYZE_SAMPLE_ROWS = 1000;
-/** Writes after which the planner's statistics are refreshed (see upsertChecks). */
-const ANALYZE_AFTER = 1000;
 
 const slugTaken = (slug: string) => conflict('SLUG_TAKEN', `A check with slug "${slug}" already exists in this organization.`);
 
@@ -408,19 +404,6 @@ export async function upsertChecks(
     if (write.wasEnabled === undefined || write.wasEnabled === write.check.enabled) continue;
     const check = { uid: stored.get(write.check.slug) ?? write.uid, organizationUid: orgUid, slug: write.check.slug, name: write.check.name };
     await checkSwitched(db, check, write.wasEnabled, write.check.enabled, options.now);
-  }
-  if (writes.length >= ANALYZE_AFTER) {
-    // Right after a bulk import PostgreSQL still believes the table nearly empty (autovacuum
-    // has not run yet) and sorts the whole organization for the first page of the list.
-    // Fresh statistics make that page an index range at once. Allowed inside a transaction on
-    // both engines, and rolled back with it.
-    // SQLite runs ANALYZE on the daemon's thread: a sample of each index is enough for the
-    // planner and keeps the pause short (analysis_limit is per connection; 0 restores "all rows").
-    const sqlite = !onPostgres(db);
-    if (sqlite) await sql`pragma analysis_limit = ${sql.raw(String(ANALYZE_SAMPLE_ROWS))}`.execute(db);
-    await sql`analyze checks`.execute(db);
-    await sql`analyze check_labels`.execute(db);
-    if (sqlite) await sql`pragma analysis_limit = 0`.execute(db);
   }
   return outcomes;
 }

@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { MANAGED_LABEL_KEY, importResponse, type ConversionResult, type ImportResponse, type ImportSource, type ImportWarning } from '../../importers/index.js';
 import { countChecks, refuseBeyondCheckLimit } from '../checks/check-limit.js';
+import { refreshCheckStatisticsAfter } from '../checks/check-statistics.js';
 import { upsertChecks, type Executor, type UpsertOutcome } from '../checks/check-store.js';
 import type { AppDeps } from '../deps.js';
 import { conflict } from '../errors.js';
@@ -58,7 +59,7 @@ async function lockImports(trx: Executor, kind: AppDeps['db']['kind'], orgUid: s
  * nothing; the preview runs the same reads and writes nothing.
  */
 export async function runImport(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'lifecycle' | 'logger'>,
   orgUid: string,
   source: ImportSource,
   result: ConversionResult,
@@ -69,6 +70,7 @@ export async function runImport(
   // The conversion's batches may all have been read in the turn that ended it (a conversion the
   // worker kept answers at once): other requests go first.
   await nextTurn();
+  let writes = 0;
   const response = await deps.db.kysely.transaction().execute(async (trx) => {
     if (!options.dryRun) await lockImports(trx, deps.db.kind, orgUid);
     const checkLimit = deps.config.organizations.checksLimit;
@@ -79,6 +81,7 @@ export async function runImport(
     const outcomes = await upsertChecks(trx, orgUid, result.checks, { now, dryRun: options.dryRun, owner, resolver: reimport.resolver });
     // Thrown inside the transaction: the preview says so too, and an apply's writes are rolled back.
     refuseBeyondCheckLimit(held, outcomes.filter((outcome) => outcome.action === 'create').length, checkLimit);
+    if (!options.dryRun) writes = outcomes.filter((outcome) => outcome.action === 'create' || outcome.action === 'update').length;
     if (!options.dryRun) await reimport.record(trx, orgUid, canonical ?? result.checks.map((check) => canonicalJson(check)), outcomes, now);
     // The source's maintenance windows replace those its last import made.
     const windows = result.maintenance ?? [];
@@ -110,5 +113,6 @@ export async function runImport(
   });
   // On SQLite the commit held the event loop: the response is written out in a turn of its own.
   await nextTurn();
+  refreshCheckStatisticsAfter(deps, writes);
   return response;
 }
