@@ -27,9 +27,9 @@ const dropped = (item: string, slug: string, why: string): ImportWarning => ({
 
 /**
  * Writes the source's ping token of each heartbeat check the import creates, in the state row
- * it makes for it (a preview only reads; `checks` are the import's checks by slug), and answers a warning for each token that could not be kept: one another check holds
- * already (the check keeps a fresh token), or one not fit to be a token. Tokens never appear
- * in a warning.
+ * it makes for it (a preview only reads; `checks` are the import's checks by slug), and answers
+ * a warning for each token that could not be kept: one another check holds already (the check
+ * keeps a fresh token), or one not fit to be a token. Tokens never appear in a warning.
  */
 export async function keepPingTokens(
   db: Executor,

@@ -7,7 +7,8 @@ import { nextSlot } from './schedule.js';
 // Every check has one check_states row (its schedule, lease, state and ping token). Rows are
 // made here, for checks that lack one: by the runner as it looks for new checks, and by the API
 // when it shows a check that no runner has seen yet. Checks are written by several modules
-// (REST, import, MCP), so the row follows the check rather than being made by each writer.
+// (REST, import, MCP), so the row follows the check rather than being made by each writer; an
+// import makes the rows of the heartbeats it creates itself, to keep their ping tokens.
 
 /** A new heartbeat ping token: 128 random bits, URL-safe. */
 export const newPingToken = (): string => randomBytes(16).toString('base64url');
