@@ -16,7 +16,7 @@ import { isUniqueViolation } from './unique-violation.js';
 import type { CheckState } from '../runner/state-machine.js';
 import { countChecks, refuseBeyondCheckLimit } from './check-limit.js';
 import { encodePosition, type CheckListOrder, type CheckListPosition } from './check-list-query.js';
-import { onPostgres, type Executor } from '../db/executor.js';
+import { onPostgres, turnBetweenStatements, type Executor } from '../db/executor.js';
 
 // The persistence of checks, shared by the REST routes, the import endpoint and the MCP tools.
 // Every function takes the query builder to run on, so a caller may pass a transaction.
@@ -88,7 +88,10 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 async function insertLabels(db: Executor, orgUid: string, checks: { uid: string; labels: Record<string, string> }[]): Promise<void> {
   const rows = checks.flatMap(({ uid, labels }) => Object.entries(labels).map(([key, value]) => ({ check_uid: uid, organization_uid: orgUid, key, value })));
   const size = onPostgres(db) ? LABEL_BATCH.postgres : LABEL_BATCH.sqlite;
-  for (const batch of chunks(rows, size)) await insertRows(db, 'check_labels', batch).execute();
+  for (const batch of chunks(rows, size)) {
+    await insertRows(db, 'check_labels', batch).execute();
+    await turnBetweenStatements(db);
+  }
 }
 
 async function deleteLabels(db: Executor, checkUids: string[]): Promise<void> {
@@ -379,6 +382,7 @@ export async function upsertChecks(
       .returning(['uid', 'slug'])
       .execute();
     for (const { uid, slug } of returned) stored.set(slug, uid);
+    await turnBetweenStatements(db);
   }
   // A check created concurrently since the look-up was updated instead: use the uid it has,
   // and replace whatever labels it got.

@@ -5,7 +5,7 @@ import type { ImportFieldChange, ImportFieldConflict } from '../../contract/resp
 import { canonicalJson } from '../checks/canonical-json.js';
 import { rowToCheck } from '../checks/check-rows.js';
 import type { Executor, UpsertOutcome, UpsertResolver } from '../checks/check-store.js';
-import { onPostgres } from '../db/executor.js';
+import { onPostgres, turnBetweenStatements } from '../db/executor.js';
 import type { ChecksTable } from '../db/schema.js';
 import { definitionChanges, mergeReimport } from './reimport-merge.js';
 
@@ -114,6 +114,7 @@ export function reimportResolver(source: ImportSource, overwrite: boolean, canon
             })),
           )
           .execute();
+        await turnBetweenStatements(db);
       }
     },
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Executor } from '../checks/check-store.js';
-import { onPostgres } from '../db/executor.js';
+import { onPostgres, turnBetweenStatements } from '../db/executor.js';
 import { insertRows } from '../db/insert-rows.js';
 import { nextSlot } from './schedule.js';
 
@@ -59,6 +59,7 @@ export async function insertStates(db: Executor, nowMs: number, checks: readonly
       .onConflict((oc) => oc.column('check_uid').doNothing())
       .executeTakeFirst();
     made += Number(inserted.numInsertedOrUpdatedRows ?? 0);
+    await turnBetweenStatements(db);
   }
   return made;
 }
