@@ -203,8 +203,7 @@ export async function readCheck(db: Db, orgUid: string, slug: string): Promise<S
 async function findRowsBySlugs(db: Executor, orgUid: string, slugs: readonly string[]): Promise<Map<string, Selectable<ChecksTable>>> {
   const found = new Map<string, Selectable<ChecksTable>>();
   for (const [index, batch] of chunks([...new Set(slugs)], LOOKUP_BATCH).entries()) {
-    // On SQLite a query settles without a turn of the event loop: give it one between look-ups.
-    if (index > 0) await nextTurn();
+    if (index > 0) await turnBetweenStatements(db);
     const rows = await db.selectFrom('checks').selectAll().where('organization_uid', '=', orgUid).where('slug', 'in', batch).execute();
     for (const row of rows) found.set(row.slug, row);
   }
@@ -319,7 +318,7 @@ export async function upsertChecks(
   const existing = await findRowsBySlugs(db, orgUid, [...seen]);
   await options.resolver?.prepare(db, [...existing.values()]);
   // On SQLite the last look-up held the event loop: let other requests in before the comparison.
-  await nextTurn();
+  await turnBetweenStatements(db);
   const newIds = makeIds(checks.filter((check) => !existing.has(check.slug)).length, options.now.getTime());
   // Sorted random tails, handed out in order, keep the input order in the listing.
   newIds.sort();

@@ -5,6 +5,7 @@ import { countChecks, refuseBeyondCheckLimit } from '../checks/check-limit.js';
 import { refreshCheckStatisticsAfter } from '../checks/check-statistics.js';
 import { upsertChecks, type Executor, type UpsertOutcome } from '../checks/check-store.js';
 import type { AppDeps } from '../deps.js';
+import { turnBetweenStatements } from '../db/executor.js';
 import { conflict } from '../errors.js';
 import { replaceImportedWindows } from '../maintenance/window-store.js';
 import { reimportResolver } from './import-baselines.js';
@@ -70,8 +71,7 @@ export async function runImport(
   // The conversion's batches may all have been read in the turn that ended it (a conversion the
   // worker kept answers at once): other requests go first.
   await nextTurn();
-  let writes = 0;
-  const response = await deps.db.kysely.transaction().execute(async (trx) => {
+  const { response, writes } = await deps.db.kysely.transaction().execute(async (trx) => {
     if (!options.dryRun) await lockImports(trx, deps.db.kind, orgUid);
     const checkLimit = deps.config.organizations.checksLimit;
     const held = checkLimit > 0 ? await countChecks(trx, orgUid) : 0;
@@ -81,16 +81,15 @@ export async function runImport(
     const outcomes = await upsertChecks(trx, orgUid, result.checks, { now, dryRun: options.dryRun, owner, resolver: reimport.resolver });
     // Thrown inside the transaction: the preview says so too, and an apply's writes are rolled back.
     refuseBeyondCheckLimit(held, outcomes.filter((outcome) => outcome.action === 'create').length, checkLimit);
-    if (!options.dryRun) writes = outcomes.filter((outcome) => outcome.action === 'create' || outcome.action === 'update').length;
     if (!options.dryRun) await reimport.record(trx, orgUid, canonical ?? result.checks.map((check) => canonicalJson(check)), outcomes, now);
     // The source's maintenance windows replace those its last import made.
     const windows = result.maintenance ?? [];
     const maintenanceWindows = options.dryRun ? windows.length : await replaceImportedWindows(trx, orgUid, source, windows, now);
-    const bySlug = new Map(outcomes.map((outcome) => [outcome.slug, outcome]));
-    const bySlugCheck = new Map(result.checks.map((check) => [check.slug, check]));
+    const outcomesBySlug = new Map(outcomes.map((outcome) => [outcome.slug, outcome]));
+    const checksBySlug = new Map(result.checks.map((check) => [check.slug, check]));
     const inConflict = outcomes.filter((outcome) => outcome.action === 'conflict');
-    const conflicts = inConflict.map((outcome) => ownedElsewhere(outcome, bySlugCheck.get(outcome.slug)!.name, source));
-    const tokenWarnings = await keepPingTokens(trx, deps.db.kind, result.pingTokens, outcomes, bySlugCheck, { nowMs: now.getTime(), dryRun: options.dryRun });
+    const conflicts = inConflict.map((outcome) => ownedElsewhere(outcome, checksBySlug.get(outcome.slug)!.name, source));
+    const tokenWarnings = await keepPingTokens(trx, deps.db.kind, result.pingTokens, outcomes, checksBySlug, { nowMs: now.getTime(), dryRun: options.dryRun });
     const fieldsOf = (slug: string) => {
       const detail = reimport.details.get(slug);
       return {
@@ -98,7 +97,7 @@ export async function runImport(
         ...(detail?.conflicts.length ? { conflicts: detail.conflicts } : {}),
       };
     };
-    const response = importResponse(source, options.dryRun, result, (slug) => bySlug.get(slug)!.action, [...conflicts, ...tokenWarnings], fieldsOf);
+    const counted = importResponse(source, options.dryRun, result, (slug) => outcomesBySlug.get(slug)!.action, [...conflicts, ...tokenWarnings], fieldsOf);
     const digest = importDigest(
       options.conversionDigest ?? conversionDigest(result),
       outcomes.map((outcome) => outcome.action),
@@ -109,10 +108,12 @@ export async function runImport(
       // Thrown inside the transaction: whatever the apply wrote is rolled back.
       throw conflict('IMPORT_CHANGED', 'The import would now differ from the preview it was confirmed on; nothing was written. Preview it again.');
     }
-    return { ...response, ...(windows.length > 0 ? { maintenanceWindows } : {}), digest };
+    // Checks created or changed: a large apply refreshes their statistics after its response.
+    const writes = options.dryRun ? 0 : outcomes.filter((outcome) => outcome.action === 'create' || outcome.action === 'update').length;
+    return { response: { ...counted, ...(windows.length > 0 ? { maintenanceWindows } : {}), digest }, writes };
   });
   // On SQLite the commit held the event loop: the response is written out in a turn of its own.
-  await nextTurn();
+  await turnBetweenStatements(deps.db.kysely);
   refreshCheckStatisticsAfter(deps, writes);
   return response;
 }
