@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AuthContext, OrgAuthContext } from '../access/auth-context.js';
@@ -8,6 +9,7 @@ import type { AppDeps } from '../deps.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
 import { isOrgPermission, isStateChanging, type RouteSpec } from './route.js';
 import { readJsonBody, readRawBody } from './body.js';
+import { jsonInTurns } from './json-in-turns.js';
 import { parseOrThrow } from './validate.js';
 
 /**
@@ -33,7 +35,10 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: AppDeps):
       if (result === undefined) ctx.status = 204;
       else {
         ctx.status = spec.status ?? 200;
-        ctx.body = result;
+        // A long answer (an import's 10,000 entries) is written in turns; Koa takes a stream for bytes, so it is named JSON.
+        const body = jsonInTurns(result);
+        if (body instanceof Readable) ctx.type = 'application/json';
+        ctx.body = body;
       }
     });
   }

@@ -108,6 +108,8 @@ export async function runImport(
       // Thrown inside the transaction: whatever the apply wrote is rolled back.
       throw conflict('IMPORT_CHANGED', 'The import would now differ from the preview it was confirmed on; nothing was written. Preview it again.');
     }
+    // On SQLite, building the answer held the event loop, and the commit will again: other requests go between.
+    await turnBetweenStatements(trx);
     // Checks created or changed: a large apply refreshes their statistics after its response.
     const writes = options.dryRun ? 0 : outcomes.filter((outcome) => outcome.action === 'create' || outcome.action === 'update').length;
     return { response: { ...counted, ...(windows.length > 0 ? { maintenanceWindows } : {}), digest }, writes };
