@@ -30,11 +30,14 @@ let last: { source: ImportSource; input: Uint8Array; batches: ConversionBatch[];
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 
-serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, input, apiUrl }, progress) => {
+serveWorker(convert, { paced: true });
+
+/** One job: the conversion, sent in batches as `progress` reports, then the rest of it. */
+async function convert({ source, input, apiUrl }: ConversionJob, progress: (batch: ConversionBatch) => Promise<void>): Promise<ConversionAnswer> {
   const kept = last;
   last = undefined;
   if (kept && kept.source === source && sameBytes(kept.input, input)) {
-    for (const batch of kept.batches) progress(batch);
+    for (const batch of kept.batches) await progress(batch);
     last = kept;
     return { done: { ...kept.done, reused: true } };
   }
@@ -45,8 +48,9 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
     const withToken = IMPORT_REGISTRY[source].fetchesWithToken && !isSavedListing(input);
     const data = withToken ? await fetchWithToken(source, input, { baseUrl: apiUrl }) : input;
     const result = await convertImport(source, data);
-    // The checks go in batches: the main thread then reads one batch per turn of its event loop
-    // instead of all of a large import at once, and reads each while the next is written out.
+    // The checks go in batches, paced (serve-worker.ts): the main thread reads one or two per turn
+    // of its event loop instead of all of a large import at once (a kept conversion has all of
+    // them ready at once), and reads each while the next is written out.
     // Each goes with its canonical JSON, and the checks are searched for NUL characters here, so
     // that the event loop does neither.
     const digest = new ConversionDigest();
@@ -57,7 +61,7 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
       const canonical = checks.map((check) => canonicalJson(check));
       digest.addChecks(canonical);
       nulPath ??= firstNulPath(checks, canonical, i);
-      progress({ checks, canonical });
+      await progress({ checks, canonical });
       batches.push({ checks, canonical });
     }
     const { warnings, skipped, pingTokens, maintenance } = result;
@@ -82,7 +86,7 @@ serveWorker<ConversionJob, ConversionAnswer, ConversionBatch>(async ({ source, i
     // Only the message: a stack trace names files, and never reaches a response anyway.
     return { failure: error instanceof Error ? error.message : String(error) };
   }
-});
+}
 
 /**
  * Where the first of `checks` holding a NUL character holds it (as nulIssues names it, counting

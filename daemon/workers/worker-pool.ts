@@ -184,8 +184,16 @@ export class WorkerPool<Request, Response, Progress = never> {
     };
     const onMessage = (reply: WorkerReply<Response, Progress>) => {
       if (reply.id !== job.id) return;
-      if ('progress' in reply) job.options.onProgress?.(reply.progress);
-      else if ('value' in reply) finish({ ok: true, value: reply.value }, false);
+      if ('progress' in reply) {
+        job.options.onProgress?.(reply.progress);
+        // A paced worker sends its next report once this one is read (serve-worker.ts). Said after a
+        // turn: a port reads on in the same turn what arrives while it reads.
+        if (reply.paced) {
+          setImmediate(() => {
+            if (!done) worker.postMessage({ id: job.id, read: true } satisfies WorkerRequest<Request>);
+          });
+        }
+      } else if ('value' in reply) finish({ ok: true, value: reply.value }, false);
       else finish({ ok: false, reason: 'failed', error: reply.error }, false);
     };
     const onError = (error: Error & { code?: string }) => finish({ ok: false, reason: 'failed', error: error.message, code: error.code }, true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConversionWorkers } from '../../../daemon/import/conversion-workers.js';
-import { convertOffThread } from '../../../daemon/import/convert-off-thread.js';
+import { ConversionWorkers, conversionPool } from '../../../daemon/import/conversion-workers.js';
+import { CHECKS_PER_MESSAGE, convertOffThread } from '../../../daemon/import/convert-off-thread.js';
+import { PACED_AHEAD } from '../../../daemon/workers/serve-worker.js';
 import { closedAfterEach } from '../../support/closed-after-each.js';
 import { ImportInputError } from '../../../importers/index.js';
 
@@ -112,5 +113,33 @@ describe('conversion workers started ahead and kept', () => {
     expect(app.hasSpare).toBe(false);
     app.prepare(MB, SOURCE);
     expect(app.hasSpare).toBe(false);
+  });
+});
+
+describe("a conversion's batches", () => {
+  const pools = closedAfterEach(() => conversionPool(MB));
+
+  // The worker paces its batches (serve-worker.ts): it sends the next once the main thread has
+  // read one, so no more than PACED_AHEAD wait at once. A kept conversion has all of them ready;
+  // unpaced, the main thread read the 20 batches of 10,000 checks in one turn of its event loop.
+  it.each([false, true])('reach the main thread a few per turn of its event loop (answered from the kept conversion: %s)', async (kept) => {
+    const pool = pools();
+    const batches = 8;
+    const job = { source: SOURCE, input: input(batches * CHECKS_PER_MESSAGE), apiUrl: limits.apiUrl } as const;
+    if (kept) expect((await pool.run(job, {})).ok).toBe(true);
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turnOfBatch: number[] = [];
+    const outcome = await pool.run(job, { onProgress: () => turnOfBatch.push(turn) });
+    ticking = false;
+    expect(outcome.ok && 'done' in outcome.value && outcome.value.done.reused).toBe(kept);
+    expect(turnOfBatch).toHaveLength(batches);
+    const mostInOneTurn = Math.max(...[...new Set(turnOfBatch)].map((at) => turnOfBatch.filter((other) => other === at).length));
+    expect(mostInOneTurn).toBeLessThanOrEqual(PACED_AHEAD);
   });
 });
