@@ -66,10 +66,10 @@ export interface UpsertResolver {
 
 // Rows per multi-row statement: 14 parameters a check stays well under both engines' limits.
 const CHECK_BATCH = 500;
-// Labels per statement. SQLite: 4 parameters each, and a statement holds the event loop while it
-// runs. PostgreSQL: four arrays, and each statement runs the label rows' reference check once
-// (migration 024), so fewer, larger statements.
-const LABEL_BATCH = { sqlite: 1000, postgres: 5000 };
+// Checks whose labels one statement copies. SQLite: about four labels each, and a statement holds
+// the event loop while it runs. PostgreSQL: each statement runs the label rows' reference check
+// once (migration 024), so fewer, larger statements.
+const LABELLED_BATCH = { sqlite: 250, postgres: 2500 };
 // Slugs per look-up: one parameter each, well under both engines' limits (SQLite 32,766,
 // PostgreSQL 65,535). On SQLite a query holds the event loop while it runs, so a 10,000-check
 // import reads what exists in a few queries of moderate size rather than one large one.
@@ -85,11 +85,18 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-async function insertLabels(db: Executor, orgUid: string, checks: { uid: string; labels: Record<string, string> }[]): Promise<void> {
-  const rows = checks.flatMap(({ uid, labels }) => Object.entries(labels).map(([key, value]) => ({ check_uid: uid, organization_uid: orgUid, key, value })));
-  const size = onPostgres(db) ? LABEL_BATCH.postgres : LABEL_BATCH.sqlite;
-  for (const batch of chunks(rows, size)) {
-    await insertRows(db, 'check_labels', batch).execute();
+/**
+ * Writes the label rows of the checks `uids` from their stored `labels`: check_labels is the
+ * indexed copy of that column, made by the database from it, so the two never differ and no
+ * label row is built or sent by the daemon.
+ */
+async function copyLabels(db: Executor, uids: readonly string[]): Promise<void> {
+  const postgres = onPostgres(db);
+  for (const batch of chunks(uids, postgres ? LABELLED_BATCH.postgres : LABELLED_BATCH.sqlite)) {
+    const labelled = postgres
+      ? sql`from checks c cross join lateral json_each_text(c.labels::json) l where c.uid = any(${batch}::text[])`
+      : sql`from checks c, json_each(c.labels) l where c.uid in (${sql.join(batch)})`;
+    await sql`insert into check_labels (check_uid, organization_uid, key, value) select c.uid, c.organization_uid, l.key, l.value ${labelled}`.execute(db);
     await turnBetweenStatements(db);
   }
 }
@@ -232,7 +239,7 @@ export async function createCheck(db: Executor, orgUid: string, check: CheckDefi
       .returning('uid')
       .executeTakeFirst();
     if (!inserted) throw slugTaken(check.slug);
-    await insertLabels(trx, orgUid, [{ uid, labels: check.labels }]);
+    await copyLabels(trx, [uid]);
     return { ...check, uid, createdAt: at, updatedAt: at };
   });
 }
@@ -262,7 +269,7 @@ export async function updateCheck(db: Executor, orgUid: string, uid: string, che
         .executeTakeFirst();
       if (!updated) return undefined;
       await deleteLabels(trx, [uid]);
-      await insertLabels(trx, orgUid, [{ uid, labels: check.labels }]);
+      await copyLabels(trx, [uid]);
       return { ...check, uid, createdAt: updated.created_at, updatedAt: at };
     });
   } catch (error) {
@@ -394,10 +401,9 @@ export async function upsertChecks(
     db,
     relabeled.filter((write) => write.replacesLabels).map((write) => write.uid),
   );
-  await insertLabels(
+  await copyLabels(
     db,
-    orgUid,
-    relabeled.map(({ check, uid }) => ({ uid, labels: check.labels })),
+    relabeled.map((write) => write.uid),
   );
   for (const outcome of outcomes) {
     const uid = stored.get(outcome.slug);

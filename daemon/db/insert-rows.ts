@@ -2,8 +2,8 @@ import { sql, type Insertable, type InsertQueryBuilder, type InsertResult } from
 import { onPostgres, type Executor } from './executor.js';
 import type { Database } from './schema.js';
 
-/** The tables written many rows at a time (an import's checks and labels, the states of new checks). */
-export type BulkTable = 'checks' | 'check_labels' | 'check_states';
+/** The tables written many rows at a time (an import's checks, the states of new checks). */
+export type BulkTable = 'checks' | 'check_states';
 
 type ColumnType = 'text' | 'int4' | 'int8';
 
@@ -25,7 +25,6 @@ const COLUMN_TYPES: { readonly [T in BulkTable]: { readonly [K in keyof Insertab
     created_at: 'text',
     updated_at: 'text',
   },
-  check_labels: { check_uid: 'text', organization_uid: 'text', key: 'text', value: 'text' },
   check_states: {
     check_uid: 'text',
     next_run_at: 'int8',

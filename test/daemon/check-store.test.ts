@@ -79,6 +79,27 @@ describe.each(DATABASE_KINDS)('check store [%s]', (kind) => {
     expect([...found.keys()].sort()).toEqual(['host-00001', 'host-00002']);
   });
 
+  it('writes the label rows as the database copies them from each check: every label, its text exactly', async () => {
+    // Quotes, backslashes, JSON escapes, non-ASCII and astral characters, and a check without labels,
+    // across more checks than one statement copies on either database.
+    const tricky = (i: number): Record<string, string> =>
+      i % 7 === 0 ? {} : { 'zone "a"\\b': `v${i % 5} \u00e9\u6771\ud83d\ude80 "q" \\ /`, 'app.kubernetes.io/name': `n${i}`, tier: i % 2 ? 'web' : '' };
+    const checks = fleet(2600, tricky).map((check) => ({ ...check, slug: `labelled-${check.slug}` }));
+    await db.kysely.transaction().execute((trx) => upsertChecks(trx, orgUid, checks, { now: NOW }));
+    const stored = await db.kysely
+      .selectFrom('check_labels')
+      .innerJoin('checks', 'checks.uid', 'check_labels.check_uid')
+      .select(['checks.slug', 'check_labels.key', 'check_labels.value', 'check_labels.organization_uid'])
+      .where('checks.slug', 'like', 'labelled-%')
+      .execute();
+    const rows = (list: { slug: string; key: string; value: string }[]) => list.map(({ slug, key, value }) => `${slug}\n${key}\n${value}`).sort();
+    expect(rows(stored)).toEqual(rows(checks.flatMap((check) => Object.entries(check.labels).map(([key, value]) => ({ slug: check.slug, key, value })))));
+    expect(new Set(stored.map((row) => row.organization_uid))).toEqual(new Set([orgUid]));
+    const zone = tricky(1)['zone "a"\\b'];
+    const found = await listChecks(db.kysely, orgUid, { labels: [{ key: 'zone "a"\\b', value: zone }], limit: 500 });
+    expect(found.items.map((check) => check.slug)).toEqual(checks.filter((check) => check.labels['zone "a"\\b'] === zone).map((check) => check.slug));
+  });
+
   it('rolls the whole batch back with its transaction, and refuses a slug given twice', async () => {
     const batch = fleet(3).map((check) => ({ ...check, slug: `rollback-${check.slug}` }));
     await expect(
