@@ -19,21 +19,22 @@ function holdsLongList(value: unknown): value is Answer {
 async function* pieces(answer: Answer): AsyncGenerator<string> {
   let pending = '{';
   let first = true;
-  for (const [key, value] of Object.entries(answer)) {
-    const list: unknown[] | undefined = Array.isArray(value) && value.length > ENTRIES_PER_TURN ? value : undefined;
-    // Undefined for what JSON.stringify leaves out of an object (undefined, functions, symbols).
-    const text: string | undefined = list ? '' : JSON.stringify(value);
-    if (text === undefined) continue;
-    pending += `${first ? '' : ','}${JSON.stringify(key)}:`;
+  const member = (key: string) => {
+    const text = `${first ? '' : ','}${JSON.stringify(key)}:`;
     first = false;
-    if (!list) {
-      pending += text;
+    return text;
+  };
+  for (const [key, value] of Object.entries(answer)) {
+    if (!Array.isArray(value) || value.length <= ENTRIES_PER_TURN) {
+      const text: string | undefined = JSON.stringify(value);
+      // Undefined for what JSON.stringify leaves out of an object (undefined, functions, symbols).
+      if (text !== undefined) pending += `${member(key)}${text}`;
       continue;
     }
-    yield `${pending}[`;
-    for (let start = 0; start < list.length; start += ENTRIES_PER_TURN) {
+    yield `${pending}${member(key)}[`;
+    for (let start = 0; start < value.length; start += ENTRIES_PER_TURN) {
       await nextTurn();
-      const entries = JSON.stringify(list.slice(start, start + ENTRIES_PER_TURN));
+      const entries = JSON.stringify(value.slice(start, start + ENTRIES_PER_TURN));
       yield `${start > 0 ? ',' : ''}${entries.slice(1, -1)}`;
     }
     pending = ']';

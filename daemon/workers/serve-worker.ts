@@ -34,6 +34,8 @@ export function serveWorker<Request, Response, Progress = never>(
   const port = parentPort;
   if (!port) throw new Error('serveWorker runs on a worker thread only');
   const post = (reply: WorkerReply<Response, Progress>) => port.postMessage(reply);
+  // The job being served, and how many of its paced reports the pool has not said it read.
+  let current: number | undefined;
   let unread = 0;
   let onRead: (() => void) | undefined;
   const progress = (id: number) => async (report: Progress) => {
@@ -44,12 +46,14 @@ export function serveWorker<Request, Response, Progress = never>(
   };
   port.on('message', async (message: WorkerRequest<Request>) => {
     if ('read' in message) {
+      if (message.id !== current) return;
       unread--;
       onRead?.();
       onRead = undefined;
       return;
     }
     const { id, request } = message;
+    current = id;
     unread = 0;
     try {
       post({ id, value: await handler(request, progress(id)) });

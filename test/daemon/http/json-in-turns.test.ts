@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES_PER_TURN, jsonInTurns } from '../../../daemon/http/json-in-turns.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
-import { convertPath } from '../import/helpers.js';
+import { convertPath, gatusEndpoints } from '../import/helpers.js';
 
 // An answer holding a long list (an import's entries for 10,000 monitors) is written as JSON a
 // part a turn (daemon/http/json-in-turns.ts): the same bytes JSON.stringify gives, with the
@@ -90,8 +90,7 @@ describe.each(DATABASE_KINDS)('the import endpoint answering 900 entries [%s]', 
 
   it('answers JSON, written in parts', async () => {
     const count = 900;
-    const config = `endpoints:\n${Array.from({ length: count }, (_, i) => `  - name: Service ${i}\n    url: http://127.0.0.1:9/${i}\n    conditions: ["[STATUS] == 200"]\n`).join('')}`;
-    const preview = await daemon.request('POST', convertPath('source=configfile-monitor&dryRun=true'), { token: admin, raw: config });
+    const preview = await daemon.request('POST', convertPath('source=configfile-monitor&dryRun=true'), { token: admin, raw: gatusEndpoints(count) });
     expect(preview.status).toBe(200);
     expect(preview.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(preview.headers.get('transfer-encoding')).toBe('chunked');

@@ -3,6 +3,12 @@ import { buildDatabase, FIXTURE_DIR } from '../../fixtures/import/uptime-kuma/bu
 import type { TestDaemon } from '../../support/daemon.js';
 import { failInsertsWhere } from '../../support/inject-failure.js';
 
+/** A Gatus configuration of `count` HTTP endpoints to loopback, named "Service 0" onwards, each in `group` when one is given. */
+export function gatusEndpoints(count: number, group?: string): string {
+  const groupLine = group ? `    group: ${group}\n` : '';
+  return `endpoints:\n${Array.from({ length: count }, (_, i) => `  - name: Service ${i}\n${groupLine}    url: http://127.0.0.1:9/${i}\n    conditions: ["[STATUS] == 200"]\n`).join('')}`;
+}
+
 /** A small Gatus configuration: two checks, a dropped secret, and one endpoint with no equivalent. */
 export function gatusConfig(options: { interval?: string; extraGroup?: string } = {}): string {
   return `

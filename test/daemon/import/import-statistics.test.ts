@@ -2,16 +2,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
-import { convertPath } from './helpers.js';
+import { convertPath, gatusEndpoints } from './helpers.js';
 
 // After an import that writes many checks, the planner's statistics of checks and check_labels
 // are refreshed (daemon/checks/check-statistics.ts), after the import's response rather than
 // before it. Without them PostgreSQL believes the tables nearly empty until autovacuum runs.
 
 const ENDPOINTS = 1000;
-
-const gatusConfig = (count: number) =>
-  `endpoints:\n${Array.from({ length: count }, (_, i) => `  - name: Service ${i}\n    group: bulk\n    url: http://127.0.0.1:9/${i}\n    conditions: ["[STATUS] == 200"]\n`).join('')}`;
 
 /** Which of checks and check_labels the database holds planner statistics of. */
 async function tablesWithStatistics(daemon: TestDaemon): Promise<string[]> {
@@ -38,7 +35,7 @@ describe.each(DATABASE_KINDS)('the statistics of the checks after a large import
     await daemon.stop();
   });
 
-  const convert = (query: string) => daemon.request('POST', convertPath(query), { token: admin, raw: gatusConfig(ENDPOINTS) });
+  const convert = (query: string) => daemon.request('POST', convertPath(query), { token: admin, raw: gatusEndpoints(ENDPOINTS, 'bulk') });
 
   it('are left alone by a preview, and refreshed after the apply of 1,000 checks', async () => {
     const preview = await convert('source=configfile-monitor&dryRun=true');
