@@ -26,8 +26,8 @@ export const thresholdsSchema = z
 
 // Label keys may carry the free text of the source tools' tags ("Production DB"), but never
 // "=" or "," because the list filter is written `?label=key=value`.
-const LABEL_KEY = /^[^\s=,\p{Cc}](?:[^=,\p{Cc}]{0,62}[^\s=,\p{Cc}])?$/u;
-const LABEL_VALUE = /^[^\p{Cc}]{0,256}$/u;
+export const LABEL_KEY = /^[^\s=,\p{Cc}](?:[^=,\p{Cc}]{0,62}[^\s=,\p{Cc}])?$/u;
+export const LABEL_VALUE = /^[^\p{Cc}]{0,256}$/u;
 // Names are shown in mails, feeds and badges (XML): no control character at all; a description
 // may hold tabs and line breaks, nothing else of C0, DEL or C1.
 export const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\u2028\u2029]*$/u;

@@ -27,11 +27,14 @@ const TRANSLITERATIONS: Record<string, string> = {
  * and matches the check it created before.
  */
 export function slugify(name: string): string {
-  const ascii = name
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[ßæœøđðłþı]/g, (letter) => TRANSLITERATIONS[letter] ?? '-');
+  // Printable ASCII has no decomposition and no letter to spell out: most names take this path.
+  const ascii = /^[ -~]*$/.test(name)
+    ? name.toLowerCase()
+    : name
+        .normalize('NFKD')
+        .toLowerCase()
+        .replace(/[\u0300-\u036f]/g, '')
+        .replace(/[ßæœøđðłþı]/g, (letter) => TRANSLITERATIONS[letter] ?? '-');
   const slug = ascii
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

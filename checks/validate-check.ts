@@ -19,7 +19,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** The common fields whose answers a memo keeps: objects that many checks of an import share. */
-const REMEMBERED_FIELDS = new Set(['thresholds', 'labels']);
+const REMEMBERED_FIELDS = new Set(['thresholds']);
 
 const COMMON_FIELDS = Object.keys(commonFieldSchemas) as (keyof CommonFields)[];
 const KNOWN_FIELDS = new Set<string>(COMMON_FIELDS);
@@ -124,14 +124,15 @@ export function validateCheck(input: unknown, memo?: ValidationMemo): CheckValid
       if (problem) issues.push({ path: 'target', message: problem });
     }
     const configInput = input.config === undefined ? {} : input.config;
-    const parse = () => parseWithIssues(checkType.config, configInput, ['config']);
-    const outcome = memo ? memo.answer(`config ${fields.type}`, configInput, parse) : parse();
+    // Secret references only where the catalog marks a credential (checks/credential-fields.ts).
+    const validate = () => ({
+      outcome: parseWithIssues(checkType.config, configInput, ['config']),
+      misplaced: misplacedReferences(checkType.config, configInput, ['config']),
+    });
+    const { outcome, misplaced } = memo ? memo.answer(`config ${fields.type}`, configInput, validate) : validate();
     if (outcome.ok) config = outcome.value;
     else issues.push(...outcome.issues);
-    // Secret references only where the catalog marks a credential (checks/credential-fields.ts).
     const reported = new Set(issues.map((issue) => issue.path));
-    const references = () => misplacedReferences(checkType.config, configInput, ['config']);
-    const misplaced = memo ? memo.answer(`references ${fields.type}`, configInput, references) : references();
     issues.push(...misplaced.filter((issue) => !reported.has(issue.path)));
   }
   if (typeof fields.target === 'string' && containsReference(fields.target) && !issues.some((issue) => issue.path === 'target'))

@@ -1,9 +1,9 @@
 /**
- * What validating the object-valued parts of checks came to (their config, thresholds and
- * labels), kept by the parts' JSON text for one run over many checks: the checks of an import
- * mostly share a few configs and thresholds, and parsing each again is most of a conversion.
- * A part is kept only when it is plain JSON data (so equal text means equal data), short, and
- * among the first REMEMBERED; the answers kept are frozen, since the checks share them.
+ * What validating the object-valued parts of checks came to (their config and thresholds), kept
+ * by the parts' JSON text for one run over many checks: the checks of an import mostly share a
+ * few configs and thresholds, and parsing each again is most of a conversion. A part is kept
+ * only when it is plain JSON data (so equal text means equal data), short, and among the first
+ * REMEMBERED; the answers kept are frozen, since the checks share them.
  */
 
 /** Answers kept per memo. */
@@ -16,7 +16,8 @@ export class ValidationMemo {
 
   /** `validate()`'s answer for `value` as the `part` named (a field, with the check type where it matters), kept from an equal value. */
   answer<T>(part: string, value: unknown, validate: () => T): T {
-    const text = isPlainData(value) ? JSON.stringify(value) : undefined;
+    // A part left out (thresholds all defaults) is kept as the empty text, which no JSON value writes.
+    const text = value === undefined ? '' : isPlainData(value) ? JSON.stringify(value) : undefined;
     if (text === undefined || text.length > LONGEST_KEPT) return validate();
     const key = `${part}\u0000${text}`;
     if (this.#answers.has(key)) return this.#answers.get(key) as T;

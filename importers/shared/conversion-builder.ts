@@ -1,4 +1,4 @@
-import { validateCheck, ValidationMemo, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../checks/index.js';
+import { slugify, validateCheck, ValidationMemo, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../checks/index.js';
 import type { MaintenanceCandidate } from './maintenance-candidate.js';
 import type { ConversionResult } from '../converter.js';
 import { ItemScope } from './item-scope.js';
@@ -26,10 +26,11 @@ export interface CheckCandidate {
 // Optional fields a converter leaves undefined are left out, so that the emitted check is the
 // same whether a source omitted a field or wrote it empty.
 function withoutUndefined<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withoutUndefined) as T;
   if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(withoutUndefined) as T;
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const inner = (value as Record<string, unknown>)[key];
     if (inner !== undefined) out[key] = withoutUndefined(inner);
   }
   return out as T;
@@ -94,13 +95,16 @@ export class ConversionBuilder {
       scope.warn('VALUE_ADJUSTED', `the name was cut to ${MAX_NAME_LENGTH} characters`, 'name');
     }
     const labels = { ...candidate.labels, [MANAGED_LABEL_KEY]: this.#source };
-    const validation = validateCheck(withoutUndefined({ ...candidate, name, labels }), this.#validations);
+    // The name's slug is worked out once: the check is validated with it, then the allocator
+    // hands it out or a numbered one.
+    const base = slugify(name);
+    const validation = validateCheck(withoutUndefined({ ...candidate, slug: base, name, labels }), this.#validations);
     if (!validation.ok) {
       const problems = validation.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
       this.skip(scope, 'INVALID_ITEM', `the converted check is not valid (${problems.join('; ')}); the item was skipped`);
       return undefined;
     }
-    const slug = this.#slugs.allocate(name);
+    const slug = this.#slugs.allocate(name, base);
     const check = scope.resolveSecrets(slug, { ...validation.check, slug });
     scope.attachSlug(slug);
     this.#checks.push(check);

@@ -56,6 +56,42 @@ describe('plain readings of the common fields', () => {
     });
   }
 
+  it('labels: a map read plainly is one the schema accepts, with the same labels in the same order', () => {
+    const maps: unknown[] = [
+      { team: 'payments', 'Production DB': '', 'svc-managed': 'configfile-monitor' },
+      { '10': 'ten', b: 'x', '2': 'two' },
+      { 'Café 😀': 'Straße', env: text(256) },
+      { env: text(257) },
+      { ' env': 'x' },
+      { 'env ': 'x' },
+      { 'a=b': 'x' },
+      { 'a,b': 'x' },
+      { [text(64)]: 'x' },
+      { [text(65)]: 'x' },
+      { env: 'line\nbreak' },
+      { env: 'nul\u0000' },
+      { env: 1 },
+      { env: null },
+      { env: undefined },
+      JSON.parse('{"__proto__": "x"}'),
+      Object.create(null),
+      Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`k${i}`, 'v'])),
+      Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, 'v'])),
+      { [Symbol('s')]: 'x' },
+      new Map([['a', 'b']]),
+    ];
+    let plain = 0;
+    for (const value of maps) {
+      const reading = plainFieldReadings.labels(value);
+      if (reading === NOT_PLAIN) continue;
+      plain++;
+      const parsed = commonFieldSchemas.labels.safeParse(value);
+      expect(parsed.success, String(Object.keys(value as object))).toBe(true);
+      expect(Object.entries(reading)).toEqual(Object.entries(parsed.data as object));
+    }
+    expect(plain).toBe(5);
+  });
+
   it('reads the values an import gives most checks without the schema', () => {
     expect(plainFieldReadings.name('  Shop  ')).toBe('Shop');
     expect(plainFieldReadings.slug(undefined)).toBeUndefined();
@@ -67,5 +103,7 @@ describe('plain readings of the common fields', () => {
     expect(plainFieldReadings.intervalSeconds(300)).toBe(300);
     expect(plainFieldReadings.target('https://shop.example.com/')).toBe('https://shop.example.com/');
     expect(plainFieldReadings.description('Line one\nline two')).toBe('Line one\nline two');
+    expect(plainFieldReadings.labels(undefined)).toEqual({});
+    expect(plainFieldReadings.labels({ team: 'payments' })).toEqual({ team: 'payments' });
   });
 });
