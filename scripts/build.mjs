@@ -8,7 +8,20 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stamp = join(root, 'dist', '.build-stamp');
-const SOURCES = ['bench', 'checks', 'cli', 'contract', 'daemon', 'dashboard', 'importers', 'probes', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = [
+  'bench',
+  'checks',
+  'cli',
+  'contract',
+  'daemon',
+  'dashboard',
+  'importers',
+  'probes',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'scripts',
+];
 
 /** The newest modification time under a path, in milliseconds. */
 function newest(path) {
@@ -35,9 +48,10 @@ const steps = [
   ['tsc', '-p', 'tsconfig.json'],
   ['tsc', '-p', 'dashboard/tsconfig.json'],
   ['vite', 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn'],
+  ['node', 'scripts/bundle-conversion-worker.mjs'],
 ];
 for (const [tool, ...args] of steps) {
-  const bin = join(root, 'node_modules', '.bin', tool);
+  const bin = tool === 'node' ? process.execPath : join(root, 'node_modules', '.bin', tool);
   const result = spawnSync(bin, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
     process.stderr.write(`build: ${tool} ${args.join(' ')} failed\n`);

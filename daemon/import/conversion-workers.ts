@@ -10,10 +10,16 @@ export interface ConversionWorkerData {
   preload?: ImportSource;
 }
 
+/**
+ * The worker's entry: conversion-worker.ts as one bundle (scripts/bundle-conversion-worker.mjs),
+ * which a fresh worker loads without resolving and linking each module it is made of.
+ */
+export const CONVERSION_WORKER_ENTRY = workerFile(import.meta.url, '../../bundles/conversion-worker/conversion-worker.js');
+
 /** A new pool of one worker for one conversion, its heap bounded by `memoryMb`. */
 export function conversionPool(memoryMb: number, workerData: ConversionWorkerData = {}): ConversionPool {
   return new WorkerPool<ConversionJob, ConversionAnswer, ConversionBatch>({
-    entry: workerFile(import.meta.url, './conversion-worker.js'),
+    entry: CONVERSION_WORKER_ENTRY,
     size: 1,
     workerData,
     resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(4, memoryMb / 8)) },

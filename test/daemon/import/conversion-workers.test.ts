@@ -1,11 +1,13 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConversionWorkers, conversionPool } from '../../../daemon/import/conversion-workers.js';
+import { CONVERSION_WORKER_ENTRY, ConversionWorkers, conversionPool } from '../../../daemon/import/conversion-workers.js';
 import { CHECKS_PER_MESSAGE, convertOffThread } from '../../../daemon/import/convert-off-thread.js';
 import { PACED_AHEAD } from '../../../daemon/workers/serve-worker.js';
 import { closedAfterEach } from '../../support/closed-after-each.js';
 import { ImportInputError } from '../../../importers/index.js';
 
-// Conversions run on a worker thread (the compiled one in dist/: `npm run build` first).
+// Conversions run on a worker thread (the bundle built in dist/: `npm run build` first).
 const SOURCE = 'uptime-api-monitor';
 const input = (count: number) =>
   new TextEncoder().encode(
@@ -17,6 +19,21 @@ const input = (count: number) =>
 const limits = { timeoutMs: 30_000, memoryMb: 256, apiUrl: 'http://127.0.0.1:9' };
 
 const MB = limits.memoryMb;
+
+describe('the conversion worker bundle', () => {
+  it('holds the worker with zod and js-yaml, each converter a chunk of its own; sql.js and undici load from node_modules', () => {
+    const directory = fileURLToPath(new URL('.', CONVERSION_WORKER_ENTRY));
+    const chunks = readdirSync(directory).filter((file) => file.endsWith('.js'));
+    const code = chunks.map((file) => readFileSync(`${directory}/${file}`, 'utf8')).join('\n');
+    const imported = new Set([...code.matchAll(/(?:from |import\()"([^".][^"]*)"/g)].map((match) => match[1]));
+    expect(imported).not.toContain('zod');
+    expect(imported).not.toContain('js-yaml');
+    expect(imported).toContain('sql.js');
+    expect(imported).toContain('undici');
+    expect(chunks.some((file) => file.startsWith('uptime-kuma-'))).toBe(true);
+    expect(chunks.some((file) => file.startsWith('gatus-'))).toBe(true);
+  });
+});
 
 describe('conversion workers started ahead and kept', () => {
   const workers = closedAfterEach((options?: { warmMs?: number }) => new ConversionWorkers(options));
