@@ -9,7 +9,6 @@ import { checksSnapshot, convertPath } from './helpers.js';
 import { CONVERSION_WORKER_ENTRY } from '../../../daemon/import/conversion-workers.js';
 
 // Conversions run on a worker thread (the bundle built in dist/: `npm run build` first).
-const WORKER = CONVERSION_WORKER_ENTRY;
 
 /**
  * An 8 KB database of the self-hosted monitor whose `monitor` table has a generated column that
@@ -49,7 +48,7 @@ describe.each(DATABASE_KINDS)('import conversion limits [%s]', (kind) => {
   let daemon: TestDaemon;
   let admin: string;
   beforeAll(async () => {
-    expect(existsSync(WORKER), 'the bundled conversion worker exists: run npm run build').toBe(true);
+    expect(existsSync(CONVERSION_WORKER_ENTRY), 'the bundled conversion worker exists: run npm run build').toBe(true);
     daemon = await startTestDaemon(kind, { env: { SVC_IMPORT_CONVERSION_TIMEOUT_MS: '20000' } });
     admin = await daemon.adminToken();
   });
