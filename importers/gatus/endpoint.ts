@@ -87,6 +87,11 @@ function urlCredentials(kind: EndpointKind, url: string, scope: ItemScope, secre
   }
 }
 
+/** Whether one of the endpoint's conditions is written about `[DOMAIN_EXPIRATION]`. */
+function mentionsDomainExpiration(conditions: unknown): boolean {
+  return Array.isArray(conditions) && conditions.some((condition) => textValue(condition)?.includes('[DOMAIN_EXPIRATION]') === true);
+}
+
 /** A registration changes over days: a domain check looks at most hourly, whatever the endpoint's interval. */
 const DOMAIN_INTERVAL_SECONDS = 3600;
 
@@ -115,7 +120,9 @@ export function convertEndpoint(raw: unknown, index: number, alerting: unknown, 
   const enabled = readEnabled(raw.enabled, scope);
   const intervalSeconds = scope.intervalSeconds(readDurationSeconds(raw.interval, 'interval', scope, 'the default of 60 s'), 'interval');
   const client = readClientOptions(raw.client, kind.type, scope);
-  const domain = registrableDomain(kind.target);
+  // Only a `[DOMAIN_EXPIRATION]` condition asks for the registrable domain: the public suffix
+  // list is not searched for the endpoints of an export that has none.
+  const domain = mentionsDomainExpiration(raw.conditions) ? registrableDomain(kind.target) : undefined;
   const certificates = kind.secure && kind.type !== 'grpc' && kind.type !== 'websocket';
   const effects = mapConditions(raw.conditions, { type: kind.type, certificates, domain: domain !== undefined }, scope);
   if (Array.isArray(raw.conditions)) {

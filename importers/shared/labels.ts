@@ -5,8 +5,10 @@ import { MANAGED_LABEL_KEY } from './sources.js';
 const MAX_KEY_LENGTH = 64;
 const MAX_VALUE_LENGTH = 256;
 
-// Code points, not UTF-16 units: the catalog's label patterns count with the `u` flag.
+// Code points, not UTF-16 units: the catalog's label patterns count with the `u` flag. A text of
+// no more units than that has no more code points either.
 function cut(text: string, length: number): string {
+  if (text.length <= length) return text;
   const points = Array.from(text);
   return points.length <= length ? text : points.slice(0, length).join('');
 }

@@ -84,7 +84,8 @@ function thresholdsOf(monitor: MonitorRecord, scope: ItemScope, intervalSeconds:
 
 function descriptionOf(monitor: MonitorRecord, scope: ItemScope): string | undefined {
   const description = text(monitor, 'description');
-  if (description === undefined) return undefined;
+  // No more UTF-16 units than the limit means no more code points either.
+  if (description === undefined || description.length <= MAX_DESCRIPTION) return description;
   const points = Array.from(description);
   if (points.length <= MAX_DESCRIPTION) return description;
   scope.warn('VALUE_ADJUSTED', `the description was cut to ${MAX_DESCRIPTION} characters`, monitor.field('description'));
