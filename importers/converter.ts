@@ -26,7 +26,7 @@ export { importHeaders, isSecretHeader } from './shared/headers.js';
 export { jsonataPath } from './shared/json-path.js';
 export { STATUS_CODE_BOUNDS, statusCodeList, statusCodeMatcher } from '../checks/status-codes.js';
 export { importStatusCodes } from './shared/status-codes.js';
-export { describeValue, flagValue, integerValue, numberValue, textValue } from './shared/values.js';
+export { cutCodePoints, describeValue, flagValue, integerValue, numberValue, textValue } from './shared/values.js';
 
 /** What a converter returns. Checks and warnings are in input order. */
 export interface ConversionResult {

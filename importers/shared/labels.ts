@@ -1,26 +1,20 @@
 import { MAX_LABELS } from '../../checks/index.js';
 import type { ItemScope } from './item-scope.js';
 import { MANAGED_LABEL_KEY } from './sources.js';
+import { cutCodePoints } from './values.js';
 
 const MAX_KEY_LENGTH = 64;
 const MAX_VALUE_LENGTH = 256;
 
-// Code points, not UTF-16 units: the catalog's label patterns count with the `u` flag. A text of
-// no more units than that has no more code points either.
-function cut(text: string, length: number): string {
-  if (text.length <= length) return text;
-  const points = Array.from(text);
-  return points.length <= length ? text : points.slice(0, length).join('');
-}
-
+// Lengths in code points, not UTF-16 units: the catalog's label patterns count with the `u` flag.
 /** A label key the catalog accepts, made from free text (a tag name, a group); '' when nothing is left. */
 export function labelKey(text: string): string {
-  return cut(text.replace(/[=,\p{Cc}]+/gu, '-').trim(), MAX_KEY_LENGTH).trim();
+  return cutCodePoints(text.replace(/[=,\p{Cc}]+/gu, '-').trim(), MAX_KEY_LENGTH).trim();
 }
 
 /** A label value the catalog accepts, made from free text. */
 export function labelValue(text: string): string {
-  return cut(text.replace(/\p{Cc}+/gu, ' '), MAX_VALUE_LENGTH);
+  return cutCodePoints(text.replace(/\p{Cc}+/gu, ' '), MAX_VALUE_LENGTH);
 }
 
 /**

@@ -49,3 +49,13 @@ export function describeValue(value: unknown): string {
   const text = String(value);
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 }
+
+/**
+ * `text` cut to at most `length` code points, so that no character is split. A text of no more
+ * UTF-16 units than that has no more code points either, and is returned as it is.
+ */
+export function cutCodePoints(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const points = Array.from(text);
+  return points.length <= length ? text : points.slice(0, length).join('');
+}

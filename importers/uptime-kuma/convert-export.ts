@@ -1,4 +1,4 @@
-import { ConversionBuilder, importLabels, type ConversionResult, type ConvertOptions, type ItemScope } from '../converter.js';
+import { ConversionBuilder, cutCodePoints, importLabels, type ConversionResult, type ConvertOptions, type ItemScope } from '../converter.js';
 import { dropExpiryReminders } from './map-http.js';
 import { convertMaintenance } from './map-maintenance.js';
 import { isSkip, own, unsupported, wholeNumber } from './mapping.js';
@@ -84,12 +84,10 @@ function thresholdsOf(monitor: MonitorRecord, scope: ItemScope, intervalSeconds:
 
 function descriptionOf(monitor: MonitorRecord, scope: ItemScope): string | undefined {
   const description = text(monitor, 'description');
-  // No more UTF-16 units than the limit means no more code points either.
-  if (description === undefined || description.length <= MAX_DESCRIPTION) return description;
-  const points = Array.from(description);
-  if (points.length <= MAX_DESCRIPTION) return description;
-  scope.warn('VALUE_ADJUSTED', `the description was cut to ${MAX_DESCRIPTION} characters`, monitor.field('description'));
-  return points.slice(0, MAX_DESCRIPTION).join('');
+  if (description === undefined) return undefined;
+  const cut = cutCodePoints(description, MAX_DESCRIPTION);
+  if (cut !== description) scope.warn('VALUE_ADJUSTED', `the description was cut to ${MAX_DESCRIPTION} characters`, monitor.field('description'));
+  return cut;
 }
 
 function dropNotifications(monitor: MonitorRecord, scope: ItemScope, field: string, group: boolean): void {
