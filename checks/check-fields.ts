@@ -33,7 +33,10 @@ export const LABEL_VALUE = /^[^\p{Cc}]{0,256}$/u;
 export const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\u2028\u2029]*$/u;
 export const NO_TEXT_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
 
-/** The longest name, target and description, in UTF-16 code units (as `String.length` counts). */
+/**
+ * The longest name, target and description, in code points, as the schemas count them (a text of
+ * no more UTF-16 units than that, as `String.length` counts, is within it too).
+ */
 export const TEXT_BOUNDS = { name: 200, target: 2048, description: 2000 } as const;
 
 /** Free-form labels: at most 64, keys 1-64 characters without "=" or ",", values up to 256. */

@@ -5,6 +5,7 @@ export {
   DEFAULT_THRESHOLDS,
   INTERVAL_BOUNDS,
   MAX_LABELS,
+  TEXT_BOUNDS,
   type Thresholds,
   type ThresholdsInput,
 } from './check-fields.js';

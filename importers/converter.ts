@@ -20,13 +20,14 @@ export { knownTimeZone, wallClockToUtc, type MaintenanceCandidate } from './shar
 export { SlugAllocator } from './shared/slug-allocator.js';
 export { ItemScope, TIMEOUT_BOUNDS_MS } from './shared/item-scope.js';
 export { ConversionBuilder, type CheckCandidate } from './shared/conversion-builder.js';
+export { importDescription } from './shared/description.js';
 export { importLabels, labelKey, labelValue } from './shared/labels.js';
 export { inputText, isRecord, parseJsonText } from './shared/input-text.js';
 export { importHeaders, isSecretHeader } from './shared/headers.js';
 export { jsonataPath } from './shared/json-path.js';
 export { STATUS_CODE_BOUNDS, statusCodeList, statusCodeMatcher } from '../checks/status-codes.js';
 export { importStatusCodes } from './shared/status-codes.js';
-export { cutCodePoints, describeValue, flagValue, integerValue, numberValue, textValue } from './shared/values.js';
+export { describeValue, flagValue, integerValue, numberValue, textValue } from './shared/values.js';
 
 /** What a converter returns. Checks and warnings are in input order. */
 export interface ConversionResult {

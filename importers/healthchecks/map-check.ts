@@ -1,4 +1,4 @@
-import { flagValue, importLabels, integerValue, textValue, type CheckCandidate, type ItemScope } from '../converter.js';
+import { flagValue, importDescription, importLabels, integerValue, textValue, type CheckCandidate, type ItemScope } from '../converter.js';
 
 // One check of the cron monitor's Management API v3 listing (its docs, "List Existing Checks":
 // templates/docs/api.md of healthchecks/healthchecks) as a heartbeat check.
@@ -131,7 +131,7 @@ export function checkCandidate(fields: Fields, name: string, scope: ItemScope): 
       scope,
       'tags',
     ),
-    description: text(fields, 'desc'),
+    description: importDescription(text(fields, 'desc'), scope, 'desc'),
     ...(token !== undefined ? { pingToken: token } : {}),
   };
 }

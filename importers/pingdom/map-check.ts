@@ -1,6 +1,7 @@
 import type { ConversionBuilder } from '../shared/conversion-builder.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
+import { importDescription } from '../shared/description.js';
 import { importLabels } from '../shared/labels.js';
 import { describeValue, flagValue, integerValue, textValue } from '../shared/values.js';
 import { CHECK_KINDS } from './check-kinds.js';
@@ -89,7 +90,6 @@ export function convertCheck({ raw, detailed, position }: ListedCheck, builder: 
   const intervalSeconds = scope.intervalSeconds(resolution === undefined ? undefined : resolution * 60, 'resolution');
   const threshold = integerValue(raw.responsetime_threshold);
   const paused = textValue(raw.status) === 'paused' || flagValue(raw.paused) === true;
-  const description = textValue(raw.custom_message)?.trim();
   builder.emit(scope, {
     name,
     type: mapped.type,
@@ -102,6 +102,6 @@ export function convertCheck({ raw, detailed, position }: ListedCheck, builder: 
       failuresBeforeDown: failuresBeforeDown(raw, scope),
     },
     labels: importLabels(tagLabels(raw), scope, 'tags'),
-    description: description ? description.slice(0, 2000) : undefined,
+    description: importDescription(textValue(raw.custom_message)?.trim() || undefined, scope, 'custom_message'),
   });
 }

@@ -1,12 +1,14 @@
-import { slugify, validateCheck, ValidationMemo, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../checks/index.js';
+import { slugify, TEXT_BOUNDS, validateCheck, ValidationMemo, type CheckDefinition, type CheckTypeName, type ThresholdsInput } from '../../checks/index.js';
 import type { MaintenanceCandidate } from './maintenance-candidate.js';
 import type { ConversionResult } from '../converter.js';
 import { ItemScope } from './item-scope.js';
 import { SlugAllocator } from './slug-allocator.js';
 import { MANAGED_LABEL_KEY, type ImportSource } from './sources.js';
+import { cutCodePoints } from './values.js';
 import type { ImportWarning, SkippedItem } from './warnings.js';
 
-const MAX_NAME_LENGTH = 200;
+// A name holds no control character at all (checks/check-fields.ts).
+const NAME_CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]+/gu;
 
 /** A check as a converter proposes it: a check definition without its slug, config loosely typed. */
 export interface CheckCandidate {
@@ -36,14 +38,17 @@ function withoutUndefined<T>(value: T): T {
   return out as T;
 }
 
-// Whole code points are dropped from the end until the name fits MAX_NAME_LENGTH UTF-16 units.
-function cutName(name: string): string {
-  if (name.length <= MAX_NAME_LENGTH) return name.trim();
-  const codePoints = Array.from(name);
-  let length = name.length;
-  let end = codePoints.length;
-  while (length > MAX_NAME_LENGTH) length -= codePoints[--end].length;
-  return codePoints.slice(0, end).join('').trim();
+/**
+ * The source's name as the catalog accepts it: control characters written as a space, trimmed,
+ * and cut to the catalog's length in code points; each change is a `VALUE_ADJUSTED` warning.
+ */
+function importName(source: string, scope: ItemScope): string {
+  const trimmed = source.trim();
+  const cleaned = trimmed.replace(NAME_CONTROL_CHARACTERS, ' ').trim();
+  if (cleaned !== trimmed) scope.warn('VALUE_ADJUSTED', 'control characters in the name were written as spaces', 'name');
+  const name = cutCodePoints(cleaned, TEXT_BOUNDS.name).trim();
+  if (name !== cleaned) scope.warn('VALUE_ADJUSTED', `the name was cut to ${TEXT_BOUNDS.name} characters`, 'name');
+  return name;
 }
 
 /**
@@ -86,13 +91,10 @@ export class ConversionBuilder {
    * returns it; otherwise skips the item with an `INVALID_ITEM` warning listing the problems.
    */
   emit(scope: ItemScope, { pingToken, ...candidate }: CheckCandidate): CheckDefinition | undefined {
-    const name = cutName(candidate.name.trim());
+    const name = importName(candidate.name, scope);
     if (name === '') {
       this.skip(scope, 'INVALID_ITEM', 'the item has no name', 'name');
       return undefined;
-    }
-    if (name !== candidate.name.trim()) {
-      scope.warn('VALUE_ADJUSTED', `the name was cut to ${MAX_NAME_LENGTH} characters`, 'name');
     }
     const labels = { ...candidate.labels, [MANAGED_LABEL_KEY]: this.#source };
     // The name's slug is worked out once: the check is validated with it, then the allocator

@@ -1,4 +1,4 @@
-import { ConversionBuilder, cutCodePoints, importLabels, type ConversionResult, type ConvertOptions, type ItemScope } from '../converter.js';
+import { ConversionBuilder, importDescription, importLabels, type ConversionResult, type ConvertOptions, type ItemScope } from '../converter.js';
 import { dropExpiryReminders } from './map-http.js';
 import { convertMaintenance } from './map-maintenance.js';
 import { isSkip, own, unsupported, wholeNumber } from './mapping.js';
@@ -6,7 +6,6 @@ import { flag, num, text, type MonitorExport, type MonitorRecord } from './monit
 import { GROUP_TYPE, TYPE_MAPPERS, UNSUPPORTED_TYPES } from './type-mappers.js';
 
 const SOURCE = 'selfhosted-monitor-db';
-const MAX_DESCRIPTION = 2000;
 const MAX_GROUP_DEPTH = 32;
 const PROGRESS_EVERY = 500;
 
@@ -82,14 +81,6 @@ function thresholdsOf(monitor: MonitorRecord, scope: ItemScope, intervalSeconds:
   return { timeoutMs, failuresBeforeDown: (retries ?? 0) + 1 };
 }
 
-function descriptionOf(monitor: MonitorRecord, scope: ItemScope): string | undefined {
-  const description = text(monitor, 'description');
-  if (description === undefined) return undefined;
-  const cut = cutCodePoints(description, MAX_DESCRIPTION);
-  if (cut !== description) scope.warn('VALUE_ADJUSTED', `the description was cut to ${MAX_DESCRIPTION} characters`, monitor.field('description'));
-  return cut;
-}
-
 function dropNotifications(monitor: MonitorRecord, scope: ItemScope, field: string, group: boolean): void {
   if (monitor.notifications.length === 0) return;
   const names = monitor.notifications.map((name) => JSON.stringify(name)).join(', ');
@@ -150,7 +141,7 @@ function convertMonitor(
     config: { ...mapping.config, invert: flag(monitor, 'upside_down') },
     thresholds,
     labels,
-    description: descriptionOf(monitor, scope),
+    description: importDescription(text(monitor, 'description'), scope, monitor.field('description')),
     pingToken: mapping.pingToken,
   })?.slug;
 }

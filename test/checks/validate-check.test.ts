@@ -147,6 +147,13 @@ describe('validateCheck: problems', () => {
     expect(pathsOf({ ...minimal, intervalSeconds: 30.5 })).toEqual(['intervalSeconds']);
   });
 
+  // TEXT_BOUNDS counts code points, as the schemas do; the importers cut free text to the same count.
+  test('bounds the name and the description in code points, not UTF-16 units', () => {
+    expect(validateCheck({ ...minimal, name: '😀'.repeat(200), description: '😀'.repeat(2000) }).ok).toBe(true);
+    expect(pathsOf({ ...minimal, name: '😀'.repeat(201), description: '😀'.repeat(2001) })).toEqual(['name', 'description']);
+    expect(pathsOf({ ...minimal, name: 'n'.repeat(201), description: 'd'.repeat(2001) })).toEqual(['name', 'description']);
+  });
+
   test('keeps the timeout within the interval and the degraded threshold below the timeout', () => {
     expect(issuesOf(validateCheck({ ...minimal, intervalSeconds: 10, thresholds: { timeoutMs: 15_000 } }))).toEqual([
       { path: 'thresholds.timeoutMs', message: 'must not exceed the interval (10000 ms)' },

@@ -74,6 +74,18 @@ describe('the mapping', () => {
     ]);
   });
 
+  // The tool keeps a check's description as a TextField without a length (hc/api/models.py,
+  // `desc = models.TextField(blank=True)`): a long one is cut, and the check still imported.
+  test('a description longer than the catalog takes is cut with a warning, not the check skipped', () => {
+    const listing = { checks: [{ name: 'Nightly', desc: `${'Runbook: '.repeat(300)}\u0007`, grace: 300, timeout: 86400 }] };
+    const converted = convertCronMonitorApi(JSON.stringify(listing));
+    expect(converted.skipped).toEqual([]);
+    expect(Array.from(converted.checks[0].description ?? '')).toHaveLength(2000);
+    expect(converted.warnings.map((warning) => `${warning.code} ${warning.field}: ${warning.message}`)).toContain(
+      'VALUE_ADJUSTED desc: the description was cut to 2000 characters',
+    );
+  });
+
   test('input that is not a checks listing is refused as a whole', () => {
     for (const input of ['', 'not json', '{"monitors": []}', '42']) expect(() => convertCronMonitorApi(input)).toThrow(ImportInputError);
     expect(convertCronMonitorApi('[]').checks).toEqual([]);

@@ -6,6 +6,7 @@ import {
   MANAGED_LABEL_KEY,
   SlugAllocator,
   canonicalSource,
+  importDescription,
   importHeaders,
   importLabels,
   inputText,
@@ -117,6 +118,44 @@ describe('ConversionBuilder', () => {
       ['long', 'VALUE_ADJUSTED'],
       ['empty', 'INVALID_ITEM'],
     ]);
+  });
+
+  // The catalog counts a name's and a description's length in code points (checks/check-fields.ts):
+  // a name of 200 emoji is whole, one of 201 is cut to 200, never splitting a character.
+  test('names are cut to 200 code points and control characters in them become spaces, so that the item is imported', () => {
+    const builder = new ConversionBuilder('configfile-monitor');
+    builder.emit(builder.item('emoji'), { name: '😀'.repeat(200), type: 'icmp', target: 'example.com' });
+    builder.emit(builder.item('more emoji'), { name: '😀'.repeat(201), type: 'icmp', target: 'example.com' });
+    builder.emit(builder.item('bell'), { name: 'Core\u0007API\n', type: 'icmp', target: 'example.com' });
+    builder.emit(builder.item('separators'), { name: 'a\u2028b\u0085c', type: 'icmp', target: 'example.com' });
+    const result = builder.result();
+    expect(result.skipped).toEqual([]);
+    expect(result.checks.map((check) => Array.from(check.name).length)).toEqual([200, 200, 8, 5]);
+    expect(result.checks.slice(2).map((check) => check.name)).toEqual(['Core API', 'a b c']);
+    expect(result.warnings.map((w) => [w.item, w.message])).toEqual([
+      ['more emoji', 'the name was cut to 200 characters'],
+      ['bell', 'control characters in the name were written as spaces'],
+      ['separators', 'control characters in the name were written as spaces'],
+    ]);
+  });
+
+  test('descriptions are cut to 2,000 code points and control characters but tabs and line breaks become spaces', () => {
+    const scope = new ConversionBuilder('configfile-monitor').item('x');
+    expect(importDescription(undefined, scope, 'desc')).toBeUndefined();
+    expect(importDescription('😀'.repeat(2000), scope, 'desc')).toBe('😀'.repeat(2000));
+    expect(importDescription('line\tone\r\nline two', scope, 'desc')).toBe('line\tone\r\nline two');
+    expect(scope.warnings).toEqual([]);
+    expect(importDescription(`${'a'.repeat(1999)}😀😀`, scope, 'desc')).toBe(`${'a'.repeat(1999)}😀`);
+    expect(importDescription('bell\u0007 and\u0000nul\u009f', scope, 'desc')).toBe('bell  and nul ');
+    expect(scope.warnings.map((w) => [w.field, w.message])).toEqual([
+      ['desc', 'the description was cut to 2000 characters'],
+      ['desc', 'control characters in the description were written as spaces'],
+    ]);
+    // What comes out is what the catalog takes.
+    const builder = new ConversionBuilder('configfile-monitor');
+    const item = builder.item('y');
+    builder.emit(item, { name: 'y', type: 'icmp', target: 'example.com', description: importDescription(`\u0001${'😀'.repeat(2500)}`, item, 'desc') });
+    expect(builder.result().skipped).toEqual([]);
   });
 
   test('intervals and timeouts are moved into the catalog bounds with a warning', () => {

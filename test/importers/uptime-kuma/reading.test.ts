@@ -166,3 +166,23 @@ describe('scale', () => {
     expect(result.checks[0]).toMatchObject({ slug: 'monitor-2', labels: { group: 'Group 1', env: 'production' } });
   });
 });
+
+describe('free text the catalog bounds', () => {
+  // The tool stores a monitor's name and description as it was typed, without a length
+  // (db/knex_init_db.js: `description` is text): each is fitted to the catalog with a warning,
+  // and the monitor is imported rather than skipped.
+  test('a long description and a name with a line break are fitted, and the monitor is imported', async () => {
+    const bytes = await sqliteFile(`
+      CREATE TABLE monitor (id INTEGER PRIMARY KEY, name TEXT, type TEXT, url TEXT, description TEXT);
+      INSERT INTO monitor VALUES (1, 'Shop' || char(10) || 'front', 'http', 'https://example.com/', 'Call ops' || char(7) || ' first. ' || replace(hex(zeroblob(2100)), '00', '📟'));`);
+    const result = convertSelfhostedMonitorDb(bytes);
+    expect(result.skipped).toEqual([]);
+    expect(result.checks[0].name).toBe('Shop front');
+    expect(result.checks[0].description).toBe(`Call ops  first. ${'📟'.repeat(1983)}`);
+    expect(result.warnings.map((warning) => `${warning.field}: ${warning.message}`)).toEqual([
+      'description: control characters in the description were written as spaces',
+      'description: the description was cut to 2000 characters',
+      'name: control characters in the name were written as spaces',
+    ]);
+  });
+});
