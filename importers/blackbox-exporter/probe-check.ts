@@ -56,8 +56,9 @@ function applyHostname(check: ProbeCheck, hostname: string, scope: ItemScope): v
   }
   const headers = (check.config.headers ?? {}) as Record<string, string>;
   if (!Object.keys(headers).some((name) => name.toLowerCase() === 'host')) check.config.headers = { ...headers, Host: hostname };
-  const url = new URL(check.target);
-  if (url.protocol === 'https:' && url.hostname !== hostname) {
+  // A target that is no URL is refused with the check (INVALID_ITEM), not here.
+  const url = URL.canParse(check.target) ? new URL(check.target) : undefined;
+  if (url?.protocol === 'https:' && url.hostname !== hostname) {
     scope.warn(
       'UNSUPPORTED_SETTING',
       `the TLS server name ${hostname} (from the hostname parameter) is not sent; the check names ${url.hostname}`,

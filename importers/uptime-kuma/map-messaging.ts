@@ -15,7 +15,8 @@ export function mapMqtt(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   const topic = text(monitor, 'mqtt_topic');
   if (topic === undefined) return missing(monitor, 'mqtt_topic', 'topic');
   const config: Record<string, unknown> = { topic, username: text(monitor, 'mqtt_username'), useTls };
-  if (websocket) config.websocketPath = text(monitor, 'mqtt_websocket_path')?.trim() ?? '/mqtt';
+  // The tool puts a "/" before a path written without one (server/monitor-types/mqtt.js, mqttAsync).
+  if (websocket) config.websocketPath = (text(monitor, 'mqtt_websocket_path')?.trim() ?? '/mqtt').replace(/^(?!\/)/, '/');
   config.password = referSecret(monitor, scope, 'mqtt_password', 'PASSWORD', 'the MQTT password');
   const checkType = text(monitor, 'mqtt_check_type')?.trim() ?? 'keyword';
   if (checkType === 'keyword') {

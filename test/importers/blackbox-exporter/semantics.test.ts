@@ -86,6 +86,16 @@ describe('the http prober', () => {
   });
 });
 
+describe('the hostname parameter', () => {
+  // prober/http.go cannot request a target that is no URL either: that probe is skipped, and the
+  // import goes on with the others.
+  test('with a target that is no URL, the probe is skipped, not the import', () => {
+    const { check, skipped } = convert({ prober: 'http' }, 'https://shop example.com:99999/', { params: { module: ['m'], hostname: ['shop.example.com'] } });
+    expect(check).toBeUndefined();
+    expect(skipped).toEqual([expect.objectContaining({ reason: 'INVALID_ITEM' })]);
+  });
+});
+
 describe('timeouts, pace and modules', () => {
   test('prober/handler.go getTimeout: the scrape timeout less 0.5 s, or the module timeout when shorter', () => {
     expect(convert({ prober: 'http' }, 'https://a.example.com').check.thresholds.timeoutMs).toBe(9500);

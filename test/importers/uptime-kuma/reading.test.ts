@@ -186,3 +186,17 @@ describe('free text the catalog bounds', () => {
     ]);
   });
 });
+
+describe('MQTT over WebSocket', () => {
+  // The tool puts a "/" before a WebSocket path written without one (server/monitor-types/mqtt.js,
+  // mqttAsync), so such a monitor runs there; here the path gets its "/" and the monitor imports.
+  test('a path without its leading "/" is read as the tool reads it', async () => {
+    const bytes = await sqliteFile(`
+      CREATE TABLE monitor (id INTEGER PRIMARY KEY, name TEXT, type TEXT, hostname TEXT, port INTEGER, mqtt_topic TEXT, mqtt_websocket_path TEXT, mqtt_success_message TEXT);
+      INSERT INTO monitor VALUES (1, 'Broker', 'mqtt', 'wss://broker.example.com', 443, 'plant/status', 'mqtt', 'ok');
+      INSERT INTO monitor VALUES (2, 'Broker 2', 'mqtt', 'wss://broker.example.com', 443, 'plant/status', '/ws', 'ok');`);
+    const result = convertSelfhostedMonitorDb(bytes);
+    expect(result.skipped).toEqual([]);
+    expect(result.checks.map((check) => (check.config as { websocketPath?: string }).websocketPath)).toEqual(['/mqtt', '/ws']);
+  });
+});
