@@ -5,6 +5,7 @@ import { ConversionBuilder } from '../shared/conversion-builder.js';
 import { inputText } from '../shared/input-text.js';
 import { EXPECTED, readProbeSetup } from './files.js';
 import { probeCandidate } from './probe-check.js';
+import { hideUrlCredentials } from '../shared/url-credentials.js';
 import { probeTargets } from './scrape-targets.js';
 
 export { EXPECTED as PROBE_EXPORTER_INPUT } from './files.js';
@@ -22,7 +23,7 @@ export const convertProbeExporterConfig: Converter = (input, options?: ConvertOp
   const probes = probeTargets(setup.prometheus, setup.targetFiles, builder);
   const seen = new Map<string, string>();
   probes.forEach((probe, index) => {
-    const scope = builder.item(`${probe.job}: ${probe.target}`);
+    const scope = builder.item(`${probe.job}: ${hideUrlCredentials(probe.target)}`);
     const key = `${probe.module}\u0000${probe.target}`;
     const earlier = seen.get(key);
     if (earlier !== undefined) {

@@ -4,6 +4,7 @@ import { importHttpMethod, importRequestBody } from '../shared/http-request.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { importStatusCodes } from '../shared/status-codes.js';
+import { withoutUrlCredentials } from '../shared/url-credentials.js';
 import { flagValue, integerValue, textValue } from '../shared/values.js';
 import type { ProbeCheck } from './probe-check.js';
 import { readTlsConfig, regexpList, reportIpProtocol } from './probe-settings.js';
@@ -45,6 +46,45 @@ function bodyKeyword(http: Record<string, unknown>, scope: ItemScope): Record<st
   return keyword;
 }
 
+/**
+ * The target without its `user:password@`, and who signs the request in. Go's HTTP client sends
+ * a URL's credentials as basic auth unless the request has an Authorization header already
+ * (net/http client.go, send); the module's `basic_auth`, `bearer_token` and `authorization` are
+ * added later, only to a request without one (prometheus/common config/http_config.go). So a
+ * header of the module's beats the URL's credentials, and those beat the module's sign-in
+ * settings, which are reported. `signedIn` says the URL's credentials were taken.
+ */
+function urlCredentials(
+  target: string,
+  http: Record<string, unknown>,
+  scope: ItemScope,
+  config: Record<string, unknown>,
+  headers: Record<string, string>,
+): { url: string; signedIn: boolean } {
+  const headerSignsIn = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  const fromUrl: Record<string, unknown> = {};
+  const url = withoutUrlCredentials(target, scope, 'target', fromUrl, !headerSignsIn) ?? target;
+  if (url === target) return { url, signedIn: false };
+  if (headerSignsIn) {
+    if (fromUrl.basicAuthUser !== undefined) {
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        "the user name in the URL was left out: the module's Authorization header signs the request in, as in the exporter",
+        'target',
+      );
+    }
+    return { url, signedIn: false };
+  }
+  Object.assign(config, fromUrl);
+  for (const field of ['basic_auth', 'bearer_token', 'bearer_token_file', 'authorization']) {
+    const value = http[field];
+    if (value !== undefined && value !== null && value !== '') {
+      scope.warn('UNSUPPORTED_SETTING', `${field} was left out: the credentials in the target URL sign the request in, as in the exporter`, field);
+    }
+  }
+  return { url, signedIn: true };
+}
+
 function authorization(http: Record<string, unknown>, scope: ItemScope, config: Record<string, unknown>, headers: Record<string, string>): void {
   if (isRecord(http.basic_auth)) {
     const user = textValue(http.basic_auth.username)?.trim();
@@ -64,8 +104,8 @@ function authorization(http: Record<string, unknown>, scope: ItemScope, config: 
 }
 
 /** The check an `http` module makes of a target (prefixed with http:// when it has no scheme, as the exporter does). */
-export function httpProbe(target: string, http: Record<string, unknown>, scope: ItemScope): ProbeCheck {
-  const url = /^https?:\/\//i.test(target) ? target : `http://${target}`;
+export function httpProbe(raw: string, http: Record<string, unknown>, scope: ItemScope): ProbeCheck {
+  const target = /^https?:\/\//i.test(raw) ? raw : `http://${raw}`;
   const config: Record<string, unknown> = {};
   const headers = isRecord(http.headers) ? importHeaders(Object.entries(http.headers), scope, 'headers') : {};
   config.method = importHttpMethod(textValue(http.method), scope, 'method');
@@ -82,11 +122,12 @@ export function httpProbe(target: string, http: Record<string, unknown>, scope: 
   if (follow !== undefined) config.followRedirects = follow;
   config.ignoreTlsErrors = readTlsConfig(http.tls_config, scope, 'tls_config').ignoreTlsErrors;
   config.keyword = bodyKeyword(http, scope);
-  authorization(http, scope, config, headers);
+  const credentials = urlCredentials(target, http, scope, config, headers);
+  if (!credentials.signedIn) authorization(http, scope, config, headers);
   if (Object.keys(headers).length > 0) config.headers = headers;
 
   if (flagValue(http.fail_if_ssl) === true) unsupported(scope, 'fail_if_ssl', 'failing when the response came over TLS');
-  if (flagValue(http.fail_if_not_ssl) === true && !(url.toLowerCase().startsWith('https://') && follow === false)) {
+  if (flagValue(http.fail_if_not_ssl) === true && !(target.toLowerCase().startsWith('https://') && follow === false)) {
     unsupported(scope, 'fail_if_not_ssl', 'failing when the final response did not come over TLS (a redirect may lead to plain HTTP)');
   }
   const reported: [string, string][] = [
@@ -108,5 +149,5 @@ export function httpProbe(target: string, http: Record<string, unknown>, scope: 
       unsupported(scope, field, what);
   }
   reportIpProtocol(http, scope);
-  return { type: 'http', target: url, config };
+  return { type: 'http', target: credentials.url, config };
 }

@@ -3,6 +3,7 @@ import type { CheckCandidate } from '../shared/conversion-builder.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { importLabels } from '../shared/labels.js';
+import { hideUrlCredentials } from '../shared/url-credentials.js';
 import { describeValue, textValue } from '../shared/values.js';
 import { parseDuration } from './duration.js';
 import { dnsProbe } from './module-dns.js';
@@ -92,13 +93,17 @@ export function probeCandidate(
   if (probe.hostname !== undefined) applyHostname(mapped, probe.hostname, scope);
   const intervalSeconds = scope.intervalSeconds(probe.intervalMs / 1000, 'scrape_interval');
   return {
-    name: `${probe.target} (${probe.module})`,
+    name: `${hideUrlCredentials(probe.target)} (${probe.module})`,
     type: mapped.type,
     intervalSeconds,
     target: mapped.target,
     config: mapped.config,
     // Each scrape is one probe, and probe_success reports it at once: down on the first failure.
     thresholds: { timeoutMs: scope.timeoutMs(probeTimeoutMs(module, probe, scope), intervalSeconds, 'timeout'), failuresBeforeDown: 1, successesBeforeUp: 1 },
-    labels: importLabels(probe.labels, scope, 'labels'),
+    labels: importLabels(
+      probe.labels.map(([key, value]) => [key, hideUrlCredentials(value)]),
+      scope,
+      'labels',
+    ),
   };
 }

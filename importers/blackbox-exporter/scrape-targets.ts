@@ -1,6 +1,7 @@
 import { isRecord } from '../shared/input-text.js';
 import type { ConversionBuilder } from '../shared/conversion-builder.js';
 import type { ItemScope } from '../shared/item-scope.js';
+import { hideUrlCredentials } from '../shared/url-credentials.js';
 import { describeValue, textValue } from '../shared/values.js';
 import { parseDuration } from './duration.js';
 import { readRelabelRules, relabel, type Labels } from './relabel.js';
@@ -115,7 +116,7 @@ export function probeTargets(prometheus: Record<string, unknown>, targetFiles: R
         const labels = relabel(rules, new Map([...base, ...group.labels, ['__address__', address]]));
         if (!labels) continue;
         const probe = probedTarget(labels, name, group.field);
-        if (typeof probe === 'string') builder.skip(builder.item(`${name}: ${address}`), 'INVALID_ITEM', probe, 'relabel_configs');
+        if (typeof probe === 'string') builder.skip(builder.item(`${name}: ${hideUrlCredentials(address)}`), 'INVALID_ITEM', probe, 'relabel_configs');
         else probes.push({ ...probe, intervalMs, scrapeTimeoutMs });
       }
     }

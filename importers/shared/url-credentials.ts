@@ -33,11 +33,19 @@ export function withoutUrlCredentials(
   if (url.password !== '' && keepPassword) {
     config.basicAuthPassword = scope.secretFor('PASSWORD', 'the password in the URL', field);
   } else if (url.password !== '') {
-    scope.warn('SECRET_DROPPED', 'the password in the URL was not imported (secrets never carry over, and this check does not sign in)', field);
+    scope.warn('SECRET_DROPPED', 'the password in the URL was not imported (secrets never carry over, and this check does not send it)', field);
   }
   const user = safeDecode(url.username);
   if (user !== '' && user.length <= 255) config.basicAuthUser = user;
   url.username = '';
   url.password = '';
   return url.href;
+}
+
+/**
+ * `text` as it may be shown (an item's name, a label): a URL's `user:password@` taken out, also
+ * from a target written without a scheme (`user:password@host:port`). Other text is unchanged.
+ */
+export function hideUrlCredentials(text: string): string {
+  return text.replace(/^((?:[a-z][a-z\d+.-]*:)?\/\/)?[^/?#@\s]*@/i, '$1');
 }

@@ -1,6 +1,7 @@
 import { mapDatabase } from './map-database.js';
 import { mapDocker, mapPush } from './map-host.js';
-import { mapBrowser, mapHttp, mapWebsocket } from './map-http.js';
+import { mapBrowser, mapHttp } from './map-http.js';
+import { mapWebsocket } from './map-websocket.js';
 import { mapGrpc, mapKafka, mapMqtt, mapRabbitmq } from './map-messaging.js';
 import { mapDns, mapNtp, mapPing, mapPort, mapSmtp, mapSnmp } from './map-network.js';
 import type { TypeMapper } from './mapping.js';

@@ -3,6 +3,7 @@ import type { ItemScope } from '../shared/item-scope.js';
 import { importLabels } from '../shared/labels.js';
 import { monitorHost, monitorUrl } from './hosts.js';
 import { requestConfig } from './http-request.js';
+import { withoutUrlCredentials } from '../shared/url-credentials.js';
 import type { MonitorSpec } from './monitor-spec.js';
 
 function hostPort(host: string, port: number): string {
@@ -10,12 +11,20 @@ function hostPort(host: string, port: number): string {
   return `${bracketed}:${port}`;
 }
 
+/**
+ * An HTTP monitor's check. A `user:password@` in its URL becomes basic auth, unless the monitor
+ * signs in through its own HTTP authentication settings; either way it leaves the URL.
+ */
 function httpCandidate(spec: MonitorSpec, scope: ItemScope): Pick<CheckCandidate, 'type' | 'target' | 'config'> {
   const request = spec.request ? requestConfig(spec.request, scope) : {};
+  const signsIn = request.basicAuthUser !== undefined || request.basicAuthPassword !== undefined;
+  const fromUrl: Record<string, unknown> = {};
+  const target = withoutUrlCredentials(monitorUrl(spec.url, scope, spec.fields.url), scope, spec.fields.url, fromUrl, !signsIn);
   return {
     type: 'http',
-    target: monitorUrl(spec.url, scope, spec.fields.url),
+    target,
     config: {
+      ...(signsIn ? {} : fromUrl),
       ...request,
       expectedStatusCodes: spec.statusCodes,
       keyword: spec.keyword,

@@ -78,6 +78,38 @@ describe('the http prober', () => {
     expect(codes(warnings)).toEqual(['SECRET_DROPPED basic_auth.password']);
   });
 
+  // Go's net/http client.go (send) turns a URL's user:password@ into basic auth unless the request
+  // has an Authorization header; prometheus/common's round trippers add basic_auth and bearer
+  // tokens only to a request without one.
+  test('net/http client.go: credentials in the target URL sign in with basic auth, ahead of basic_auth; never left in the URL', () => {
+    const { check, warnings, skipped } = convert(
+      { prober: 'http', http: { basic_auth: { username: 'u', password: 'p' } } },
+      'https://ops:s3cr%40t@a.example.com/health',
+    );
+    expect(skipped).toEqual([]);
+    expect(check.target).toBe('https://a.example.com/health');
+    expect(check.config).toMatchObject({ basicAuthUser: 'ops', basicAuthPassword: '{{secrets.HTTPS_A_EXAMPLE_COM_HEALTH_M_PASSWORD}}' });
+    expect(codes(warnings)).toEqual(['SECRET_DROPPED target', 'UNSUPPORTED_SETTING basic_auth']);
+    expect(JSON.stringify(check)).not.toContain('s3cr');
+  });
+
+  test('the credentials of a target are in neither the name, the warnings nor the labels', () => {
+    const job = { relabel_configs: [...RELABEL, { source_labels: ['__param_target'], target_label: 'url' }] };
+    const { check, warnings } = convert({ prober: 'http' }, 'ops:s3cr3t@a.example.com:8080/ping', job);
+    expect(check.target).toBe('http://a.example.com:8080/ping');
+    expect(check.name).toBe('a.example.com:8080/ping (m)');
+    expect(check.labels).toMatchObject({ url: 'a.example.com:8080/ping' });
+    expect(JSON.stringify({ check, warnings })).not.toMatch(/s3cr3t|ops:/);
+  });
+
+  test("net/http client.go: the module's Authorization header beats the URL's credentials", () => {
+    const { check, warnings } = convert({ prober: 'http', http: { headers: { Authorization: 'Bearer abc' } } }, 'https://ops:pw@a.example.com');
+    expect(check.target).toBe('https://a.example.com/');
+    expect(check.config.basicAuthUser).toBeUndefined();
+    expect(check.config.headers).toEqual({ Authorization: 'Bearer {{secrets.HTTPS_A_EXAMPLE_COM_M_AUTHORIZATION}}' });
+    expect(codes(warnings)).toEqual(['SECRET_DROPPED headers.Authorization', 'SECRET_DROPPED target', 'UNSUPPORTED_SETTING target']);
+  });
+
   test('prober/utils.go: IPv6 preferred with fallback to IPv4 is no warning; a family without fallback is', () => {
     expect(convert({ prober: 'http', http: { preferred_ip_protocol: 'ip4' } }, 'https://a.example.com').warnings).toEqual([]);
     expect(codes(convert({ prober: 'http', http: { preferred_ip_protocol: 'ip6', ip_protocol_fallback: false } }, 'https://a.example.com').warnings)).toEqual([

@@ -1,4 +1,7 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { WebSocketServer } from 'ws';
 import type { ConversionResult } from '../../../importers/converter.js';
 import { convertSelfhostedMonitorDb, prepareSelfhostedMonitorDb } from '../../../importers/uptime-kuma/index.js';
 import { startHealthServer, type HealthServer } from '../../support/grpc-health-server.js';
@@ -140,6 +143,67 @@ describe('WebSocket monitors (server/monitor-types/websocket-upgrade.js)', () =>
     const result = convertOne({ type: 'websocket-upgrade', url: 'ws://127.0.0.1/', accepted_statuscodes: ['200-299'] });
     expect(result.checks[0]!.config).toMatchObject({ expectedCloseCodes: [1000] });
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'accepted_statuscodes' }]);
+  });
+});
+
+describe('WebSocket sign-in and TLS (websocket-upgrade.js buildWsOptions; ws and node:http send URL credentials as basic auth)', () => {
+  let server: Server;
+  let port: number;
+  const user = 'ops';
+  const password = 'p@ss word';
+  const basic = Buffer.from(`${user}:${password}`).toString('base64');
+
+  beforeAll(async () => {
+    server = createServer();
+    // A real ws server that lets in only the expected basic-auth credentials.
+    new WebSocketServer({ server, verifyClient: ({ req }) => req.headers.authorization === `Basic ${basic}` });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** The check as the runner hands it to the probe once the secret of its Authorization header is set. */
+  const withSecret = (check: ConversionResult['checks'][number], value: string) => {
+    const headers = check.config.headers as Record<string, string>;
+    expect(headers.Authorization).toMatch(/^Basic \{\{secrets\.[A-Z0-9_]+\}\}$/);
+    return { ...check, config: { ...check.config, headers: { ...headers, Authorization: `Basic ${value}` } } } as never;
+  };
+
+  test('basic auth is the Authorization header Kuma sends: up once its secret is set, down without it', async () => {
+    const { check, warnings } = only({
+      type: 'websocket-upgrade',
+      url: `ws://127.0.0.1:${port}/`,
+      authMethod: 'basic',
+      basic_auth_user: user,
+      basic_auth_pass: password,
+    });
+    expect(warnings).toMatchObject([{ code: 'SECRET_DROPPED', field: 'basic_auth_pass' }]);
+    expect(warnings[0]!.message).toMatch(/base64 of user:password/);
+    expect(await runCheck(withSecret(check, basic), [basic])).toMatchObject({ status: 'up' });
+    expect(await runCheck({ ...check, config: { ...check.config, headers: {} } } as never)).toMatchObject({ status: 'down' });
+  });
+
+  test('credentials in the URL sign in the same way and leave the URL', async () => {
+    const { check, warnings } = only({ type: 'websocket-upgrade', url: `ws://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/` });
+    expect(check.target).toBe(`ws://127.0.0.1:${port}/`);
+    expect(warnings).toMatchObject([{ code: 'SECRET_DROPPED', field: 'url' }]);
+    expect(await runCheck(withSecret(check, basic), [basic])).toMatchObject({ status: 'up' });
+  });
+
+  test('an Authorization header of the monitor beats the URL credentials, as in node:http', () => {
+    const { check, warnings } = only({ type: 'websocket-upgrade', url: `ws://a:b@127.0.0.1:${port}/`, authMethod: 'bearer', bearer_token: 't' });
+    expect(check.target).toBe(`ws://127.0.0.1:${port}/`);
+    expect(check.config.headers).toEqual({ Authorization: expect.stringMatching(/^Bearer \{\{secrets\./) });
+    expect(warnings.map((warning) => [warning.code, warning.field])).toEqual([
+      ['SECRET_DROPPED', 'bearer_token'],
+      ['VALUE_ADJUSTED', 'url'],
+    ]);
+  });
+
+  test('"ignore TLS errors" is passed on only with mTLS: otherwise the certificate is verified, with a warning', () => {
+    const { check, warnings } = only({ type: 'websocket-upgrade', url: 'wss://127.0.0.1/', ignoreTls: true });
+    expect(check.config.ignoreTlsErrors).toBe(false);
+    expect(warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'ignoreTls' }]);
   });
 });
 

@@ -103,6 +103,28 @@ describe('v2 code encodings', () => {
     ]);
     expect(JSON.stringify(result)).not.toContain('"p"');
   });
+
+  // The catalog refuses a URL with credentials: they used to leave the monitor out (INVALID_ITEM).
+  test('credentials in the URL become basic auth and leave the URL', () => {
+    const result = convertOne({ type: 1, url: 'https://ops:s3cret@example.com/health' });
+    expect(result.skipped).toEqual([]);
+    expect(result.checks[0]).toMatchObject({
+      target: 'https://example.com/health',
+      config: { basicAuthUser: 'ops', basicAuthPassword: expect.stringMatching(/^\{\{secrets\./) },
+    });
+    expect(result.warnings).toMatchObject([{ code: 'SECRET_DROPPED', field: 'url' }]);
+    expect(JSON.stringify(result)).not.toContain('s3cret');
+  });
+
+  test("the monitor's own HTTP authentication wins over credentials in the URL, which still leave it", () => {
+    const result = convertOne({ type: 1, url: 'https://ops:s3cret@example.com/', http_username: 'u', http_password: 'p', http_auth_type: '1' });
+    expect(result.checks[0]).toMatchObject({ target: 'https://example.com/', config: { basicAuthUser: 'u' } });
+    expect(result.warnings.map((warning) => [warning.code, warning.field])).toEqual([
+      ['SECRET_DROPPED', 'http_password'],
+      ['SECRET_DROPPED', 'url'],
+    ]);
+    expect(JSON.stringify(result)).not.toContain('s3cret');
+  });
 });
 
 describe('input that is not a monitors listing', () => {

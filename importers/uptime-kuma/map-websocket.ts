@@ -1,0 +1,106 @@
+import type { ItemScope } from '../converter.js';
+import { headersOf } from './map-http.js';
+import { dropSecret, missing, referSecret, type SkipItem, type TypeMapping } from './mapping.js';
+import { flag, json, text, type MonitorRecord } from './monitor-record.js';
+
+// `websocket-upgrade` monitors (server/monitor-types/websocket-upgrade.js of 2.5.3): the ws
+// library opens the connection with the monitor's headers, its sign-in and, for mTLS only, its
+// TLS setting; the tool closes with 1000 once connected.
+
+const CLOSE_CODE = /^([1-4]\d{3})(?:-([1-4]\d{3}))?$/;
+
+/**
+ * The accepted closing codes of a WebSocket monitor: the tool closes with 1000 once connected and
+ * checks the server's closing code against its accepted list (server/monitor-types/
+ * websocket-upgrade.js); "1000" unless the list says otherwise.
+ */
+function closeCodesOf(monitor: MonitorRecord, scope: ItemScope): (number | string)[] {
+  const parsed = json(monitor, 'accepted_statuscodes_json');
+  const field = monitor.field('accepted_statuscodes_json');
+  if (parsed === undefined) return [1000];
+  const listed = parsed.ok && Array.isArray(parsed.value) ? parsed.value.map((entry) => String(entry).trim()) : [];
+  const codes: (number | string)[] = [];
+  for (const entry of listed.slice(0, 50)) {
+    const match = CLOSE_CODE.exec(entry);
+    if (match && (match[2] === undefined || Number(match[1]) <= Number(match[2]))) codes.push(match[2] === undefined ? Number(match[1]) : entry);
+  }
+  if (codes.length === listed.length && codes.length > 0) return codes;
+  const dropped = listed.filter((entry) => !CLOSE_CODE.test(entry));
+  scope.warn(
+    'UNSUPPORTED_SETTING',
+    codes.length === 0
+      ? `the accepted codes (${dropped.join(', ') || 'none'}) hold no WebSocket closing code, so the tool reported every check down; the check accepts 1000`
+      : `the accepted codes ${dropped.join(', ')} are not WebSocket closing codes and were left out`,
+    field,
+  );
+  return codes.length === 0 ? [1000] : codes;
+}
+
+const hasAuthorization = (headers: Record<string, string>) => Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+
+/**
+ * The Authorization header the tool sends (buildWsOptions): basic auth from the user name and
+ * password, or the bearer token. Failing both, Node's HTTP client sends the URL's
+ * `user:password@` as basic auth when no Authorization header is set (ws passes them as `auth`).
+ * The check refers to a secret that holds what follows "Basic " or "Bearer ".
+ */
+function signIn(monitor: MonitorRecord, scope: ItemScope, headers: Record<string, string>, target: string): string {
+  const method = text(monitor, 'auth_method')?.toLowerCase();
+  if (method === 'basic' && (text(monitor, 'basic_auth_user') !== undefined || text(monitor, 'basic_auth_pass') !== undefined)) {
+    const what = 'the basic-auth user name and password, sent as "Authorization: Basic <secret>" (the secret is the base64 of user:password),';
+    headers.Authorization = `Basic ${scope.secretFor('BASIC_AUTH', what, monitor.field('basic_auth_pass'))}`;
+  } else if (method === 'bearer' && text(monitor, 'bearer_token') !== undefined) {
+    headers.Authorization = `Bearer ${referSecret(monitor, scope, 'bearer_token', 'TOKEN', 'the bearer token')}`;
+  } else if (method === 'oauth2-cc') {
+    scope.warn('UNSUPPORTED_SETTING', 'OAuth 2.0 client credentials have no equivalent; the check is imported without them', monitor.field('auth_method'));
+    dropSecret(monitor, scope, 'oauth_client_secret', 'the OAuth client secret');
+  } else if (method === 'mtls') {
+    scope.warn('UNSUPPORTED_SETTING', 'client certificates (mTLS) have no equivalent; the check is imported without them', monitor.field('auth_method'));
+    dropSecret(monitor, scope, 'tls_key', "the client certificate's private key");
+  }
+  if (!URL.canParse(target)) return target;
+  const url = new URL(target);
+  if (url.username === '' && url.password === '') return target;
+  const field = monitor.field('url');
+  if (hasAuthorization(headers)) {
+    scope.warn('VALUE_ADJUSTED', 'the user name and password in the URL were left out: the Authorization header signs in, as in the tool', field);
+  } else {
+    const what = 'the user name and password in the URL, sent as "Authorization: Basic <secret>" (the secret is the base64 of user:password),';
+    headers.Authorization = `Basic ${scope.secretFor('BASIC_AUTH', what, field)}`;
+  }
+  url.username = '';
+  url.password = '';
+  return url.href;
+}
+
+/** `websocket-upgrade` monitors: a WebSocket check. */
+export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
+  const url = text(monitor, 'url')?.trim();
+  if (url === undefined) return missing(monitor, 'url', 'URL');
+  const headers = headersOf(monitor, scope) ?? {};
+  const target = signIn(monitor, scope, headers, url);
+  // Only with mTLS does the tool pass its TLS setting on; otherwise certificates are verified.
+  const mtls = text(monitor, 'auth_method')?.toLowerCase() === 'mtls';
+  if (!mtls && flag(monitor, 'ignore_tls') === true) {
+    scope.warn(
+      'VALUE_ADJUSTED',
+      'the tool verified the certificate whatever "ignore TLS errors" said (it is passed on only with mTLS); so does the check',
+      monitor.field('ignore_tls'),
+    );
+  }
+  const subprotocols = (text(monitor, 'ws_subprotocol') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  return {
+    type: 'websocket',
+    target,
+    config: {
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      subprotocols,
+      expectedCloseCodes: closeCodesOf(monitor, scope),
+      ignoreSecWebSocketAccept: flag(monitor, 'ws_ignore_sec_websocket_accept_header'),
+      ignoreTlsErrors: mtls && flag(monitor, 'ignore_tls'),
+    },
+  };
+}
