@@ -1,6 +1,7 @@
 import { importHeaders, isRecord, isSecretHeader, type ItemScope } from '../converter.js';
 import { hostOf, hostPort, keyword, missing, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
+import { withDefaultPort } from '../shared/host-port.js';
 
 const MQTT_SCHEME = /^(mqtts?|wss?|tcp|ssl|tls):\/\//i;
 
@@ -192,6 +193,8 @@ export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   if (target === undefined) return missing(monitor, 'grpc_url', 'gRPC server address');
   const scheme = /^(https?|grpcs?):\/\//i.exec(target)?.[1]?.toLowerCase();
   if (scheme !== undefined) target = target.slice(scheme.length + 3).replace(/\/.*$/, '');
+  // The tool hands the address to grpc-js, which dials port 443 when it names none (resolver-dns.ts DEFAULT_PORT).
+  target = withDefaultPort(target, 443) ?? target;
   const method = text(monitor, 'grpc_method')?.trim();
   const protoService = text(monitor, 'grpc_service_name')?.trim();
   const body = text(monitor, 'grpc_body');

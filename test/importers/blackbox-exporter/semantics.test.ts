@@ -190,6 +190,14 @@ describe('the tcp, icmp, dns and grpc probers', () => {
     expect(check).toMatchObject({ type: 'grpc', config: { service: 's', useTls: true, ignoreTlsErrors: true } });
   });
 
+  test('prober/grpc.go: http:// or https:// and a path are dropped; a target without a port is dialed on 80, or 443 with tls', () => {
+    expect(convert({ prober: 'grpc' }, 'https://a.example.com:50051/x').check.target).toBe('a.example.com:50051');
+    expect(convert({ prober: 'grpc' }, 'a.example.com').check.target).toBe('a.example.com:80');
+    expect(convert({ prober: 'grpc', grpc: { tls: true } }, 'http://a.example.com').check.target).toBe('a.example.com:443');
+    expect(convert({ prober: 'grpc', grpc: { tls: true } }, 'a.example.com:80').check.target).toBe('a.example.com:80');
+    expect(convert({ prober: 'grpc' }, '[2001:db8::1]').check.target).toBe('[2001:db8::1]:80');
+  });
+
   test('prober/unix.go and prober/websocket.go have no equivalent here: the probe is skipped', () => {
     expect(convert({ prober: 'unix' }, '/run/a.sock').skipped[0]).toMatchObject({ reason: 'UNSUPPORTED_TYPE' });
   });

@@ -336,6 +336,12 @@ describe('gRPC keyword monitors (server/monitor-types/grpc.js)', () => {
     expect(only(kumaHealth(server.port, { keyword: 'status' })).warnings).toMatchObject([{ field: 'keyword' }]);
   });
 
+  test('an address without a port is dialed on 443, as grpc-js does (resolver-dns.ts DEFAULT_PORT)', () => {
+    expect(only({ type: 'grpc-keyword', grpcUrl: 'grpc.example.com' }).check.target).toBe('grpc.example.com:443');
+    expect(only({ type: 'grpc-keyword', grpcUrl: 'https://grpc.example.com/' }).check.target).toBe('grpc.example.com:443');
+    expect(only({ type: 'grpc-keyword', grpcUrl: 'grpc.example.com:50051' }).check.target).toBe('grpc.example.com:50051');
+  });
+
   test('a body with more than the service is reported', () => {
     const { check, warnings } = only(kumaHealth(server.port, { grpcBody: '{"service":"orders","extra":1}', keyword: 'NOT_SERVING', invertKeyword: true }));
     expect(check.config).toMatchObject({ service: 'orders' });
