@@ -11,7 +11,7 @@ import { endpointLabels } from './endpoint-labels.js';
 import { readRequest } from './endpoint-request.js';
 import { registrableDomain } from './registrable-domain.js';
 import { readDurationSeconds } from './interval.js';
-import { credentialReference, keepPlaceholders } from './keep-placeholders.js';
+import { credentialReference, keepPlaceholders, unresolvedPlaceholders } from './keep-placeholders.js';
 
 /** Reads `enabled` (default true), warning when it is neither true nor false. */
 export function readEnabled(raw: unknown, scope: ItemScope): boolean {
@@ -30,6 +30,8 @@ type ReadKind = EndpointKind & { recordType?: string };
 interface Skip {
   skip: 'UNSUPPORTED_TYPE' | 'INVALID_ITEM';
   message: string;
+  /** The field at fault, when not the url. */
+  field?: string;
 }
 
 function readKind(endpoint: Record<string, unknown>, scope: ItemScope): ReadKind | Skip {
@@ -37,13 +39,18 @@ function readKind(endpoint: Record<string, unknown>, scope: ItemScope): ReadKind
   if (isRecord(endpoint.dns)) {
     const { recordType, name } = readDnsBlock(endpoint.dns, scope);
     if (name === '') return { skip: 'INVALID_ITEM', message: 'the DNS endpoint has no dns.query-name' };
-    keepPlaceholders(scope, name, 'dns.query-name');
-    keepPlaceholders(scope, url, 'url');
+    const unresolvedName = unresolvedPlaceholders(name, 'DNS query name');
+    if (unresolvedName) return { skip: 'INVALID_ITEM', message: unresolvedName, field: 'dns.query-name' };
+    const unresolvedResolver = unresolvedPlaceholders(url, 'resolver address');
+    if (unresolvedResolver) return { skip: 'INVALID_ITEM', message: unresolvedResolver };
     return { type: 'dns', target: name, scheme: 'dns', hadPassword: false, secure: false, recordType };
   }
   if (url === '') return { skip: 'INVALID_ITEM', message: 'the endpoint has no url' };
   const kind = endpointKind(url);
   if ('code' in kind) return { skip: kind.code, message: kind.message };
+  // A URL keeps its placeholders (with a warning); a host or port cannot.
+  const unresolved = kind.type === 'http' || kind.type === 'websocket' ? undefined : unresolvedPlaceholders(kind.target, 'address');
+  if (unresolved) return { skip: 'INVALID_ITEM', message: unresolved };
   keepPlaceholders(scope, kind.target, 'url');
   return kind;
 }
@@ -111,7 +118,7 @@ export function convertEndpoint(raw: unknown, index: number, alerting: unknown, 
   keepPlaceholders(scope, name, 'name');
   const kind = readKind(raw, scope);
   if ('skip' in kind) {
-    builder.skip(scope, kind.skip, kind.message, kind.skip === 'INVALID_ITEM' ? 'url' : undefined);
+    builder.skip(scope, kind.skip, kind.message, kind.field ?? (kind.skip === 'INVALID_ITEM' ? 'url' : undefined));
     return;
   }
   const secrets: EndpointParts['secrets'] = {};

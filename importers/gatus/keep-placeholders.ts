@@ -30,3 +30,16 @@ export function keepPlaceholders(scope: ItemScope, value: string | undefined, fi
     field,
   );
 }
+
+/**
+ * Why an endpoint cannot be imported when `value`, its host, port or DNS name, holds `${VAR}`
+ * placeholders: the check cannot run without the real value. Undefined when it holds none.
+ */
+export function unresolvedPlaceholders(value: string, what: string): string | undefined {
+  const found = placeholdersIn(value);
+  if (found.length === 0) return undefined;
+  return (
+    `the ${what} ${JSON.stringify(value)} holds ${found.join(', ')}, which svc does not substitute, and a check cannot run without it: ` +
+    'write the real value in the configuration and import again'
+  );
+}

@@ -87,6 +87,33 @@ describe('placeholders', () => {
     const { text } = protectPlaceholders('svcenvplaceholder0z: ${A}');
     expect(text).toBe('svcenvplaceholder0z: svcenvplaceholderx0z');
   });
+
+  // Gatus substitutes ${VAR} from its environment at start (config/config.go); svc does not. A URL
+  // keeps them with a warning; a host, port or DNS name cannot, and the endpoint is skipped saying why.
+  test('in a host, a port or a DNS name they skip the endpoint with their reason; in a URL they stay, with a warning', async () => {
+    const { convertImport } = await import('../../../importers/index.js');
+    const endpoints = [
+      { name: 'db', url: 'tcp://${DB_HOST}:5432', conditions: ['[CONNECTED] == true'] },
+      { name: 'port', url: 'tcp://db.example.com:${PORT}', conditions: ['[CONNECTED] == true'] },
+      { name: 'zone', url: '127.0.0.1', dns: { 'query-name': '${ZONE}', 'query-type': 'A' }, conditions: ['[DNS_RCODE] == NOERROR'] },
+      { name: 'web', url: 'https://${HOST}/health', conditions: ['[STATUS] == 200'] },
+    ];
+    const result = await convertImport('configfile-monitor', new TextEncoder().encode(JSON.stringify({ endpoints })));
+    expect(result.skipped.map((item) => [item.item, item.reason])).toEqual([
+      ['db', 'INVALID_ITEM'],
+      ['port', 'INVALID_ITEM'],
+      ['zone', 'INVALID_ITEM'],
+    ]);
+    expect(result.skipped[0]!.message).toMatch(/holds \$\{DB_HOST\}, which svc does not substitute/);
+    expect(result.checks.map((check) => check.target)).toEqual(['https://${HOST}/health']);
+    // A skipped endpoint says "kept verbatim" nowhere: only the kept check's placeholder is such a warning.
+    expect(result.warnings.map((warning) => [warning.item, warning.code, warning.field])).toEqual([
+      ['db', 'INVALID_ITEM', 'url'],
+      ['port', 'INVALID_ITEM', 'url'],
+      ['zone', 'INVALID_ITEM', 'dns.query-name'],
+      ['web', 'UNSUPPORTED_SETTING', 'url'],
+    ]);
+  });
 });
 
 describe('[STATUS] conditions', () => {
