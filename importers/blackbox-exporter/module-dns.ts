@@ -1,3 +1,4 @@
+import { isIPv6 } from '../../checks/hosts.js';
 import { DNS_RCODES, DNS_RECORD_TYPES } from '../../checks/index.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
@@ -63,5 +64,7 @@ export function dnsProbe(target: string, dns: Record<string, unknown>, scope: It
     scope.warn('UNSUPPORTED_SETTING', 'non-recursive queries (recursion_desired: false) have no equivalent', 'recursion_desired');
   const queryClass = textValue(dns.query_class)?.trim().toUpperCase();
   if (queryClass && queryClass !== 'IN') scope.warn('UNSUPPORTED_SETTING', `the query class ${queryClass} has no equivalent; IN is asked`, 'query_class');
-  return { type: 'dns', target: name, config: { recordType, resolver: target, expectedRcode } };
+  // A bare IPv6 address is the whole host (prober/dns.go: SplitHostPort fails, port 53); the check writes it in brackets.
+  const resolver = isIPv6(target) ? `[${target}]` : target;
+  return { type: 'dns', target: name, config: { recordType, resolver, expectedRcode } };
 }

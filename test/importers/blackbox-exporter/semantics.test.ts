@@ -190,6 +190,12 @@ describe('the tcp, icmp, dns and grpc probers', () => {
     expect(check).toMatchObject({ type: 'grpc', config: { service: 's', useTls: true, ignoreTlsErrors: true } });
   });
 
+  test('prober/dns.go: a server written as a bare IPv6 address is asked on port 53', () => {
+    const { check, skipped } = convert({ prober: 'dns', dns: { query_name: 'example.com', query_type: 'A' } }, '2001:db8::53');
+    expect(skipped).toEqual([]);
+    expect(check.config.resolver).toBe('[2001:db8::53]');
+  });
+
   test('prober/grpc.go: http:// or https:// and a path are dropped; a target without a port is dialed on 80, or 443 with tls', () => {
     expect(convert({ prober: 'grpc' }, 'https://a.example.com:50051/x').check.target).toBe('a.example.com:50051');
     expect(convert({ prober: 'grpc' }, 'a.example.com').check.target).toBe('a.example.com:80');
