@@ -1,6 +1,6 @@
 import { regexpLiteral } from '../shared/go-regexp.js';
 import { importHeaders } from '../shared/headers.js';
-import { importHttpMethod, importRequestBody } from '../shared/http-request.js';
+import { importHttpMethod, importKeywordText, importRequestBody } from '../shared/http-request.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { importStatusCodes } from '../shared/status-codes.js';
@@ -28,6 +28,8 @@ function bodyKeyword(http: Record<string, unknown>, scope: ItemScope): Record<st
     for (const expression of regexpList(http[field])) {
       const literal = regexpLiteral(expression);
       if (keyword === undefined && literal && !literal.anchored) {
+        // Too long a keyword is left out with its warning, and the next expression is tried.
+        if (importKeywordText(literal.text, scope, field) === undefined) continue;
         keyword = { value: literal.text, expect };
         if (literal.dotted) {
           scope.warn('VALUE_ADJUSTED', `the "." in ${JSON.stringify(expression)} matches any character in the exporter; the check looks for a dot`, field);

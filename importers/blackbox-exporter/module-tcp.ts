@@ -1,4 +1,5 @@
 import { regexpLiteral } from '../shared/go-regexp.js';
+import { importKeywordText } from '../shared/http-request.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, flagValue } from '../shared/values.js';
@@ -38,7 +39,7 @@ function readConversation(raw: unknown, scope: ItemScope): Conversation {
         );
       } else if (!literal) {
         scope.warn('UNSUPPORTED_SETTING', `the expectation ${JSON.stringify(step.expect)} is not plain text; the reply is not tested`, `${field}.expect`);
-      } else {
+      } else if (importKeywordText(literal.text, scope, `${field}.expect`) !== undefined) {
         const loosened = [literal.anchored && 'it is anchored to a line', literal.dotted && '"." matches any character'].filter(Boolean);
         if (loosened.length > 0) {
           scope.warn(

@@ -2,6 +2,7 @@ import { importHeaders, isRecord, isSecretHeader, type ItemScope } from '../conv
 import { hostOf, hostPort, keyword, missing, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { withDefaultPort } from '../shared/host-port.js';
+import { importKeywordText } from '../shared/http-request.js';
 
 const MQTT_SCHEME = /^(mqtts?|wss?|tcp|ssl|tls):\/\//i;
 
@@ -21,7 +22,7 @@ export function mapMqtt(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   config.password = referSecret(monitor, scope, 'mqtt_password', 'PASSWORD', 'the MQTT password');
   const checkType = text(monitor, 'mqtt_check_type')?.trim() ?? 'keyword';
   if (checkType === 'keyword') {
-    config.keyword = keyword(text(monitor, 'mqtt_success_message'), false);
+    config.keyword = keyword(importKeywordText(text(monitor, 'mqtt_success_message'), scope, monitor.field('mqtt_success_message')), false);
   } else if (checkType === 'json-query') {
     const expression = text(monitor, 'json_path');
     const expected = text(monitor, 'expected_value');
@@ -213,7 +214,7 @@ export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
       monitor.field(method !== undefined && !callsHealth ? 'grpc_method' : request.other ? 'grpc_body' : 'grpc_protobuf'),
     );
   }
-  const value = text(monitor, 'keyword');
+  const value = importKeywordText(text(monitor, 'keyword'), scope, monitor.field('keyword'));
   const inverted = flag(monitor, 'invert_keyword') ?? false;
   // Kuma searched the decoded answer as JSON ({"status":"NOT_SERVING"}; {} for UNKNOWN, proto3's
   // default) and was up whenever the keyword was there (or, inverted, was not), whatever the status:

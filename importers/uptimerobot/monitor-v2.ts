@@ -1,4 +1,5 @@
 import { isRecord } from '../shared/input-text.js';
+import { importKeywordText } from '../shared/http-request.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, flagValue, integerValue, numberValue, textValue } from '../shared/values.js';
 import { V2_HTTP_METHODS, V2_PAUSED, V2_PORT_SERVICES, V2_TYPES, type PortService } from './codes.js';
@@ -13,6 +14,7 @@ const FIELDS = { url: 'url', port: 'port', interval: 'interval', timeout: 'timeo
 
 function keyword(monitor: Record<string, unknown>, scope: ItemScope): Keyword | undefined {
   const value = textValue(monitor.keyword_value) ?? '';
+  if (importKeywordText(value, scope, 'keyword_value') === undefined) return undefined;
   if (value === '') {
     scope.warn('UNSUPPORTED_SETTING', 'the keyword monitor has no keyword_value; it is imported as a plain HTTP check', 'keyword_value');
     return undefined;

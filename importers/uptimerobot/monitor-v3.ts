@@ -1,5 +1,6 @@
 import { DNS_RECORD_TYPES } from '../../checks/index.js';
 import { isRecord } from '../shared/input-text.js';
+import { importKeywordText } from '../shared/http-request.js';
 import { statusCodeList, statusCodeMatcher } from '../../checks/status-codes.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, flagValue, integerValue, numberValue, textValue } from '../shared/values.js';
@@ -20,6 +21,7 @@ function fold(value: unknown): string {
 
 function keyword(monitor: Record<string, unknown>, scope: ItemScope): Keyword | undefined {
   const value = textValue(monitor.keywordValue) ?? '';
+  if (importKeywordText(value, scope, 'keywordValue') === undefined) return undefined;
   if (value === '') {
     scope.warn('UNSUPPORTED_SETTING', 'the keyword monitor has no keywordValue; it is imported as a plain HTTP check', 'keywordValue');
     return undefined;

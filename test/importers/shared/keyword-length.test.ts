@@ -1,0 +1,87 @@
+import { dump } from 'js-yaml';
+import { describe, expect, test } from 'vitest';
+import { convertImport, type ImportSource } from '../../../importers/index.js';
+import { fileBundleText } from '../../../importers/shared/file-bundle.js';
+
+// The catalog takes keywords of up to 1,024 characters. A longer one is left out with an
+// UNSUPPORTED_SETTING warning (importers/shared/http-request.ts importKeywordText), and the
+// monitor is imported: it used to be skipped whole (INVALID_ITEM) in these sources.
+
+const long = 'k'.repeat(1025);
+const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
+
+const blackbox = (module: Record<string, unknown>, target: string) =>
+  fileBundleText([
+    [
+      'prometheus.yml',
+      dump({
+        scrape_configs: [
+          {
+            job_name: 'probe',
+            metrics_path: '/probe',
+            params: { module: ['m'] },
+            static_configs: [{ targets: [target] }],
+            relabel_configs: [
+              { source_labels: ['__address__'], target_label: '__param_target' },
+              { target_label: '__address__', replacement: '127.0.0.1:9115' },
+            ],
+          },
+        ],
+      }),
+    ],
+    ['blackbox.yml', dump({ modules: { m: module } })],
+  ]);
+
+const kuma = (monitor: Record<string, unknown>) => ({
+  version: '2.0.0',
+  notificationList: [],
+  monitorList: [{ id: 1, name: 'Probe', active: true, interval: 60, ...monitor }],
+});
+
+const CASES: Array<[string, ImportSource, unknown, string]> = [
+  [
+    'Uptime Kuma MQTT',
+    'selfhosted-monitor-db',
+    kuma({ type: 'mqtt', hostname: '127.0.0.1', port: 1883, mqttTopic: 't', mqttSuccessMessage: long }),
+    'mqttSuccessMessage',
+  ],
+  ['Uptime Kuma gRPC', 'selfhosted-monitor-db', kuma({ type: 'grpc-keyword', grpcUrl: '127.0.0.1:50051', keyword: long }), 'keyword'],
+  [
+    'UptimeRobot v2',
+    'uptime-api-monitor',
+    { stat: 'ok', monitors: [{ id: 1, friendly_name: 'Probe', type: 2, url: 'https://a.example.com', keyword_type: 2, keyword_value: long, interval: 300 }] },
+    'keyword_value',
+  ],
+  [
+    'UptimeRobot v3',
+    'uptime-api-monitor',
+    {
+      data: [
+        { id: 1, friendlyName: 'Probe', type: 'KEYWORD', url: 'https://a.example.com', keywordType: 'ALERT_NOT_EXISTS', keywordValue: long, interval: 300 },
+      ],
+    },
+    'keywordValue',
+  ],
+  [
+    'Blackbox HTTP',
+    'probe-exporter-config',
+    blackbox({ prober: 'http', http: { fail_if_body_not_matches_regexp: [long] } }, 'https://a.example.com'),
+    'fail_if_body_not_matches_regexp',
+  ],
+  [
+    'Blackbox TCP',
+    'probe-exporter-config',
+    blackbox({ prober: 'tcp', tcp: { query_response: [{ expect: long }] } }, 'a.example.com:25'),
+    'query_response[0].expect',
+  ],
+];
+
+describe('a keyword longer than 1,024 characters', () => {
+  test.each(CASES)('%s: left out with a warning, the monitor imported', async (_name, source, input, field) => {
+    const result = await convertImport(source, encode(input));
+    expect(result.skipped).toEqual([]);
+    expect(result.checks).toHaveLength(1);
+    expect(result.checks[0]!.config.keyword).toBeUndefined();
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field, message: expect.stringMatching(/longer than 1024/) }));
+  });
+});
