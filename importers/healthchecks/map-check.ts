@@ -6,9 +6,6 @@ import { flagValue, importDescription, importLabels, integerValue, textValue, ty
 /** A check's fields as the listing holds them. */
 type Fields = Readonly<Record<string, unknown>>;
 
-/** The catalog's bound of graceSeconds: 7 days (the tool allows a year). */
-const MAX_GRACE_SECONDS = 604_800;
-
 /** The deadline is evaluated every minute, or every period when that is shorter. */
 const EVALUATION_SECONDS = 60;
 
@@ -46,12 +43,9 @@ function pingToken(fields: Fields, scope: ItemScope): string | undefined {
   return undefined;
 }
 
+/** The grace time: the tool allows up to a year, the catalog 7 days. */
 function graceSeconds(fields: Fields, scope: ItemScope): number {
-  const grace = integerValue(fields.grace) ?? 3600;
-  if (grace <= MAX_GRACE_SECONDS && grace >= 0) return grace;
-  const adjusted = Math.min(MAX_GRACE_SECONDS, Math.max(0, grace));
-  scope.warn('VALUE_ADJUSTED', `the grace time of ${grace} s was changed to ${adjusted} s (at most 7 days)`, 'grace');
-  return adjusted;
+  return scope.heartbeatGraceSeconds(integerValue(fields.grace) ?? 3600, 'grace');
 }
 
 /** The settings with no equivalent here, each said once. */

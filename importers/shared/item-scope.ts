@@ -6,6 +6,8 @@ export const TIMEOUT_BOUNDS_MS = { min: 100, max: 300_000 } as const;
 
 // The catalog's bounds of a heartbeat check's `periodSeconds`: 10 s to 31 days.
 const HEARTBEAT_PERIOD_BOUNDS = { min: 10, max: 2_678_400 } as const;
+/** The catalog's bounds of a heartbeat's grace time, in seconds (7 days). */
+const HEARTBEAT_GRACE_MAX_SECONDS = 604_800;
 
 // A secret named after the check's slug cannot be named before the slug is allocated (after
 // validation): until then its reference carries this stand-in, which emit() replaces.
@@ -127,6 +129,16 @@ export class ItemScope {
       this.warn('VALUE_ADJUSTED', `the heartbeat interval of ${seconds} s was changed to ${period} s (10 s to 31 days)`, field);
     }
     return period;
+  }
+
+  /**
+   * A heartbeat's grace time in whole seconds within the catalog's bounds (0 to 7 days), moved
+   * into them with a `VALUE_ADJUSTED` warning on `field`.
+   */
+  heartbeatGraceSeconds(seconds: number, field: string): number {
+    const grace = Math.min(HEARTBEAT_GRACE_MAX_SECONDS, Math.max(0, Math.round(seconds)));
+    if (grace !== seconds) this.warn('VALUE_ADJUSTED', `the grace time of ${seconds} s was changed to ${grace} s (at most 7 days)`, field);
+    return grace;
   }
 
   #fit(value: number, min: number, max: number, unit: string, what: string, field: string, note?: string): number {

@@ -75,7 +75,10 @@ function kindParts(spec: MonitorSpec, scope: ItemScope): Pick<CheckCandidate, 't
       return {
         type: 'heartbeat',
         target: '',
-        config: { periodSeconds: scope.heartbeatPeriodSeconds(spec.intervalSeconds ?? 300, spec.fields.interval), graceSeconds: spec.graceSeconds },
+        config: {
+          periodSeconds: scope.heartbeatPeriodSeconds(spec.intervalSeconds ?? 300, spec.fields.interval),
+          graceSeconds: spec.graceSeconds === undefined ? undefined : scope.heartbeatGraceSeconds(spec.graceSeconds, 'gracePeriod'),
+        },
       };
   }
 }

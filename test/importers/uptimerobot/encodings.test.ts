@@ -169,3 +169,16 @@ describe('input that is not a monitors listing', () => {
     expect(result.warnings).toEqual([expect.objectContaining({ item: 'pagination', message: expect.stringMatching(/monitors 1 to 1 of 3/) })]);
   });
 });
+
+describe('v3 heartbeat monitors', () => {
+  // The check's grace time is bounded to 7 days; a longer one used to leave the monitor out (INVALID_ITEM).
+  test.each([
+    [1_000_000, 604_800],
+    [-5, 0],
+  ])('a grace period of %i s becomes %i s, with a warning', (gracePeriod, expected) => {
+    const result = convertUptimeApiMonitor(JSON.stringify({ data: [{ id: 1, friendlyName: 'Nightly job', type: 'HEARTBEAT', interval: 3600, gracePeriod }] }));
+    expect(result.skipped).toEqual([]);
+    expect(result.checks[0]!.config).toMatchObject({ graceSeconds: expected });
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'VALUE_ADJUSTED', field: 'gracePeriod' }));
+  });
+});
