@@ -1,5 +1,5 @@
 import { regexpLiteral } from '../shared/go-regexp.js';
-import { importHeaders } from '../shared/headers.js';
+import { importHeaders, setHeader } from '../shared/headers.js';
 import { importHttpMethod, importKeywordText, importRequestBody } from '../shared/http-request.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
@@ -98,7 +98,8 @@ function authorization(http: Record<string, unknown>, scope: ItemScope, config: 
   const auth = isRecord(http.authorization) ? http.authorization : undefined;
   if (http.bearer_token || http.bearer_token_file || auth) {
     const type = textValue(auth?.type)?.trim() || 'Bearer';
-    headers.Authorization = `${type} ${scope.secretFor('TOKEN', 'the credentials of the Authorization header', auth ? 'authorization.credentials' : 'bearer_token')}`;
+    const credentials = scope.secretFor('TOKEN', 'the credentials of the Authorization header', auth ? 'authorization.credentials' : 'bearer_token');
+    setHeader(headers, 'Authorization', `${type} ${credentials}`, scope, 'headers');
   }
   if (http.oauth2 !== undefined && http.oauth2 !== null) {
     scope.warn('SECRET_DROPPED', 'the OAuth2 client credentials (oauth2) were not imported; until set up in svc the request is sent without a token', 'oauth2');

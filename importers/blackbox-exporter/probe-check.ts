@@ -2,6 +2,7 @@ import type { CheckTypeName } from '../../checks/index.js';
 import type { CheckCandidate } from '../shared/conversion-builder.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
+import { setHeader } from '../shared/headers.js';
 import { importLabels } from '../shared/labels.js';
 import { hideUrlCredentials } from '../shared/url-credentials.js';
 import { describeValue, textValue } from '../shared/values.js';
@@ -55,8 +56,11 @@ function applyHostname(check: ProbeCheck, hostname: string, scope: ItemScope): v
     scope.warn('UNSUPPORTED_SETTING', `the hostname parameter only means something to an HTTP probe; ignored`, 'params.hostname');
     return;
   }
-  const headers = (check.config.headers ?? {}) as Record<string, string>;
-  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'host')) check.config.headers = { ...headers, Host: hostname };
+  const headers = { ...(check.config.headers as Record<string, string> | undefined) };
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'host')) {
+    setHeader(headers, 'Host', hostname, scope, 'headers');
+    check.config.headers = headers;
+  }
   // A target that is no URL is refused with the check (INVALID_ITEM), not here.
   const url = URL.canParse(check.target) ? new URL(check.target) : undefined;
   if (url?.protocol === 'https:' && url.hostname !== hostname) {

@@ -1,5 +1,5 @@
 import { HTTP_METHODS, type CheckTypeName } from '../../checks/index.js';
-import { importHeaders } from '../shared/headers.js';
+import { importHeaders, setHeader } from '../shared/headers.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, flagValue, textValue } from '../shared/values.js';
@@ -101,7 +101,10 @@ export function readRequest(endpoint: Record<string, unknown>, type: CheckTypeNa
   if (type === 'http' && flagValue(endpoint.graphql) === true) {
     body = JSON.stringify({ query: body });
     const hasContentType = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'content-type');
-    if (!hasContentType) request.headers = { ...request.headers, 'Content-Type': 'application/json' };
+    if (!hasContentType) {
+      request.headers = { ...request.headers };
+      setHeader(request.headers, 'Content-Type', 'application/json', scope, 'headers');
+    }
   }
   if (body.length > MAX_BODY) {
     scope.warn('UNSUPPORTED_SETTING', `the body is longer than ${MAX_BODY} characters; it was left out`, 'body');

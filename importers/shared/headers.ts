@@ -74,3 +74,25 @@ export function importHeaders(entries: Iterable<readonly [string, unknown]>, sco
   }
   return headers;
 }
+
+/**
+ * Sets a header the check needs besides the source's own (its sign-in, a Content-Type),
+ * replacing one of the same name in any case. With 50 headers already, the source's last one
+ * gives way, with an `UNSUPPORTED_SETTING` warning on `<field>.<header>`.
+ */
+export function setHeader(headers: Record<string, string>, name: string, value: string, scope: ItemScope, field: string): void {
+  const names = Object.keys(headers);
+  const same = names.find((key) => key.toLowerCase() === name.toLowerCase());
+  if (same !== undefined) {
+    delete headers[same];
+  } else if (names.length >= MAX_HEADERS) {
+    const last = names[names.length - 1]!;
+    delete headers[last];
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      `the header ${JSON.stringify(last)} was left out to make room for ${name}: at most ${MAX_HEADERS} headers are kept`,
+      `${field}.${last}`,
+    );
+  }
+  headers[name] = value;
+}

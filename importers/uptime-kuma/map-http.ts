@@ -1,4 +1,5 @@
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
+import { setHeader } from '../shared/headers.js';
 import { dropSecret, keyword, missing, operator, own, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
@@ -91,8 +92,11 @@ function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string
       return;
     case 'bearer': {
       const token = referSecret(monitor, scope, 'bearer_token', 'TOKEN', 'the bearer token');
-      if (token !== undefined) config.headers = { ...(config.headers as Record<string, string> | undefined), Authorization: `Bearer ${token}` };
-      else {
+      if (token !== undefined) {
+        const headers = { ...(config.headers as Record<string, string> | undefined) };
+        setHeader(headers, 'Authorization', `Bearer ${token}`, scope, monitor.field('headers'));
+        config.headers = headers;
+      } else {
         scope.warn('UNSUPPORTED_SETTING', 'bearer authentication is imported without its token: set it up again', field);
       }
       return;
@@ -120,9 +124,7 @@ function mapRequest(monitor: MonitorRecord, scope: ItemScope, config: Record<str
       );
     }
     const contentType = own(BODY_CONTENT_TYPES, encoding);
-    if (contentType !== undefined && !hasHeader(headers, 'content-type') && Object.keys(headers).length < 50) {
-      headers['Content-Type'] = contentType;
-    }
+    if (contentType !== undefined && !hasHeader(headers, 'content-type')) setHeader(headers, 'Content-Type', contentType, scope, monitor.field('headers'));
   }
   if (Object.keys(headers).length > 0) config.headers = headers;
 }

@@ -1,4 +1,5 @@
 import type { ItemScope } from '../converter.js';
+import { setHeader } from '../shared/headers.js';
 import { headersOf } from './map-http.js';
 import { dropSecret, missing, referSecret, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, text, type MonitorRecord } from './monitor-record.js';
@@ -48,9 +49,9 @@ function signIn(monitor: MonitorRecord, scope: ItemScope, headers: Record<string
   const method = text(monitor, 'auth_method')?.toLowerCase();
   if (method === 'basic' && (text(monitor, 'basic_auth_user') !== undefined || text(monitor, 'basic_auth_pass') !== undefined)) {
     const what = 'the basic-auth user name and password, sent as "Authorization: Basic <secret>" (the secret is the base64 of user:password),';
-    headers.Authorization = `Basic ${scope.secretFor('BASIC_AUTH', what, monitor.field('basic_auth_pass'))}`;
+    setHeader(headers, 'Authorization', `Basic ${scope.secretFor('BASIC_AUTH', what, monitor.field('basic_auth_pass'))}`, scope, monitor.field('headers'));
   } else if (method === 'bearer' && text(monitor, 'bearer_token') !== undefined) {
-    headers.Authorization = `Bearer ${referSecret(monitor, scope, 'bearer_token', 'TOKEN', 'the bearer token')}`;
+    setHeader(headers, 'Authorization', `Bearer ${referSecret(monitor, scope, 'bearer_token', 'TOKEN', 'the bearer token')}`, scope, monitor.field('headers'));
   } else if (method === 'oauth2-cc') {
     scope.warn('UNSUPPORTED_SETTING', 'OAuth 2.0 client credentials have no equivalent; the check is imported without them', monitor.field('auth_method'));
     dropSecret(monitor, scope, 'oauth_client_secret', 'the OAuth client secret');
@@ -66,7 +67,7 @@ function signIn(monitor: MonitorRecord, scope: ItemScope, headers: Record<string
     scope.warn('VALUE_ADJUSTED', 'the user name and password in the URL were left out: the Authorization header signs in, as in the tool', field);
   } else {
     const what = 'the user name and password in the URL, sent as "Authorization: Basic <secret>" (the secret is the base64 of user:password),';
-    headers.Authorization = `Basic ${scope.secretFor('BASIC_AUTH', what, field)}`;
+    setHeader(headers, 'Authorization', `Basic ${scope.secretFor('BASIC_AUTH', what, field)}`, scope, monitor.field('headers'));
   }
   url.username = '';
   url.password = '';

@@ -1,5 +1,5 @@
 import { HTTP_METHODS } from '../../checks/index.js';
-import { importHeaders } from '../shared/headers.js';
+import { importHeaders, setHeader } from '../shared/headers.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, textValue } from '../shared/values.js';
@@ -92,7 +92,7 @@ export function requestConfig(parts: RequestParts, scope: ItemScope): RequestCon
     body = undefined;
   }
   if (body !== undefined && contentType && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
-    headers['Content-Type'] = contentType;
+    setHeader(headers, 'Content-Type', contentType, scope, fields.headers);
   }
   let basicAuthUser: string | undefined;
   const user = parts.user?.trim();

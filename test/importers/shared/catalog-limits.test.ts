@@ -3,9 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { convertImport, type ImportSource } from '../../../importers/index.js';
 import { fileBundleText } from '../../../importers/shared/file-bundle.js';
 
-// The catalog takes keywords of up to 1,024 characters. A longer one is left out with an
-// UNSUPPORTED_SETTING warning (importers/shared/http-request.ts importKeywordText), and the
-// monitor is imported: it used to be skipped whole (INVALID_ITEM) in these sources.
+// Settings beyond the catalog's limits are left out with a warning and the monitor is imported:
+// it used to be skipped whole (INVALID_ITEM) in these sources.
 
 const long = 'k'.repeat(1025);
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
@@ -76,6 +75,7 @@ const CASES: Array<[string, ImportSource, unknown, string]> = [
   ],
 ];
 
+// The catalog takes keywords of up to 1,024 characters (importers/shared/http-request.ts importKeywordText).
 describe('a keyword longer than 1,024 characters', () => {
   test.each(CASES)('%s: left out with a warning, the monitor imported', async (_name, source, input, field) => {
     const result = await convertImport(source, encode(input));
@@ -83,5 +83,79 @@ describe('a keyword longer than 1,024 characters', () => {
     expect(result.checks).toHaveLength(1);
     expect(result.checks[0]!.config.keyword).toBeUndefined();
     expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field, message: expect.stringMatching(/longer than 1024/) }));
+  });
+});
+
+// The catalog takes 50 headers. A header the check needs besides the source's 50 (its sign-in, a
+// Content-Type) takes the place of the last one, which is reported (importers/shared/headers.ts setHeader).
+const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`X-H${i}`, `v${i}`]));
+
+const HEADER_CASES: Array<[string, ImportSource, unknown, string, string]> = [
+  [
+    'Uptime Kuma HTTP, bearer token',
+    'selfhosted-monitor-db',
+    kuma({ type: 'http', url: 'https://a.example.com', headers: JSON.stringify(fifty), authMethod: 'bearer', bearer_token: 't' }),
+    'Authorization',
+    'headers.X-H49',
+  ],
+  [
+    'Uptime Kuma HTTP, JSON body',
+    'selfhosted-monitor-db',
+    kuma({ type: 'http', url: 'https://a.example.com', method: 'POST', body: '{"a":1}', headers: JSON.stringify(fifty) }),
+    'Content-Type',
+    'headers.X-H49',
+  ],
+  [
+    'Uptime Kuma WebSocket, basic auth',
+    'selfhosted-monitor-db',
+    kuma({
+      type: 'websocket-upgrade',
+      url: 'wss://a.example.com/ws',
+      headers: JSON.stringify(fifty),
+      authMethod: 'basic',
+      basic_auth_user: 'u',
+      basic_auth_pass: 'p',
+    }),
+    'Authorization',
+    'headers.X-H49',
+  ],
+  [
+    'UptimeRobot v3, JSON body',
+    'uptime-api-monitor',
+    {
+      data: [
+        {
+          id: 1,
+          friendlyName: 'Probe',
+          type: 'HTTP',
+          url: 'https://a.example.com',
+          interval: 300,
+          httpMethodType: 'POST',
+          postValueData: { a: 1 },
+          customHttpHeaders: fifty,
+        },
+      ],
+    },
+    'Content-Type',
+    'customHttpHeaders.X-H49',
+  ],
+  [
+    'Blackbox HTTP, bearer token',
+    'probe-exporter-config',
+    blackbox({ prober: 'http', http: { headers: fifty, bearer_token: 't' } }, 'https://a.example.com'),
+    'Authorization',
+    'headers.X-H49',
+  ],
+];
+
+describe('a header the check needs besides 50 of the source', () => {
+  test.each(HEADER_CASES)('%s: the last source header gives way, with a warning', async (_name, source, input, added, dropped) => {
+    const result = await convertImport(source, encode(input));
+    expect(result.skipped).toEqual([]);
+    const headers = result.checks[0]!.config.headers as Record<string, string>;
+    expect(Object.keys(headers)).toHaveLength(50);
+    expect(headers).toHaveProperty(added);
+    expect(headers).not.toHaveProperty('X-H49');
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field: dropped }));
   });
 });
