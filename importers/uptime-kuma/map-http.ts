@@ -1,12 +1,11 @@
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
 import { setHeader } from '../shared/headers.js';
-import { dropSecret, keyword, missing, operator, own, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import { MAX_QUERY_TEXT, dropSecret, keyword, missing, operator, own, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
 
 const MAX_REDIRECTS = 30;
-const MAX_TEXT = 1024;
 
 const BODY_CONTENT_TYPES: Readonly<Record<string, string>> = {
   json: 'application/json',
@@ -156,9 +155,9 @@ function mapAssertion(monitor: MonitorRecord, scope: ItemScope, config: Record<s
     // Without a path the tool compares the whole body (src/util.ts evaluateJsonQuery).
     const expression = text(monitor, 'json_path') ?? '$';
     const expected = text(monitor, 'expected_value');
-    if (expression.length > MAX_TEXT) {
+    if (expression.length > MAX_QUERY_TEXT) {
       scope.warn('UNSUPPORTED_SETTING', 'the JSON query is too long and was left out; the check only tests the status code', monitor.field('json_path'));
-    } else if (expected === undefined || expected.length > MAX_TEXT) {
+    } else if (expected === undefined || expected.length > MAX_QUERY_TEXT) {
       scope.warn('UNSUPPORTED_SETTING', 'the JSON query has no usable expected value and was left out', monitor.field('expected_value'));
     } else {
       // The tool compares the result's text (== and != as text, "2.10" is not "2.1"), orders only

@@ -1,5 +1,5 @@
 import { importHeaders, isRecord, isSecretHeader, type ItemScope } from '../converter.js';
-import { hostOf, hostPort, keyword, missing, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import { MAX_QUERY_TEXT, hostOf, hostPort, keyword, missing, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { withDefaultPort } from '../shared/host-port.js';
 import { importKeywordText } from '../shared/http-request.js';
@@ -26,7 +26,13 @@ export function mapMqtt(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   } else if (checkType === 'json-query') {
     const expression = text(monitor, 'json_path');
     const expected = text(monitor, 'expected_value');
-    if (expression !== undefined && expected !== undefined) {
+    if ((expression?.length ?? 0) > MAX_QUERY_TEXT || (expected?.length ?? 0) > MAX_QUERY_TEXT) {
+      scope.warn(
+        'UNSUPPORTED_SETTING',
+        `the JSON query or its expected value is longer than ${MAX_QUERY_TEXT} characters and was left out`,
+        monitor.field('json_path'),
+      );
+    } else if (expression !== undefined && expected !== undefined) {
       // The tool compares the result's text with the expected value and ignores the operator
       // (server/monitor-types/mqtt.js checkJsonQuery).
       const given = text(monitor, 'json_path_operator')?.trim();

@@ -1,7 +1,7 @@
 import { DNS_RECORD_TYPES } from '../../checks/index.js';
 import { hostPortProblem } from '../../checks/hosts.js';
 import { isRecord, type ItemScope } from '../converter.js';
-import { hostOf, referSecret, hostPort, missing, operator, own, wholeNumber, type SkipItem, type TypeMapping } from './mapping.js';
+import { MAX_QUERY_TEXT, hostOf, referSecret, hostPort, missing, operator, own, wholeNumber, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
 /** `port` monitors: a TCP check. */
@@ -178,11 +178,18 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   if (path !== undefined && path !== '$') {
     scope.warn('UNSUPPORTED_SETTING', 'a JSON query on the SNMP value has no equivalent; the value itself is compared', monitor.field('json_path'));
   }
-  const expected = text(monitor, 'expected_value');
-  if (expected === undefined) {
+  const given = text(monitor, 'expected_value');
+  const expected = given !== undefined && given.length > MAX_QUERY_TEXT ? undefined : given;
+  if (given === undefined) {
     scope.warn(
       'UNSUPPORTED_SETTING',
       'the monitor has no expected value, so the tool failed every check; the check is up on any value',
+      monitor.field('expected_value'),
+    );
+  } else if (expected === undefined) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      `the expected value is longer than ${MAX_QUERY_TEXT} characters and was left out; the check is up on any value`,
       monitor.field('expected_value'),
     );
   }

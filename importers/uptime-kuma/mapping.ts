@@ -80,6 +80,9 @@ export function operator(monitor: MonitorRecord, scope: ItemScope, column: strin
   return '==';
 }
 
+/** The catalog's bound of a JSON query's expression and of an expected value, in characters. */
+export const MAX_QUERY_TEXT = 1024;
+
 /** A keyword config (`present` or, inverted, `absent`), or undefined for an empty keyword. */
 export function keyword(value: string | undefined, absent: boolean, caseSensitive = true) {
   if (value === undefined || value === '') return undefined;

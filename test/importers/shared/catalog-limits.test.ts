@@ -159,3 +159,25 @@ describe('a header the check needs besides 50 of the source', () => {
     expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field: dropped }));
   });
 });
+
+// The catalog takes JSON-query expressions and expected values of up to 1,024 characters.
+describe('a JSON query or expected value longer than 1,024 characters', () => {
+  test.each([
+    [
+      'Uptime Kuma MQTT',
+      kuma({ type: 'mqtt', hostname: '127.0.0.1', port: 1883, mqttTopic: 't', mqttCheckType: 'json-query', jsonPath: 'v', expectedValue: long }),
+      'jsonPath',
+    ],
+    [
+      'Uptime Kuma SNMP',
+      kuma({ type: 'snmp', hostname: '127.0.0.1', snmp_version: '2c', snmp_oid: '1.3.6.1.2.1.1.3.0', expectedValue: long }),
+      'expectedValue',
+    ],
+  ])('%s: left out with a warning, the monitor imported', async (_name, input, field) => {
+    const result = await convertImport('selfhosted-monitor-db', encode(input));
+    expect(result.skipped).toEqual([]);
+    expect(result.checks[0]!.config.jsonQueries ?? []).toEqual([]);
+    expect(result.checks[0]!.config.condition).toBeUndefined();
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field, message: expect.stringMatching(/longer than 1024/) }));
+  });
+});
