@@ -4,6 +4,7 @@ import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, flagValue, textValue } from '../shared/values.js';
 import { keepPlaceholders } from './keep-placeholders.js';
+import { importSentText } from '../shared/sent-text.js';
 
 /** What the endpoint sends: the request parts that have an equivalent for its check type. */
 export interface EndpointRequest {
@@ -16,6 +17,8 @@ export interface EndpointRequest {
 }
 
 const MAX_BODY = 65_536;
+/** The catalog's bound of an SSH command. */
+const MAX_SSH_COMMAND = 4096;
 const HEADER_TYPES: ReadonlySet<CheckTypeName> = new Set(['http', 'websocket']);
 const BODY_TYPES: ReadonlySet<CheckTypeName> = new Set(['http', 'websocket', 'tcp', 'udp']);
 
@@ -76,7 +79,7 @@ function sshCommand(body: string, scope: ItemScope): string | undefined {
     return undefined;
   }
   keepPlaceholders(scope, command, 'body');
-  return command;
+  return importSentText(command, scope, 'body', 'SSH command', MAX_SSH_COMMAND);
 }
 
 /** Reads `method`, `headers`, `body` and `graphql` for a check of `type`, warning about what does not apply. */

@@ -3,6 +3,7 @@ import { MAX_QUERY_TEXT, hostOf, hostPort, keyword, missing, referSecret, unsupp
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { withDefaultPort } from '../shared/host-port.js';
 import { importKeywordText } from '../shared/http-request.js';
+import { importSentText } from '../shared/sent-text.js';
 
 const MQTT_SCHEME = /^(mqtts?|wss?|tcp|ssl|tls):\/\//i;
 
@@ -114,7 +115,7 @@ export function mapKafka(monitor: MonitorRecord, scope: ItemScope): TypeMapping 
     target: first,
     config: {
       topic,
-      message: text(monitor, 'kafka_producer_message'),
+      message: importSentText(text(monitor, 'kafka_producer_message'), scope, monitor.field('kafka_producer_message'), 'message'),
       additionalBrokers: others.slice(0, 20),
       useTls: flag(monitor, 'kafka_producer_ssl'),
       sasl: saslOf(monitor, scope),

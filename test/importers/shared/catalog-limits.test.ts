@@ -181,3 +181,48 @@ describe('a JSON query or expected value longer than 1,024 characters', () => {
     expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field, message: expect.stringMatching(/longer than 1024/) }));
   });
 });
+
+// Text a check sends is bounded (65,536 characters; an SSH command 4,096): a longer one is left out,
+// never cut (importers/shared/sent-text.ts).
+describe('text to send longer than the catalog takes', () => {
+  const huge = 's'.repeat(65_537);
+  const gatus = (endpoint: Record<string, unknown>) => dump({ endpoints: [{ name: 'Probe', conditions: ['[CONNECTED] == true'], ...endpoint }] });
+  test.each([
+    [
+      'Uptime Kuma Kafka message',
+      'selfhosted-monitor-db',
+      kuma({ type: 'kafka-producer', kafkaProducerBrokers: '["127.0.0.1:9092"]', kafkaProducerTopic: 't', kafkaProducerMessage: huge }),
+      'kafkaProducerMessage',
+    ],
+    [
+      'UptimeRobot v3 UDP payload',
+      'uptime-api-monitor',
+      { data: [{ id: 1, friendlyName: 'Probe', type: 'UDP', url: '127.0.0.1', port: 53, interval: 300, config: { udp: { payload: huge } } }] },
+      'config.udp.payload',
+    ],
+    [
+      'Blackbox TCP conversation',
+      'probe-exporter-config',
+      blackbox({ prober: 'tcp', tcp: { query_response: [{ send: huge }] } }, 'a.example.com:25'),
+      'query_response',
+    ],
+    [
+      'Gatus SSH command',
+      'configfile-monitor',
+      gatus({ url: 'ssh://a.example.com:22', ssh: { username: 'u', password: 'p' }, body: JSON.stringify({ command: 'x'.repeat(4097) }) }),
+      'body',
+    ],
+    [
+      'Pingdom TCP text to send',
+      'hosted-check-api',
+      [{ check: { id: 1, name: 'Probe', resolution: 1, hostname: 'a.example.com', status: 'up', type: { tcp: { port: 25, stringtosend: huge } } } }],
+      'stringtosend',
+    ],
+  ] as Array<[string, ImportSource, unknown, string]>)('%s: left out with a warning, the monitor imported', async (_name, source, input, field) => {
+    const result = await convertImport(source, encode(input));
+    expect(result.skipped).toEqual([]);
+    expect(result.checks).toHaveLength(1);
+    expect(JSON.stringify(result.checks[0]!.config)).not.toMatch(/sssss|xxxxx/);
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field, message: expect.stringMatching(/longer than/) }));
+  });
+});
