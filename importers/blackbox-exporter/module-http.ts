@@ -1,5 +1,5 @@
 import { regexpLiteral } from '../shared/go-regexp.js';
-import { importHeaders, setHeader } from '../shared/headers.js';
+import { hasHeader, importHeaders, setHeader } from '../shared/headers.js';
 import { importHttpMethod, importKeywordText, importRequestBody } from '../shared/http-request.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
@@ -63,7 +63,7 @@ function urlCredentials(
   config: Record<string, unknown>,
   headers: Record<string, string>,
 ): { url: string; signedIn: boolean } {
-  const headerSignsIn = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  const headerSignsIn = hasHeader(headers, 'authorization');
   const fromUrl: Record<string, unknown> = {};
   const url = withoutUrlCredentials(target, scope, 'target', fromUrl, !headerSignsIn) ?? target;
   if (url === target) return { url, signedIn: false };

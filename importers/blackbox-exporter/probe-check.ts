@@ -2,7 +2,7 @@ import type { CheckTypeName } from '../../checks/index.js';
 import type { CheckCandidate } from '../shared/conversion-builder.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
-import { setHeader } from '../shared/headers.js';
+import { hasHeader, setHeader } from '../shared/headers.js';
 import { importLabels } from '../shared/labels.js';
 import { hideUrlCredentials } from '../shared/url-credentials.js';
 import { describeValue, textValue } from '../shared/values.js';
@@ -57,7 +57,7 @@ function applyHostname(check: ProbeCheck, hostname: string, scope: ItemScope): v
     return;
   }
   const headers = { ...(check.config.headers as Record<string, string> | undefined) };
-  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'host')) {
+  if (!hasHeader(headers, 'host')) {
     setHeader(headers, 'Host', hostname, scope, 'headers');
     check.config.headers = headers;
   }

@@ -1,5 +1,5 @@
 import { HTTP_METHODS, type CheckTypeName } from '../../checks/index.js';
-import { importHeaders, setHeader } from '../shared/headers.js';
+import { hasHeader, importHeaders, setHeader } from '../shared/headers.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, flagValue, textValue } from '../shared/values.js';
@@ -103,8 +103,7 @@ export function readRequest(endpoint: Record<string, unknown>, type: CheckTypeNa
   body = resolveBodyPlaceholders(body, endpoint, scope);
   if (type === 'http' && flagValue(endpoint.graphql) === true) {
     body = JSON.stringify({ query: body });
-    const hasContentType = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'content-type');
-    if (!hasContentType) {
+    if (!hasHeader(request.headers ?? {}, 'content-type')) {
       request.headers = { ...request.headers };
       setHeader(request.headers, 'Content-Type', 'application/json', scope, 'headers');
     }

@@ -75,6 +75,12 @@ export function importHeaders(entries: Iterable<readonly [string, unknown]>, sco
   return headers;
 }
 
+/** Whether `headers` hold the header `name`, in any case. */
+export function hasHeader(headers: Readonly<Record<string, string>>, name: string): boolean {
+  const lower = name.toLowerCase();
+  return Object.keys(headers).some((key) => key.toLowerCase() === lower);
+}
+
 /**
  * Sets a header the check needs besides the source's own (its sign-in, a Content-Type),
  * replacing one of the same name in any case. With 50 headers already, the source's last one

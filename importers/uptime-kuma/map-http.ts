@@ -1,5 +1,5 @@
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
-import { setHeader } from '../shared/headers.js';
+import { hasHeader, setHeader } from '../shared/headers.js';
 import { MAX_QUERY_TEXT, dropSecret, keyword, missing, operator, own, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
@@ -40,10 +40,6 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function hasHeader(headers: Record<string, string>, name: string): boolean {
-  return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
 /** Headers stored as JSON text of an object; credential headers dropped. */

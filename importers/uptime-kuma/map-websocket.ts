@@ -1,5 +1,5 @@
 import type { ItemScope } from '../converter.js';
-import { setHeader } from '../shared/headers.js';
+import { hasHeader, setHeader } from '../shared/headers.js';
 import { headersOf } from './map-http.js';
 import { dropSecret, missing, referSecret, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, text, type MonitorRecord } from './monitor-record.js';
@@ -37,8 +37,6 @@ function closeCodesOf(monitor: MonitorRecord, scope: ItemScope): (number | strin
   return codes.length === 0 ? [1000] : codes;
 }
 
-const hasAuthorization = (headers: Record<string, string>) => Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
-
 /**
  * The Authorization header the tool sends (buildWsOptions): basic auth from the user name and
  * password, or the bearer token. Failing both, Node's HTTP client sends the URL's
@@ -63,7 +61,7 @@ function signIn(monitor: MonitorRecord, scope: ItemScope, headers: Record<string
   const url = new URL(target);
   if (url.username === '' && url.password === '') return target;
   const field = monitor.field('url');
-  if (hasAuthorization(headers)) {
+  if (hasHeader(headers, 'authorization')) {
     scope.warn('VALUE_ADJUSTED', 'the user name and password in the URL were left out: the Authorization header signs in, as in the tool', field);
   } else {
     const what = 'the user name and password in the URL, sent as "Authorization: Basic <secret>" (the secret is the base64 of user:password),';

@@ -1,5 +1,5 @@
 import { HTTP_METHODS } from '../../checks/index.js';
-import { importHeaders, setHeader } from '../shared/headers.js';
+import { hasHeader, importHeaders, setHeader } from '../shared/headers.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, textValue } from '../shared/values.js';
@@ -91,7 +91,7 @@ export function requestConfig(parts: RequestParts, scope: ItemScope): RequestCon
     scope.warn('UNSUPPORTED_SETTING', `the request body is longer than ${MAX_BODY} characters; it was left out`, fields.body);
     body = undefined;
   }
-  if (body !== undefined && contentType && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
+  if (body !== undefined && contentType && !hasHeader(headers, 'content-type')) {
     setHeader(headers, 'Content-Type', contentType, scope, fields.headers);
   }
   let basicAuthUser: string | undefined;
