@@ -72,6 +72,31 @@ function signIn(monitor: MonitorRecord, scope: ItemScope, headers: Record<string
   return url.href;
 }
 
+const SUBPROTOCOL = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const MAX_SUBPROTOCOLS = 10;
+
+/**
+ * The subprotocols offered: the tool takes out every space and splits on commas. The check
+ * offers at most 10 valid tokens; the others are reported.
+ */
+function subprotocolsOf(monitor: MonitorRecord, scope: ItemScope): string[] {
+  const listed = (text(monitor, 'ws_subprotocol') ?? '')
+    .replace(/\s/g, '')
+    .split(',')
+    .filter((name) => name !== '');
+  const valid = listed.filter((name) => SUBPROTOCOL.test(name));
+  const kept = valid.slice(0, MAX_SUBPROTOCOLS);
+  const dropped = listed.filter((name) => !kept.includes(name));
+  if (dropped.length > 0) {
+    scope.warn(
+      'UNSUPPORTED_SETTING',
+      `the subprotocols ${dropped.join(', ')} were left out: the check offers at most ${MAX_SUBPROTOCOLS}, each a token`,
+      monitor.field('ws_subprotocol'),
+    );
+  }
+  return kept;
+}
+
 /** `websocket-upgrade` monitors: a WebSocket check. */
 export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
   const url = text(monitor, 'url')?.trim();
@@ -87,10 +112,7 @@ export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapp
       monitor.field('ignore_tls'),
     );
   }
-  const subprotocols = (text(monitor, 'ws_subprotocol') ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
+  const subprotocols = subprotocolsOf(monitor, scope);
   return {
     type: 'websocket',
     target,

@@ -139,6 +139,13 @@ describe('WebSocket monitors (server/monitor-types/websocket-upgrade.js)', () =>
     expect(warnings).toEqual([]);
   });
 
+  test('subprotocols: spaces taken out as Kuma does; past 10, or not a token, left out with a warning instead of the monitor skipped', () => {
+    const many = Array.from({ length: 12 }, (_, i) => `p${i}`).join(', ');
+    const { check, warnings } = only({ type: 'websocket-upgrade', url: 'ws://127.0.0.1/', ws_subprotocol: `v1 .stream, ${many}, a/b` });
+    expect(check.config.subprotocols).toEqual(['v1.stream', 'p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8']);
+    expect(warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'ws_subprotocol', message: expect.stringContaining('p9, p10, p11, a/b') }]);
+  });
+
   test('a list without a closing code (down on every check in Kuma) accepts 1000, with a warning', () => {
     const result = convertOne({ type: 'websocket-upgrade', url: 'ws://127.0.0.1/', accepted_statuscodes: ['200-299'] });
     expect(result.checks[0]!.config).toMatchObject({ expectedCloseCodes: [1000] });
