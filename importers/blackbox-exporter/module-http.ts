@@ -78,17 +78,23 @@ function urlCredentials(
     return { url, signedIn: false };
   }
   Object.assign(config, fromUrl);
-  for (const field of ['basic_auth', 'bearer_token', 'bearer_token_file', 'authorization']) {
-    const value = http[field];
-    if (value !== undefined && value !== null && value !== '') {
-      scope.warn('UNSUPPORTED_SETTING', `${field} was left out: the credentials in the target URL sign the request in, as in the exporter`, field);
-    }
-  }
+  reportSignInSettings(http, scope, 'the credentials in the target URL sign the request in');
   return { url, signedIn: true };
 }
 
+/** The module's sign-in settings, left out because `reason`: each one set is reported. */
+function reportSignInSettings(http: Record<string, unknown>, scope: ItemScope, reason: string): void {
+  for (const field of ['basic_auth', 'bearer_token', 'bearer_token_file', 'authorization']) {
+    const value = http[field];
+    if (value !== undefined && value !== null && value !== '') scope.warn('UNSUPPORTED_SETTING', `${field} was left out: ${reason}, as in the exporter`, field);
+  }
+}
+
+/** The module's sign-in: basic auth or an Authorization header, unless one of its headers signs in already. */
 function authorization(http: Record<string, unknown>, scope: ItemScope, config: Record<string, unknown>, headers: Record<string, string>): void {
-  if (isRecord(http.basic_auth)) {
+  const signedIn = hasHeader(headers, 'authorization');
+  if (signedIn) reportSignInSettings(http, scope, "the module's Authorization header signs the request in");
+  if (!signedIn && isRecord(http.basic_auth)) {
     const user = textValue(http.basic_auth.username)?.trim();
     if (user) config.basicAuthUser = user;
     if (http.basic_auth.password || http.basic_auth.password_file) {
@@ -96,7 +102,7 @@ function authorization(http: Record<string, unknown>, scope: ItemScope, config: 
     }
   }
   const auth = isRecord(http.authorization) ? http.authorization : undefined;
-  if (http.bearer_token || http.bearer_token_file || auth) {
+  if (!signedIn && (http.bearer_token || http.bearer_token_file || auth)) {
     const type = textValue(auth?.type)?.trim() || 'Bearer';
     const credentials = scope.secretFor('TOKEN', 'the credentials of the Authorization header', auth ? 'authorization.credentials' : 'bearer_token');
     setHeader(headers, 'Authorization', `${type} ${credentials}`, scope, 'headers');

@@ -110,6 +110,18 @@ describe('the http prober', () => {
     expect(codes(warnings)).toEqual(['SECRET_DROPPED headers.Authorization', 'SECRET_DROPPED target', 'UNSUPPORTED_SETTING target']);
   });
 
+  test("prometheus/common config/http_config.go: basic_auth and bearer tokens are added only to a request without an Authorization header; the module's header wins", () => {
+    const { check, warnings } = convert({ prober: 'http', http: { headers: { Authorization: 'Token abc' }, bearer_token: 't' } }, 'https://a.example.com');
+    expect(check.config.headers).toEqual({ Authorization: 'Token {{secrets.HTTPS_A_EXAMPLE_COM_M_AUTHORIZATION}}' });
+    expect(codes(warnings)).toEqual(['SECRET_DROPPED headers.Authorization', 'UNSUPPORTED_SETTING bearer_token']);
+    const basic = convert(
+      { prober: 'http', http: { headers: { Authorization: 'Token abc' }, basic_auth: { username: 'u', password: 'p' } } },
+      'https://a.example.com',
+    );
+    expect(basic.check.config.basicAuthUser).toBeUndefined();
+    expect(codes(basic.warnings)).toEqual(['SECRET_DROPPED headers.Authorization', 'UNSUPPORTED_SETTING basic_auth']);
+  });
+
   test('prober/utils.go: IPv6 preferred with fallback to IPv4 is no warning; a family without fallback is', () => {
     expect(convert({ prober: 'http', http: { preferred_ip_protocol: 'ip4' } }, 'https://a.example.com').warnings).toEqual([]);
     expect(codes(convert({ prober: 'http', http: { preferred_ip_protocol: 'ip6', ip_protocol_fallback: false } }, 'https://a.example.com').warnings)).toEqual([
