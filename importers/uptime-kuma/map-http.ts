@@ -1,6 +1,18 @@
 import { importHeaders, importStatusCodes, isRecord, type ItemScope } from '../converter.js';
 import { hasHeader, setHeader } from '../shared/headers.js';
-import { MAX_QUERY_TEXT, dropSecret, keyword, missing, operator, own, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import {
+  MAX_QUERY_TEXT,
+  certificatesVerified,
+  dropSecret,
+  keyword,
+  missing,
+  operator,
+  own,
+  referSecret,
+  unsupported,
+  type SkipItem,
+  type TypeMapping,
+} from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
@@ -233,7 +245,8 @@ export function mapBrowser(monitor: MonitorRecord, scope: ItemScope): TypeMappin
   // The tool accepts any status from 200 to 399 on a browser monitor, whatever its accepted
   // list says (server/monitor-types/real-browser-monitor-type.js).
   config.expectedStatusCodes = ['200-399'];
-  config.ignoreTlsErrors = flag(monitor, 'ignore_tls');
+  // Its browser context is opened without ignoreHTTPSErrors: the certificate is verified.
+  config.ignoreTlsErrors = certificatesVerified(monitor, scope);
   unsupported(monitor, scope, 'remote_browser', "the page is loaded by the service's own browser, not the remote browser");
   unsupported(monitor, scope, 'proxy_id', 'requests through a proxy have no equivalent; the check connects directly');
   return { type: 'browser', target, config };

@@ -1,5 +1,16 @@
 import { importHeaders, isRecord, isSecretHeader, type ItemScope } from '../converter.js';
-import { MAX_QUERY_TEXT, hostOf, hostPort, keyword, missing, referSecret, unsupported, type SkipItem, type TypeMapping } from './mapping.js';
+import {
+  MAX_QUERY_TEXT,
+  certificatesVerified,
+  hostOf,
+  hostPort,
+  keyword,
+  missing,
+  referSecret,
+  unsupported,
+  type SkipItem,
+  type TypeMapping,
+} from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { withDefaultPort } from '../shared/host-port.js';
 import { importKeywordText } from '../shared/http-request.js';
@@ -241,7 +252,8 @@ export function mapGrpc(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
     config: {
       service: callsHealth ? request.service || undefined : undefined,
       useTls: flag(monitor, 'grpc_enable_tls') === true || scheme === 'https' || scheme === 'grpcs',
-      ignoreTlsErrors: flag(monitor, 'ignore_tls'),
+      // grpc-js's createSsl() without arguments (server/monitor-types/grpc.js) verifies the certificate.
+      ignoreTlsErrors: certificatesVerified(monitor, scope),
       metadata: metadataOf(monitor, scope),
       keyword: keyword(value, inverted),
     },

@@ -1,7 +1,19 @@
 import { DNS_RECORD_TYPES } from '../../checks/index.js';
 import { hostPortProblem } from '../../checks/hosts.js';
 import { isRecord, type ItemScope } from '../converter.js';
-import { MAX_QUERY_TEXT, hostOf, referSecret, hostPort, missing, operator, own, wholeNumber, type SkipItem, type TypeMapping } from './mapping.js';
+import {
+  MAX_QUERY_TEXT,
+  certificatesVerified,
+  hostOf,
+  referSecret,
+  hostPort,
+  missing,
+  operator,
+  own,
+  wholeNumber,
+  type SkipItem,
+  type TypeMapping,
+} from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 
 /** `port` monitors: a TCP check. */
@@ -147,9 +159,7 @@ export function mapSmtp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   }
   // The tool's SMTP monitor (server/monitor-types/smtp.js) verifies certificates whatever its
   // "ignore TLS errors" says, and without a security mode upgrades with STARTTLS when offered.
-  if (flag(monitor, 'ignore_tls') === true) {
-    scope.warn('VALUE_ADJUSTED', 'the tool verified the certificate although TLS errors were to be ignored; so does the check', monitor.field('ignore_tls'));
-  }
+  certificatesVerified(monitor, scope);
   if (given === undefined) {
     scope.warn(
       'UNSUPPORTED_SETTING',

@@ -1,7 +1,7 @@
 import type { ItemScope } from '../converter.js';
 import { hasHeader, setHeader } from '../shared/headers.js';
 import { headersOf } from './map-http.js';
-import { dropSecret, missing, referSecret, type SkipItem, type TypeMapping } from './mapping.js';
+import { certificatesVerified, dropSecret, missing, referSecret, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, text, type MonitorRecord } from './monitor-record.js';
 
 // `websocket-upgrade` monitors (server/monitor-types/websocket-upgrade.js of 2.5.3): the ws
@@ -105,13 +105,6 @@ export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapp
   const target = signIn(monitor, scope, headers, url);
   // Only with mTLS does the tool pass its TLS setting on; otherwise certificates are verified.
   const mtls = text(monitor, 'auth_method')?.toLowerCase() === 'mtls';
-  if (!mtls && flag(monitor, 'ignore_tls') === true) {
-    scope.warn(
-      'VALUE_ADJUSTED',
-      'the tool verified the certificate whatever "ignore TLS errors" said (it is passed on only with mTLS); so does the check',
-      monitor.field('ignore_tls'),
-    );
-  }
   const subprotocols = subprotocolsOf(monitor, scope);
   return {
     type: 'websocket',
@@ -121,7 +114,7 @@ export function mapWebsocket(monitor: MonitorRecord, scope: ItemScope): TypeMapp
       subprotocols,
       expectedCloseCodes: closeCodesOf(monitor, scope),
       ignoreSecWebSocketAccept: flag(monitor, 'ws_ignore_sec_websocket_accept_header'),
-      ignoreTlsErrors: mtls && flag(monitor, 'ignore_tls'),
+      ignoreTlsErrors: mtls ? flag(monitor, 'ignore_tls') : certificatesVerified(monitor, scope),
     },
   };
 }

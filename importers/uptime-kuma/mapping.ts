@@ -1,6 +1,6 @@
 import { COMPARISON_OPERATORS, type CheckTypeName } from '../../checks/index.js';
 import type { ItemScope } from '../converter.js';
-import { num, text, type MonitorRecord } from './monitor-record.js';
+import { flag, num, text, type MonitorRecord } from './monitor-record.js';
 
 /** The type-specific part of a converted monitor: the check type, its target and config. */
 export interface TypeMapping {
@@ -59,6 +59,17 @@ export function dropSecret(monitor: MonitorRecord, scope: ItemScope, column: str
 export function referSecret(monitor: MonitorRecord, scope: ItemScope, column: string, field: string, what: string): string | undefined {
   if (text(monitor, column) === undefined) return undefined;
   return scope.secretFor(field, what, monitor.field(column));
+}
+
+/**
+ * For a monitor type whose code never passes "ignore TLS errors" on: the check verifies
+ * certificates as the tool did, and a set flag is reported (`VALUE_ADJUSTED`).
+ */
+export function certificatesVerified(monitor: MonitorRecord, scope: ItemScope): false {
+  if (flag(monitor, 'ignore_tls') === true) {
+    scope.warn('VALUE_ADJUSTED', 'the tool verified the certificate although TLS errors were to be ignored; so does the check', monitor.field('ignore_tls'));
+  }
+  return false;
 }
 
 /** Reports a setting that has no equivalent, when it is set. */

@@ -243,6 +243,12 @@ describe('other monitor types', () => {
     expect(check.config).toMatchObject({ expectedStatusCodes: ['200-399'] });
   });
 
+  test('a real-browser monitor verifies the certificate whatever "ignore TLS errors" says (its browser context has no ignoreHTTPSErrors): so does the check', () => {
+    const { check, warnings } = only({ type: 'real-browser', url: 'https://127.0.0.1/', ignoreTls: true });
+    expect(check.config).toMatchObject({ ignoreTlsErrors: false });
+    expect(warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'ignoreTls' }]);
+  });
+
   test('a Docker monitor warns that restarting and starting containers were pending, not down (server/model/monitor.js docker branch)', () => {
     const result = convertOne({ type: 'docker', docker_container: 'web' });
     expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'docker_container' }]);
@@ -347,6 +353,12 @@ describe('gRPC keyword monitors (server/monitor-types/grpc.js)', () => {
     expect(only({ type: 'grpc-keyword', grpcUrl: 'grpc.example.com' }).check.target).toBe('grpc.example.com:443');
     expect(only({ type: 'grpc-keyword', grpcUrl: 'https://grpc.example.com/' }).check.target).toBe('grpc.example.com:443');
     expect(only({ type: 'grpc-keyword', grpcUrl: 'grpc.example.com:50051' }).check.target).toBe('grpc.example.com:50051');
+  });
+
+  test('"ignore TLS errors" is not passed on (grpc.js: createSsl() without arguments verifies the certificate): the check verifies too, with a warning', () => {
+    const { check, warnings } = only({ type: 'grpc-keyword', grpcUrl: 'grpc.example.com:443', grpcEnableTls: true, ignoreTls: true });
+    expect(check.config).toMatchObject({ useTls: true, ignoreTlsErrors: false });
+    expect(warnings).toMatchObject([{ code: 'VALUE_ADJUSTED', field: 'ignoreTls' }]);
   });
 
   test('a body with more than the service is reported', () => {
