@@ -4,6 +4,7 @@ import { flag, isSet, num, text, type Attributes } from './attributes.js';
 import { hostOf, hostPort, portOf } from './targets.js';
 import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
+import { importUserName } from '../shared/user-name.js';
 
 /** The type-specific part of a converted monitor. */
 export interface KindMapping {
@@ -39,8 +40,8 @@ function httpRequest(attributes: Attributes, scope: ItemScope, config: Record<st
     config.headers = importHeaders(entries, scope, 'request_headers');
   }
   config.body = bodyOf(attributes, scope);
-  const user = text(attributes, 'auth_username');
-  if (user !== undefined && user.length <= 255) config.basicAuthUser = user;
+  const user = importUserName(text(attributes, 'auth_username'), scope, 'auth_username');
+  if (user !== undefined) config.basicAuthUser = user;
   if (isSet(attributes, 'auth_password')) config.basicAuthPassword = scope.secretFor('PASSWORD', 'the basic-auth password', 'auth_password');
 }
 

@@ -8,6 +8,7 @@ import { withoutUrlCredentials } from '../shared/url-credentials.js';
 import { flagValue, integerValue, textValue } from '../shared/values.js';
 import type { ProbeCheck } from './probe-check.js';
 import { readTlsConfig, regexpList, reportIpProtocol } from './probe-settings.js';
+import { importUserName } from '../shared/user-name.js';
 
 // The `http` prober (prober/http.go, config/config.go's HTTPProbe).
 
@@ -95,7 +96,7 @@ function authorization(http: Record<string, unknown>, scope: ItemScope, config: 
   const signedIn = hasHeader(headers, 'authorization');
   if (signedIn) reportSignInSettings(http, scope, "the module's Authorization header signs the request in");
   if (!signedIn && isRecord(http.basic_auth)) {
-    const user = textValue(http.basic_auth.username)?.trim();
+    const user = importUserName(textValue(http.basic_auth.username)?.trim(), scope, 'basic_auth.username');
     if (user) config.basicAuthUser = user;
     if (http.basic_auth.password || http.basic_auth.password_file) {
       config.basicAuthPassword = scope.secretFor('PASSWORD', 'the basic-auth password', 'basic_auth.password');

@@ -12,6 +12,7 @@ import { readRequest } from './endpoint-request.js';
 import { registrableDomain } from './registrable-domain.js';
 import { readDurationSeconds } from './interval.js';
 import { credentialReference, keepPlaceholders, unresolvedPlaceholders } from './keep-placeholders.js';
+import { importUserName } from '../shared/user-name.js';
 
 /** Reads `enabled` (default true), warning when it is neither true nor false. */
 export function readEnabled(raw: unknown, scope: ItemScope): boolean {
@@ -76,7 +77,7 @@ function readSshUser(endpoint: Record<string, unknown>, kind: EndpointKind, scop
   if (kind.type !== 'ssh') return undefined;
   user ??= kind.user;
   keepPlaceholders(scope, user, 'ssh.username');
-  return user;
+  return importUserName(user, scope, 'ssh.username');
 }
 
 // The password of `scheme://user:password@host`, for its `${VAR}` placeholder.

@@ -5,6 +5,7 @@ import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { flagValue, integerValue, textValue } from '../shared/values.js';
 import { importSentText } from '../shared/sent-text.js';
+import { importUserName } from '../shared/user-name.js';
 
 /** What one check type becomes: the check's type, target and type settings. */
 export interface KindCheck {
@@ -63,7 +64,7 @@ function http(input: KindInput, scope: ItemScope): KindCheck {
     const headers = importHeaders(Object.entries(settings.requestheaders), scope, 'requestheaders');
     if (Object.keys(headers).length > 0) config.headers = headers;
   }
-  const user = text(settings.username);
+  const user = importUserName(text(settings.username), scope, 'username');
   if (user) config.basicAuthUser = user;
   if (text(settings.password)) config.basicAuthPassword = scope.secretFor('PASSWORD', 'the basic-auth password', 'password');
   const verify = flagValue(settings.verify_certificate ?? input.check.verify_certificate);

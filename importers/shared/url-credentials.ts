@@ -1,4 +1,5 @@
 import type { ItemScope } from './item-scope.js';
+import { importUserName } from './user-name.js';
 
 function safeDecode(value: string): string {
   try {
@@ -36,7 +37,8 @@ export function withoutUrlCredentials(
     scope.warn('SECRET_DROPPED', 'the password in the URL was not imported (secrets never carry over, and this check does not send it)', field);
   }
   const user = safeDecode(url.username);
-  if (user !== '' && user.length <= 255) config.basicAuthUser = user;
+  const userName = importUserName(user, scope, field);
+  if (userName !== undefined) config.basicAuthUser = userName;
   url.username = '';
   url.password = '';
   return url.href;

@@ -3,6 +3,7 @@ import { isRecord, type ItemScope } from '../converter.js';
 import { parseEasyConnect, parseKeyValueConnection, parseUrlConnection, type ConnectionParts } from './connection-string.js';
 import { hostPort, own, referSecret, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, text, type MonitorRecord } from './monitor-record.js';
+import { importUserName } from '../shared/user-name.js';
 
 const FIELD = 'database_connection_string';
 const TRUE = new Set(['true', 'yes', '1', 'required', 'require', 'strict', 'mandatory']);
@@ -93,7 +94,7 @@ function commandOf(monitor: MonitorRecord, scope: ItemScope): Record<string, unk
 }
 
 function engineConfig(engine: Engine, parts: ConnectionParts, monitor: MonitorRecord, scope: ItemScope): Record<string, unknown> {
-  const config: Record<string, unknown> = { username: parts.user, ...engine.tls(parts) };
+  const config: Record<string, unknown> = { username: importUserName(parts.user, scope, monitor.field(FIELD)), ...engine.tls(parts) };
   if (engine.type === 'redis') {
     const database = parts.database === undefined ? undefined : Number(parts.database);
     if (database !== undefined && Number.isInteger(database) && database >= 0 && database <= 255) config.database = database;
@@ -143,7 +144,7 @@ export function mapDatabase(monitor: MonitorRecord, scope: ItemScope): TypeMappi
   }
   if (engine.type === 'oracle') {
     // The tool keeps Oracle's user and password beside the Easy Connect string.
-    config.username ??= text(monitor, 'basic_auth_user');
+    config.username ??= importUserName(text(monitor, 'basic_auth_user'), scope, monitor.field('basic_auth_user'));
     config.password ??= referSecret(monitor, scope, 'basic_auth_pass', 'PASSWORD', 'the database password');
   }
   if (engine.type === 'mysql') {

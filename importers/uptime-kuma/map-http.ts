@@ -16,6 +16,7 @@ import {
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { importHttpMethod, importKeywordText, importRequestBody, warnEmptyKeyword } from '../shared/http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
+import { importUserName } from '../shared/user-name.js';
 
 const MAX_REDIRECTS = 30;
 
@@ -90,13 +91,12 @@ function mapAuth(monitor: MonitorRecord, scope: ItemScope, config: Record<string
   switch (method) {
     case undefined:
       return;
-    case 'basic':
-      if (user !== undefined && user.length <= 255) config.basicAuthUser = user;
-      else if (user !== undefined) {
-        scope.warn('UNSUPPORTED_SETTING', 'the basic-auth user name is too long and was left out', monitor.field('basic_auth_user'));
-      }
+    case 'basic': {
+      const userName = importUserName(user, scope, monitor.field('basic_auth_user'));
+      if (userName !== undefined) config.basicAuthUser = userName;
       config.basicAuthPassword = referSecret(monitor, scope, 'basic_auth_pass', 'PASSWORD', 'the basic-auth password');
       return;
+    }
     case 'bearer': {
       const token = referSecret(monitor, scope, 'bearer_token', 'TOKEN', 'the bearer token');
       if (token !== undefined) {

@@ -15,6 +15,7 @@ import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { withDefaultPort } from '../shared/host-port.js';
 import { importKeywordText } from '../shared/http-request.js';
 import { importSentText } from '../shared/sent-text.js';
+import { importUserName } from '../shared/user-name.js';
 
 const MQTT_SCHEME = /^(mqtts?|wss?|tcp|ssl|tls):\/\//i;
 
@@ -28,7 +29,7 @@ export function mapMqtt(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
   const websocket = scheme === 'ws' || scheme === 'wss';
   const topic = text(monitor, 'mqtt_topic');
   if (topic === undefined) return missing(monitor, 'mqtt_topic', 'topic');
-  const config: Record<string, unknown> = { topic, username: text(monitor, 'mqtt_username'), useTls };
+  const config: Record<string, unknown> = { topic, username: importUserName(text(monitor, 'mqtt_username'), scope, monitor.field('mqtt_username')), useTls };
   // The tool puts a "/" before a path written without one (server/monitor-types/mqtt.js, mqttAsync).
   if (websocket) config.websocketPath = (text(monitor, 'mqtt_websocket_path')?.trim() ?? '/mqtt').replace(/^(?!\/)/, '/');
   config.password = referSecret(monitor, scope, 'mqtt_password', 'PASSWORD', 'the MQTT password');
@@ -109,7 +110,11 @@ function saslOf(monitor: MonitorRecord, scope: ItemScope): Record<string, unknow
   }
   const user = mechanism === 'aws' ? options.accessKeyId : options.username;
   const password = referPassword ? scope.secretFor('SASL_PASSWORD', 'the SASL password', `${field}.password`) : undefined;
-  return { mechanism, username: typeof user === 'string' && user !== '' && user.length <= 255 ? user : undefined, password };
+  return {
+    mechanism,
+    username: importUserName(typeof user === 'string' ? user : undefined, scope, `${field}.${mechanism === 'aws' ? 'accessKeyId' : 'username'}`),
+    password,
+  };
 }
 
 /** `kafka-producer` monitors: a Kafka check; the first broker is the target. */
@@ -146,7 +151,11 @@ export function mapRabbitmq(monitor: MonitorRecord, scope: ItemScope): TypeMappi
   return {
     type: 'rabbitmq',
     target: first,
-    config: { additionalNodes: others.slice(0, 20), username: text(monitor, 'rabbitmq_username'), password },
+    config: {
+      additionalNodes: others.slice(0, 20),
+      username: importUserName(text(monitor, 'rabbitmq_username'), scope, monitor.field('rabbitmq_username')),
+      password,
+    },
   };
 }
 

@@ -15,6 +15,7 @@ import {
   type TypeMapping,
 } from './mapping.js';
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
+import { importUserName } from '../shared/user-name.js';
 
 /** `port` monitors: a TCP check. */
 export function mapPort(monitor: MonitorRecord, scope: ItemScope): TypeMapping | SkipItem {
@@ -203,7 +204,7 @@ export function mapSnmp(monitor: MonitorRecord, scope: ItemScope): TypeMapping |
       monitor.field('expected_value'),
     );
   }
-  const v3Username = version === '3' ? text(monitor, 'snmp_v3_username') : undefined;
+  const v3Username = version === '3' ? importUserName(text(monitor, 'snmp_v3_username'), scope, monitor.field('snmp_v3_username')) : undefined;
   return {
     type: 'snmp',
     target: hostPort(host, num(monitor, 'port')),

@@ -3,6 +3,7 @@ import { hasHeader, importHeaders, setHeader } from '../shared/headers.js';
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, textValue } from '../shared/values.js';
+import { importUserName } from '../shared/user-name.js';
 
 /** The request settings of an HTTP or keyword monitor, read from either API version. */
 export interface RequestParts {
@@ -97,7 +98,7 @@ export function requestConfig(parts: RequestParts, scope: ItemScope): RequestCon
   let basicAuthUser: string | undefined;
   const user = parts.user?.trim();
   if (user) {
-    if (parts.authKind === 'basic' || parts.authKind === 'none') basicAuthUser = user;
+    if (parts.authKind === 'basic' || parts.authKind === 'none') basicAuthUser = importUserName(user, scope, fields.user);
     else {
       scope.warn(
         'UNSUPPORTED_SETTING',

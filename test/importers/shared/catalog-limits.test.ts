@@ -226,3 +226,69 @@ describe('text to send longer than the catalog takes', () => {
     expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field, message: expect.stringMatching(/longer than/) }));
   });
 });
+
+// The catalog takes user names of up to 255 characters (importers/shared/user-name.ts).
+describe('a user name longer than 255 characters', () => {
+  const user = 'u'.repeat(256);
+  test.each([
+    [
+      'Uptime Kuma MQTT',
+      'selfhosted-monitor-db',
+      kuma({ type: 'mqtt', hostname: '127.0.0.1', port: 1883, mqttTopic: 't', mqttUsername: user }),
+      'mqttUsername',
+    ],
+    ['Uptime Kuma HTTP, in the URL', 'selfhosted-monitor-db', kuma({ type: 'http', url: `https://${user}@a.example.com/` }), 'url'],
+    [
+      'Better Stack',
+      'hosted-monitor-api',
+      {
+        data: [
+          {
+            id: '1',
+            type: 'monitor',
+            attributes: { pronounceable_name: 'Probe', url: 'https://a.example.com', monitor_type: 'status', check_frequency: 180, auth_username: user },
+          },
+        ],
+      },
+      'auth_username',
+    ],
+    [
+      'Uptime Kuma PostgreSQL',
+      'selfhosted-monitor-db',
+      kuma({ type: 'postgres', databaseConnectionString: `postgres://${user}:pw@127.0.0.1:5432/db` }),
+      'databaseConnectionString',
+    ],
+    [
+      'UptimeRobot v2',
+      'uptime-api-monitor',
+      { stat: 'ok', monitors: [{ id: 1, friendly_name: 'Probe', type: 1, url: 'https://a.example.com', http_username: user, interval: 300 }] },
+      'http_username',
+    ],
+    [
+      'Blackbox HTTP',
+      'probe-exporter-config',
+      blackbox({ prober: 'http', http: { basic_auth: { username: user } } }, 'https://a.example.com'),
+      'basic_auth.username',
+    ],
+    [
+      'Gatus SSH',
+      'configfile-monitor',
+      dump({ endpoints: [{ name: 'Probe', url: 'ssh://a.example.com:22', ssh: { username: user }, conditions: ['[CONNECTED] == true'] }] }),
+      'ssh.username',
+    ],
+    [
+      'Pingdom HTTP',
+      'hosted-check-api',
+      [{ check: { id: 1, name: 'Probe', resolution: 1, hostname: 'a.example.com', status: 'up', type: { http: { url: '/', username: user } } } }],
+      'username',
+    ],
+  ] as Array<[string, ImportSource, unknown, string]>)('%s: left out with a warning, the monitor imported', async (_name, source, input, field) => {
+    const result = await convertImport(source, encode(input));
+    expect(result.skipped).toEqual([]);
+    expect(result.checks).toHaveLength(1);
+    expect(JSON.stringify(result.checks[0]!.config)).not.toContain('uuuuu');
+    expect(result.warnings).toContainEqual(
+      expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field, message: expect.stringMatching(/user name is longer than 255/) }),
+    );
+  });
+});
