@@ -5,6 +5,7 @@ import type { ClientOptions } from './client-options.js';
 import type { ConditionEffects } from './condition-effects.js';
 import type { EndpointKind } from './endpoint-kind.js';
 import type { EndpointRequest } from './endpoint-request.js';
+import { importExpectedValues } from '../shared/expected-values.js';
 
 /** Everything read from an endpoint that decides its check's `config`. */
 export interface EndpointParts {
@@ -74,7 +75,7 @@ export function endpointConfig(parts: EndpointParts, scope: ItemScope): Record<s
         recordType: parts.dns?.recordType,
         resolver: parts.dns?.resolver,
         expectedRcode: effects.rcode,
-        expectedValues: effects.dnsValues.length > 0 ? effects.dnsValues : undefined,
+        expectedValues: effects.dnsValues.length > 0 ? importExpectedValues(effects.dnsValues, scope, 'conditions') : undefined,
         invert,
       };
     case 'icmp':

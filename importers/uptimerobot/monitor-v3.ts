@@ -9,6 +9,7 @@ import { V3_TYPES, type PortService } from './codes.js';
 import { warnDropped } from './dropped-settings.js';
 import type { RequestParts } from './http-request.js';
 import type { Keyword, MonitorSpec } from './monitor-spec.js';
+import { importExpectedValues } from '../shared/expected-values.js';
 
 const FIELDS = { url: 'url', port: 'port', interval: 'interval', timeout: 'timeout', subType: 'type' };
 const TCP: PortService = { name: 'custom', type: 'tcp' };
@@ -81,8 +82,8 @@ function dnsRecords(raw: unknown, scope: ItemScope): { recordType: string; value
     scope.warn('UNSUPPORTED_SETTING', `${first[0].toUpperCase()} records cannot be queried; an A query is made instead`, `config.dnsRecords.${first[0]}`);
     return { recordType: 'A', values: [] };
   }
-  const values = (first[1] as unknown[]).map((value) => textValue(value) ?? '').filter((value) => value !== '' && value.length <= 1024);
-  return { recordType, values: values.slice(0, 50) };
+  const values = (first[1] as unknown[]).map((value) => textValue(value) ?? '').filter((value) => value !== '');
+  return { recordType, values: importExpectedValues(values, scope, `config.dnsRecords.${first[0]}`) };
 }
 
 function tagLabels(monitor: Record<string, unknown>): [string, string][] {

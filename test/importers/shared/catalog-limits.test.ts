@@ -292,3 +292,37 @@ describe('a user name longer than 255 characters', () => {
     );
   });
 });
+
+// A DNS check expects up to 50 answers (importers/shared/expected-values.ts): past them, the check
+// accepts fewer answers than the source did, and says so.
+describe('more than 50 expected DNS answers', () => {
+  const addresses = Array.from({ length: 60 }, (_, i) => `10.0.0.${i + 1}`);
+  test.each([
+    [
+      'Gatus',
+      'configfile-monitor',
+      dump({
+        endpoints: [
+          {
+            name: 'Probe',
+            url: '127.0.0.1',
+            dns: { 'query-name': 'example.com', 'query-type': 'A' },
+            conditions: addresses.map((address) => `[BODY] == ${address}`),
+          },
+        ],
+      }),
+      'conditions',
+    ],
+    [
+      'UptimeRobot v3',
+      'uptime-api-monitor',
+      { data: [{ id: 1, friendlyName: 'Probe', type: 'DNS', url: 'example.com', interval: 300, config: { dnsRecords: { a: addresses } } }] },
+      'config.dnsRecords.a',
+    ],
+  ] as Array<[string, ImportSource, unknown, string]>)('%s: the first 50 kept, with a warning', async (_name, source, input, field) => {
+    const result = await convertImport(source, encode(input));
+    expect(result.skipped).toEqual([]);
+    expect(result.checks[0]!.config.expectedValues).toEqual(addresses.slice(0, 50));
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'UNSUPPORTED_SETTING', field, message: expect.stringMatching(/first 50 of 60/) }));
+  });
+});
