@@ -24,6 +24,23 @@ function keywordOf(effects: ConditionEffects) {
   return effects.keyword === undefined ? undefined : { ...effects.keyword };
 }
 
+/**
+ * Gatus's [BODY] of a DNS endpoint is one answer, the last (TXT answers joined by line breaks:
+ * client/client.go QueryDNS), while the check looks for each expected value among all answers.
+ * The verdicts differ when the server gives several answers, and always with two values.
+ */
+function warnLastAnswer(values: readonly string[], scope: ItemScope): void {
+  const distinct = new Set(values).size;
+  scope.warn(
+    'UNSUPPORTED_SETTING',
+    distinct > 1
+      ? `[BODY] is compared with ${distinct} different values, and Gatus's [BODY] is one answer (the last), so it was down on every check; ` +
+          'the check is up when every value is among the answers'
+      : 'Gatus compares [BODY] with the last answer only (TXT answers joined by line breaks); the check is up when the value is among the answers, so with several answers it may be up where Gatus was down',
+    'conditions',
+  );
+}
+
 /** The type-specific `config` of the check an endpoint becomes. */
 export function endpointConfig(parts: EndpointParts, scope: ItemScope): Record<string, unknown> {
   const { kind, effects, request, client } = parts;
@@ -71,6 +88,7 @@ export function endpointConfig(parts: EndpointParts, scope: ItemScope): Record<s
         invert,
       };
     case 'dns':
+      if (effects.dnsValues.length > 0) warnLastAnswer(effects.dnsValues, scope);
       return {
         recordType: parts.dns?.recordType,
         resolver: parts.dns?.resolver,

@@ -116,6 +116,27 @@ describe('placeholders', () => {
   });
 });
 
+// Gatus's [BODY] of a DNS endpoint is the last answer (client/client.go QueryDNS, v5.36): a
+// condition on it is compared with one answer, where the check looks among all of them.
+describe('[BODY] of a DNS endpoint', () => {
+  const dnsEndpoint = (conditions: string[]) => ({ name: 'mx', url: '127.0.0.1', dns: { 'query-name': 'example.com', 'query-type': 'MX' }, conditions });
+  const convert = async (conditions: string[]) => {
+    const { convertImport } = await import('../../../importers/index.js');
+    return convertImport('configfile-monitor', new TextEncoder().encode(JSON.stringify({ endpoints: [dnsEndpoint(conditions)] })));
+  };
+
+  test('one value: the check looks among all answers, with a warning that Gatus looked at the last', async () => {
+    const result = await convert(['[BODY] == mx1.example.com.']);
+    expect(result.checks[0]!.config.expectedValues).toEqual(['mx1.example.com.']);
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'conditions', message: expect.stringMatching(/last answer only/) }]);
+  });
+
+  test('two values: down on every check in Gatus, said so', async () => {
+    const result = await convert(['[BODY] == mx1.example.com.', '[BODY] == mx2.example.com.']);
+    expect(result.warnings).toMatchObject([{ code: 'UNSUPPORTED_SETTING', field: 'conditions', message: expect.stringMatching(/down on every check/) }]);
+  });
+});
+
 describe('[STATUS] conditions', () => {
   // The codes a set of [STATUS] conditions accepts are worked out once per set of texts
   // (importers/gatus/condition-effects.ts) and reused: each endpoint still gets its own set's codes.
