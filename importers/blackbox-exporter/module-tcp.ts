@@ -5,7 +5,7 @@ import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, flagValue } from '../shared/values.js';
 import type { ProbeCheck } from './probe-check.js';
 import { readTlsConfig, reportIpProtocol } from './probe-settings.js';
-import { importSentText } from '../shared/sent-text.js';
+import { importBoundedText } from '../shared/bounded-text.js';
 
 // The `tcp` prober (prober/tcp.go, prober/query_response.go): connect, optionally over TLS,
 // then walk `query_response`: each step waits for a line matching `expect`, then writes
@@ -65,7 +65,7 @@ function readConversation(raw: unknown, scope: ItemScope): Conversation {
     if (flagValue(step.starttls) === true)
       scope.warn('UNSUPPORTED_SETTING', 'upgrading the connection with STARTTLS mid-conversation has no equivalent', `${field}.starttls`);
   });
-  const send = importSentText(sends.length > 0 ? sends.join('') : undefined, scope, 'query_response', 'text the conversation sends');
+  const send = importBoundedText(sends.length > 0 ? sends.join('') : undefined, scope, 'query_response', 'text the conversation sends');
   return { send, keyword };
 }
 

@@ -4,7 +4,7 @@ import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { describeValue, flagValue, textValue } from '../shared/values.js';
 import { keepPlaceholders } from './keep-placeholders.js';
-import { importSentText } from '../shared/sent-text.js';
+import { importBoundedText } from '../shared/bounded-text.js';
 
 /** What the endpoint sends: the request parts that have an equivalent for its check type. */
 export interface EndpointRequest {
@@ -79,7 +79,7 @@ function sshCommand(body: string, scope: ItemScope): string | undefined {
     return undefined;
   }
   keepPlaceholders(scope, command, 'body');
-  return importSentText(command, scope, 'body', 'SSH command', MAX_SSH_COMMAND);
+  return importBoundedText(command, scope, 'body', 'SSH command', MAX_SSH_COMMAND);
 }
 
 /** Reads `method`, `headers`, `body` and `graphql` for a check of `type`, warning about what does not apply. */

@@ -4,7 +4,7 @@ import { importKeywordText, importRequestBody } from '../shared/http-request.js'
 import { isRecord } from '../shared/input-text.js';
 import type { ItemScope } from '../shared/item-scope.js';
 import { flagValue, integerValue, textValue } from '../shared/values.js';
-import { importSentText } from '../shared/sent-text.js';
+import { importBoundedText } from '../shared/bounded-text.js';
 import { importUserName } from '../shared/user-name.js';
 
 /** What one check type becomes: the check's type, target and type settings. */
@@ -91,7 +91,7 @@ function socket(type: 'tcp' | 'udp') {
   return (input: KindInput, scope: ItemScope): KindCheck | string => {
     const port = integerValue(input.settings.port);
     if (port === undefined) return `the ${type} check has no port${input.detailed ? '' : ' in the listing; give its GET /checks/{id} answer too'}`;
-    const send = importSentText(text(input.settings.stringtosend), scope, 'stringtosend', 'text to send');
+    const send = importBoundedText(text(input.settings.stringtosend), scope, 'stringtosend', 'text to send');
     const expect = importKeywordText(text(input.settings.stringtoexpect), scope, 'stringtoexpect');
     return { type, target: `${input.hostname}:${port}`, config: { send, keyword: expect ? { value: expect } : undefined } };
   };

@@ -136,9 +136,7 @@ export class ItemScope {
    * into them with a `VALUE_ADJUSTED` warning on `field`.
    */
   heartbeatGraceSeconds(seconds: number, field: string): number {
-    const grace = Math.min(HEARTBEAT_GRACE_MAX_SECONDS, Math.max(0, Math.round(seconds)));
-    if (grace !== seconds) this.warn('VALUE_ADJUSTED', `the grace time of ${seconds} s was changed to ${grace} s (at most 7 days)`, field);
-    return grace;
+    return this.#fit(seconds, 0, HEARTBEAT_GRACE_MAX_SECONDS, 's', 'grace time', field, 'at most 7 days');
   }
 
   #fit(value: number, min: number, max: number, unit: string, what: string, field: string, note?: string): number {

@@ -28,7 +28,7 @@ const BODY_CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 // Authentication methods without an equivalent: what is said about them, and the secret that
 // goes with them, which is dropped.
-const UNSUPPORTED_AUTH: Readonly<Record<string, { message: string; secret: string; what: string }>> = {
+export const UNSUPPORTED_AUTH: Readonly<Record<string, { message: string; secret: string; what: string }>> = {
   ntlm: {
     message: 'NTLM authentication has no equivalent; the check is imported without it',
     secret: 'basic_auth_pass',

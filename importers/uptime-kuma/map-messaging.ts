@@ -14,7 +14,7 @@ import {
 import { flag, json, num, text, type MonitorRecord } from './monitor-record.js';
 import { withDefaultPort } from '../shared/host-port.js';
 import { importKeywordText } from '../shared/http-request.js';
-import { importSentText } from '../shared/sent-text.js';
+import { importBoundedText } from '../shared/bounded-text.js';
 import { importUserName } from '../shared/user-name.js';
 
 const MQTT_SCHEME = /^(mqtts?|wss?|tcp|ssl|tls):\/\//i;
@@ -131,7 +131,7 @@ export function mapKafka(monitor: MonitorRecord, scope: ItemScope): TypeMapping 
     target: first,
     config: {
       topic,
-      message: importSentText(text(monitor, 'kafka_producer_message'), scope, monitor.field('kafka_producer_message'), 'message'),
+      message: importBoundedText(text(monitor, 'kafka_producer_message'), scope, monitor.field('kafka_producer_message'), 'message'),
       additionalBrokers: others.slice(0, 20),
       useTls: flag(monitor, 'kafka_producer_ssl'),
       sasl: saslOf(monitor, scope),

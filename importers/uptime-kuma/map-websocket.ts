@@ -1,6 +1,6 @@
 import type { ItemScope } from '../converter.js';
 import { hasHeader, setHeader } from '../shared/headers.js';
-import { headersOf } from './map-http.js';
+import { UNSUPPORTED_AUTH, headersOf } from './map-http.js';
 import { certificatesVerified, dropSecret, missing, referSecret, type SkipItem, type TypeMapping } from './mapping.js';
 import { flag, json, text, type MonitorRecord } from './monitor-record.js';
 
@@ -50,12 +50,10 @@ function signIn(monitor: MonitorRecord, scope: ItemScope, headers: Record<string
     setHeader(headers, 'Authorization', `Basic ${scope.secretFor('BASIC_AUTH', what, monitor.field('basic_auth_pass'))}`, scope, monitor.field('headers'));
   } else if (method === 'bearer' && text(monitor, 'bearer_token') !== undefined) {
     setHeader(headers, 'Authorization', `Bearer ${referSecret(monitor, scope, 'bearer_token', 'TOKEN', 'the bearer token')}`, scope, monitor.field('headers'));
-  } else if (method === 'oauth2-cc') {
-    scope.warn('UNSUPPORTED_SETTING', 'OAuth 2.0 client credentials have no equivalent; the check is imported without them', monitor.field('auth_method'));
-    dropSecret(monitor, scope, 'oauth_client_secret', 'the OAuth client secret');
-  } else if (method === 'mtls') {
-    scope.warn('UNSUPPORTED_SETTING', 'client certificates (mTLS) have no equivalent; the check is imported without them', monitor.field('auth_method'));
-    dropSecret(monitor, scope, 'tls_key', "the client certificate's private key");
+  } else if (method === 'oauth2-cc' || method === 'mtls') {
+    const unsupported = UNSUPPORTED_AUTH[method]!;
+    scope.warn('UNSUPPORTED_SETTING', unsupported.message, monitor.field('auth_method'));
+    dropSecret(monitor, scope, unsupported.secret, unsupported.what);
   }
   if (!URL.canParse(target)) return target;
   const url = new URL(target);

@@ -5,7 +5,7 @@ import { monitorHost, monitorUrl } from './hosts.js';
 import { requestConfig } from './http-request.js';
 import { withoutUrlCredentials } from '../shared/url-credentials.js';
 import type { MonitorSpec } from './monitor-spec.js';
-import { importSentText } from '../shared/sent-text.js';
+import { importBoundedText } from '../shared/bounded-text.js';
 
 function hostPort(host: string, port: number): string {
   const bracketed = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
@@ -57,7 +57,7 @@ function kindParts(spec: MonitorSpec, scope: ItemScope): Pick<CheckCandidate, 't
       return {
         type: 'udp',
         target: hostPort(monitorHost(spec.url, scope, spec.fields.url), spec.port),
-        config: { send: importSentText(spec.udpPayload, scope, 'config.udp.payload', 'UDP payload') },
+        config: { send: importBoundedText(spec.udpPayload, scope, 'config.udp.payload', 'UDP payload') },
       };
     case 'dns':
       return {
