@@ -56,7 +56,8 @@ export const dockerProbe = defineProbe({
       const { State: state } = ((await response.body.json().catch(() => ({}))) ?? {}) as ContainerState;
       const status = state?.Status;
       if (!status) throw new ProbeFailure('not a Docker engine answer: no container state');
-      const health = state.Health?.Status;
+      // `none`: the Engine API's word for a container without a health check, as when Health is absent.
+      const health = state.Health?.Status === 'none' ? undefined : state.Health?.Status;
       if (status !== 'running') {
         const exit = status === 'exited' && typeof state.ExitCode === 'number' ? ` (exit code ${state.ExitCode})` : '';
         throw new ProbeFailure(`container ${check.target} is ${status}${exit}`);

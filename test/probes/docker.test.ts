@@ -17,6 +17,8 @@ const CONTAINERS: Record<string, object> = {
   api: { Id: 'def', Name: '/api', State: { Status: 'running', Running: true, Health: { Status: 'healthy' } } },
   worker: { Id: 'ghi', Name: '/worker', State: { Status: 'running', Running: true, Health: { Status: 'unhealthy' } } },
   batch: { Id: 'jkl', Name: '/batch', State: { Status: 'exited', Running: false, ExitCode: 137 } },
+  // No health check, as the Engine API may say it (its Health.Status enum: none, starting, healthy, unhealthy).
+  plain: { Id: 'mno', Name: '/plain', State: { Status: 'running', Running: true, Health: { Status: 'none' } } },
 };
 
 function engineApi(): Server {
@@ -57,6 +59,10 @@ describe('docker probe against a protocol-level fake Docker Engine API', () => {
     expect(await runCheck(probeCheck(docker('web', `unix://${socketPath}`)))).toMatchObject({ status: 'up', message: 'running' });
     expect(await runCheck(probeCheck(docker('api', `tcp://127.0.0.1:${tcpPort}`)))).toMatchObject({ status: 'up', message: 'running (healthy)' });
     expect(await runCheck(probeCheck(docker('web', `http://127.0.0.1:${tcpPort}`)))).toMatchObject({ status: 'up', message: 'running' });
+  });
+
+  it('is up when the container runs with a health status of none: it has no health check (Uptime Kuma 2.5.3 server/model/monitor.js: up)', async () => {
+    expect(await runCheck(probeCheck(docker('plain', `unix://${socketPath}`)))).toMatchObject({ status: 'up', message: 'running' });
   });
 
   it('is down when the container is unhealthy, stopped or unknown', async () => {
