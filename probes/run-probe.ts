@@ -1,3 +1,4 @@
+import { upsideDown } from './upside-down.js';
 import type { CheckDefinition } from '../checks/index.js';
 import type { EgressPolicy } from './egress.js';
 import type { JsonQueryEvaluator } from './json-queries.js';
@@ -100,10 +101,7 @@ export async function runProbe(check: CheckDefinition, options: RunProbeOptions)
   }
   const elapsed = Math.max(0, Math.round(latencyMs ?? now() - started));
   const invert = (check.config as { invert?: boolean }).invert === true;
-  if (invert) {
-    message = ok ? `upside-down: ${message}` : `upside-down: ${message} (counts as up)`;
-    ok = !ok;
-  }
+  if (invert) ({ ok, message } = upsideDown(ok, message));
   const status = !ok ? 'down' : degradedResponseMs !== undefined && elapsed > degradedResponseMs ? 'degraded' : 'up';
   if (status === 'degraded') message = `slow: ${elapsed} ms, above ${degradedResponseMs} ms`;
   return { status, latencyMs: elapsed, message: redact(message, options.secretValues ?? []) };

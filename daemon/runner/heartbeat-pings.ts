@@ -1,6 +1,8 @@
 import { withoutSecretPieces } from '../../probes/secret-pieces.js';
 import type { ProbeResult } from '../../probes/probe.js';
+import { upsideDownResult } from '../../probes/upside-down.js';
 import type { Db } from '../db/connect.js';
+import type { HeartbeatConfig } from './heartbeat.js';
 import { writeRecords } from './result-writer.js';
 
 // What a monitored job tells a heartbeat check, whichever URL it used (svc's own, or the URL
@@ -44,10 +46,12 @@ export function pingMessage(body: Uint8Array | string, token: string): string {
     .join('\n');
 }
 
-function resultOf(signal: PingSignal, latencyMs: number): ProbeResult {
+/** A ping's result: up for a success, down for a failure; the other way round when the check is upside-down. */
+function resultOf(signal: PingSignal, latencyMs: number, invert: boolean): ProbeResult {
   const up = signal.kind === 'success';
   const fallback = up ? 'ok' : signal.exitStatus !== undefined ? `the job exited with status ${signal.exitStatus}` : 'the job reported a failure';
-  return { status: up ? 'up' : 'down', latencyMs, message: signal.message || fallback };
+  const result: ProbeResult = { status: up ? 'up' : 'down', latencyMs, message: signal.message || fallback };
+  return invert ? upsideDownResult(result) : result;
 }
 
 /**
@@ -66,7 +70,7 @@ export async function recordPing(
   const row = await db.kysely
     .selectFrom('check_states as s')
     .innerJoin('checks as c', 'c.uid', 's.check_uid')
-    .select(['s.series', 's.run_started_at', 'c.uid', 'c.organization_uid', 'c.slug', 'c.name', 'c.type', 'c.enabled', 'c.thresholds'])
+    .select(['s.series', 's.run_started_at', 'c.uid', 'c.organization_uid', 'c.slug', 'c.name', 'c.type', 'c.enabled', 'c.thresholds', 'c.config'])
     .where('s.ping_token', '=', token)
     .executeTakeFirst();
   if (row?.type !== 'heartbeat') return undefined;
@@ -84,7 +88,7 @@ export async function recordPing(
       series: Number(row.series),
       check: { uid: row.uid, organizationUid: row.organization_uid, slug: row.slug, name: row.name, thresholds: JSON.parse(row.thresholds) },
       at: nowMs,
-      result: resultOf(signal, Math.round(latencyMs)),
+      result: resultOf(signal, Math.round(latencyMs), (JSON.parse(row.config) as HeartbeatConfig).invert === true),
       ping: true,
     },
   ]);

@@ -1,5 +1,6 @@
 import { nextCronTime } from '../../checks/cron-schedule.js';
 import type { ProbeResult } from '../../probes/probe.js';
+import { upsideDownResult } from '../../probes/upside-down.js';
 import type { ClaimedRun } from './claim.js';
 
 // Heartbeat checks are passive: the monitored job pings the service, and silence is the failure.
@@ -12,6 +13,8 @@ export interface HeartbeatConfig {
   schedule?: string;
   timezone?: string;
   graceSeconds: number;
+  /** Upside-down: a missed deadline counts as up (the job must not run), a ping as down (heartbeat-pings.ts). */
+  invert?: boolean;
 }
 
 /** What the deadline reads of a check's state: the last ping, since when it is armed, a run under way (epoch ms). */
@@ -32,9 +35,14 @@ const seconds = (ms: number) => Math.round(ms / 1000);
 /**
  * A heartbeat's scheduled run: `down` when a run that signalled its start has not ended within
  * the grace time, or when no ping came by the expected time plus the grace time; otherwise
- * nothing to record.
+ * nothing to record. Upside-down, the same deadlines count as up.
  */
 export function heartbeatVerdict(run: HeartbeatTimes, config: HeartbeatConfig, nowMs: number): ProbeResult | null {
+  const late = missedDeadline(run, config, nowMs);
+  return late && config.invert ? upsideDownResult(late) : late;
+}
+
+function missedDeadline(run: HeartbeatTimes, config: HeartbeatConfig, nowMs: number): ProbeResult | null {
   const graceMs = config.graceSeconds * 1000;
   if (run.runStartedAt !== null && nowMs - run.runStartedAt > graceMs) {
     return {

@@ -192,4 +192,26 @@ describe.each(DATABASE_KINDS)('heartbeat checks, state thresholds and incidents 
     expect((await ping(pulse)).status).toBe(200);
     expect(await count()).toBe(2);
   });
+
+  // Uptime Kuma 2.5.3 server/routers/api-router.js (determineStatus flips a push in upside-down
+  // mode) and server/model/monitor.js (a push monitor's "No heartbeat in the time window" counts
+  // as up there): a job that must not run.
+  it('turns an upside-down heartbeat over: a ping is down, a failure up, and a missed deadline up', async () => {
+    const created = await daemon.request('POST', '/orgs/default/checks', {
+      token: admin,
+      body: { name: 'Forbidden', type: 'heartbeat', intervalSeconds: 10, config: { periodSeconds: 60, graceSeconds: 30, invert: true } },
+    });
+    expect(created.status).toBe(201);
+    const forbidden = tokenOf((await daemon.request('GET', '/orgs/default/checks/forbidden', { token: admin })).body.pingUrl);
+    const lastResult = async () => (await daemon.request('GET', '/orgs/default/checks/forbidden', { token: viewer })).body.lastResult;
+    clock.advance(1000);
+    expect((await ping(forbidden)).status).toBe(200);
+    expect(await lastResult()).toMatchObject({ status: 'down', message: 'upside-down: ok' });
+    clock.advance(1000);
+    expect((await ping(`${forbidden}/fail`)).status).toBe(200);
+    expect(await lastResult()).toMatchObject({ status: 'up', message: 'upside-down: the job reported a failure (counts as up)' });
+    clock.advance(91_000);
+    await runner.tick();
+    expect(await lastResult()).toMatchObject({ status: 'up', message: 'upside-down: no ping for 91 s (period 60 s + grace 30 s) (counts as up)' });
+  });
 });
