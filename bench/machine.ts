@@ -7,6 +7,8 @@ export interface Machine {
   cores: number;
   cpu: string;
   loadAverage: number;
+  /** The CPU time, in microseconds, of one wake-up of this process's sleeping thread for a timer (see `measureWakeUp`). */
+  wakeUpUs: number;
 }
 
 /**
@@ -24,8 +26,31 @@ export function workload(): number {
   return total;
 }
 
-/** Times the workload three times (the first also compiles it) and keeps the fastest. */
-export function measureMachine(): Machine {
+/**
+ * What waking a sleeping thread costs: the process's CPU time over 100 wake-ups of a 10 ms
+ * interval timer whose callback does nothing. The workload's time does not show it, and machines
+ * differ in it: where a wake-up costs a quarter of a millisecond, a loaded daemon's wake-ups (its
+ * timers, its sockets, its threads' messages) are about a third of its CPU (docs/monitoring.md,
+ * "What a wake-up costs").
+ */
+export async function measureWakeUp(): Promise<number> {
+  const wakeUps = 100;
+  const before = process.cpuUsage();
+  await new Promise<void>((resolve) => {
+    let count = 0;
+    const timer = setInterval(() => {
+      if (++count < wakeUps) return;
+      clearInterval(timer);
+      resolve();
+    }, 10);
+  });
+  const used = process.cpuUsage(before);
+  return Math.round((used.user + used.system) / wakeUps);
+}
+
+/** Measures a wake-up (first, while no garbage of the workload is being collected), then times the workload three times (the first also compiles it) and keeps the fastest. */
+export async function measureMachine(): Promise<Machine> {
+  const wakeUpUs = await measureWakeUp();
   let best = Number.POSITIVE_INFINITY;
   for (let run = 0; run < 3; run++) {
     const started = performance.now();
@@ -37,10 +62,11 @@ export function measureMachine(): Machine {
     cores: availableParallelism(),
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
     loadAverage: Number(loadavg()[0].toFixed(2)),
+    wakeUpUs,
   };
 }
 
 /** One line for the head of a benchmark's table. */
 export function describeMachine(machine: Machine): string {
-  return `machine: fixed workload ${machine.workloadMs} ms (lower is faster), ${machine.cores} cores (${machine.cpu}), load average ${machine.loadAverage}`;
+  return `machine: fixed workload ${machine.workloadMs} ms (lower is faster), a timer's wake-up ${machine.wakeUpUs} µs of CPU, ${machine.cores} cores (${machine.cpu}), load average ${machine.loadAverage}`;
 }

@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     return;
   }
   const [name] = names;
-  const machine = measureMachine();
+  const machine = await measureMachine();
   process.stdout.write(`\n== ${name} ==\n${describeMachine(machine)}\n`);
   const { run } = await BENCHMARKS[name].load();
   const figures = { ...(await run()), machine, measuredAt: new Date().toISOString() };

@@ -29,11 +29,14 @@ describe('npm run bench', () => {
     expect(name.stderr).toContain('unknown benchmark imports');
   });
 
-  it('describes the machine by a fixed workload, the same work on every run', () => {
+  it('describes the machine by a fixed workload, the same work on every run, and the CPU of a wake-up', async () => {
     expect(workload()).toBe(workload());
-    const machine = measureMachine();
+    const machine = await measureMachine();
     expect(machine.workloadMs).toBeGreaterThan(0);
+    expect(machine.wakeUpUs).toBeGreaterThanOrEqual(0);
     expect(machine.cores).toBeGreaterThan(0);
-    expect(describeMachine(machine)).toMatch(/^machine: fixed workload \d+ ms \(lower is faster\), \d+ cores \(.+\), load average [\d.]+$/);
+    expect(describeMachine(machine)).toMatch(
+      /^machine: fixed workload \d+ ms \(lower is faster\), a timer's wake-up \d+ µs of CPU, \d+ cores \(.+\), load average [\d.]+$/,
+    );
   });
 });
