@@ -49,8 +49,8 @@ const HELP = `Usage: npm run bench [-- <name>... [--flag=value...]]
 
 Runs the benchmarks named (all when none is), each in a process of its own, and writes their
 figures to bench/results.json. Every table starts with the machine it ran on: a fixed
-JavaScript workload's time and the load average, so figures of different machines can be put
-side by side. Those with a database also run on PostgreSQL when SVC_TEST_PG_URL (or
+JavaScript workload's time, the CPU of one timer wake-up and the load average, so figures of
+different machines can be put side by side. Those with a database also run on PostgreSQL when SVC_TEST_PG_URL (or
 127.0.0.1:5432) answers.
 
 ${Object.entries(BENCHMARKS)
