@@ -3,6 +3,7 @@ import type { EgressOptions } from '../../probes/egress.js';
 import type { ProbeResult } from '../../probes/probe.js';
 import { BatchedWorker } from '../workers/batched-worker.js';
 import { workerFile } from '../workers/worker-pool.js';
+import { RUN_BEAT_MS } from './beat.js';
 
 /** One run as a probe thread receives it: the check with its secrets already substituted. */
 export interface ProbeThreadJob {
@@ -28,8 +29,9 @@ export function runsOnProbeThread(check: CheckDefinition): boolean {
 /**
  * Worker threads that run HTTP and TCP probes beside the daemon's thread (probe-thread-worker.ts),
  * so that a runner uses more than one core: its own thread keeps the claims, the schedule and the
- * result writer. A beat's runs go to a thread in one message and their results come back the
- * same way. Each thread has its own egress policy, made from the same settings, and its own
+ * result writer. A beat's runs go to a thread in one message, and their results come back together,
+ * left in shared memory for the runner to read on its next beat (answer-mailbox.ts).
+ * Each thread has its own egress policy, made from the same settings, and its own
  * connections; a run's timeout is enforced where it runs.
  */
 export class ProbeThreads {
@@ -38,7 +40,15 @@ export class ProbeThreads {
   constructor(options: { threads: number; egress: EgressOptions }) {
     const setup: ProbeThreadSetup = { egress: options.egress };
     const entry = workerFile(import.meta.url, './probe-thread-worker.js');
-    this.#threads = Array.from({ length: options.threads }, () => new BatchedWorker<ProbeThreadJob, ProbeResult>({ entry, workerData: setup }));
+    this.#threads = Array.from(
+      { length: options.threads },
+      () => new BatchedWorker<ProbeThreadJob, ProbeResult>({ entry, workerData: setup, collectEveryMs: RUN_BEAT_MS }),
+    );
+  }
+
+  /** Settles the runs whose results wait in the threads' mailboxes: the runner calls it on every beat. */
+  collect(): void {
+    for (const thread of this.#threads) thread.collect();
   }
 
   /** Starts the threads now, so the first runs do not wait for them. */

@@ -6,11 +6,20 @@
  * job itself. A worker that fails fails the jobs it held, and a fresh one serves the next.
  */
 import { Worker } from 'node:worker_threads';
+import { AnswerMailbox } from './answer-mailbox.js';
 
 /** One job as the worker receives it, in a batch. */
 export type BatchedRequest<Request> = [id: number, request: Request];
 /** One answer as the worker sends it back, in a batch. */
 export type BatchedReply<Response> = [id: number, ok: true, value: Response] | [id: number, ok: false, error: string];
+/** What the worker posts: a batch of answers, or `null`, word that answers wait in its mailbox. */
+export type BatchedMessage<Response> = BatchedReply<Response>[] | null;
+/** The first message a worker gets when its answers go to a mailbox (`collectEveryMs`). */
+export interface BatchedMailbox {
+  mailbox: SharedArrayBuffer;
+  /** How long answers may wait unread before the worker posts word of them. */
+  nudgeAfterMs: number;
+}
 
 export interface BatchedWorkerOptions {
   /** The compiled entry (see `workerFile` in worker-pool.ts); it calls `serveBatches`. */
@@ -18,6 +27,13 @@ export interface BatchedWorkerOptions {
   workerData?: unknown;
   /** The worker's environment; by default none of the daemon's (its secrets included). */
   env?: Record<string, string>;
+  /**
+   * When set, the owner calls `collect()` at least this often while jobs are under way (the
+   * runner, on its beat), and the answers wait for it in shared memory (answer-mailbox.ts)
+   * instead of waking this thread with a message. Answers left unread twice as long, or more
+   * than a few dozen of them, still come with a message.
+   */
+  collectEveryMs?: number;
 }
 
 type Waiting<Response> = { resolve: (value: Response) => void; reject: (error: Error) => void };
@@ -27,6 +43,7 @@ export class BatchedWorker<Request, Response> {
   readonly #waiting = new Map<number, Waiting<Response>>();
   #outbox: BatchedRequest<Request>[] = [];
   #worker: Worker | undefined;
+  #mailbox: AnswerMailbox | undefined;
   #nextId = 1;
   #closed = false;
 
@@ -49,6 +66,13 @@ export class BatchedWorker<Request, Response> {
     });
   }
 
+  /** Settles the jobs whose answers wait in the mailbox (`collectEveryMs`). */
+  collect(): void {
+    const mailbox = this.#mailbox;
+    if (!mailbox) return;
+    for (const batch of mailbox.take()) this.#answer(batch as BatchedReply<Response>[]);
+  }
+
   /** Starts the thread now, so the first jobs do not wait for it and its modules. */
   start(): void {
     if (!this.#closed) this.#ensureWorker();
@@ -60,6 +84,7 @@ export class BatchedWorker<Request, Response> {
     this.#outbox = [];
     const worker = this.#worker;
     this.#worker = undefined;
+    this.#mailbox = undefined;
     this.#failAll(new Error('the worker is closed'));
     await worker?.terminate();
   }
@@ -90,24 +115,36 @@ export class BatchedWorker<Request, Response> {
     if (this.#worker) return this.#worker;
     const worker = new Worker(this.#options.entry, { workerData: this.#options.workerData, env: this.#options.env ?? {} });
     worker.unref();
-    worker.on('message', (replies: BatchedReply<Response>[]) => {
-      for (const reply of replies) {
-        const waiting = this.#settle(reply[0]);
-        if (!waiting) continue;
-        if (reply[1]) waiting.resolve(reply[2]);
-        else waiting.reject(new Error(reply[2]));
-      }
-      if (this.#waiting.size === 0) worker.unref();
+    const { collectEveryMs } = this.#options;
+    const mailbox = collectEveryMs ? new AnswerMailbox() : undefined;
+    if (mailbox) worker.postMessage({ mailbox: mailbox.buffer, nudgeAfterMs: 2 * collectEveryMs! } satisfies BatchedMailbox);
+    worker.on('message', (message: BatchedMessage<Response>) => {
+      if (message) this.#answer(message);
+      else this.collect();
     });
     const lost = (why: string) => {
       if (this.#worker !== worker) return;
+      // What it answered before it was lost still counts.
+      this.collect();
       this.#worker = undefined;
+      this.#mailbox = undefined;
       this.#failAll(new Error(why));
     };
     worker.on('error', (error) => lost(`the worker failed: ${error.message}`));
     worker.once('exit', (code) => lost(`the worker stopped with exit code ${code}`));
     this.#worker = worker;
+    this.#mailbox = mailbox;
     return worker;
+  }
+
+  #answer(replies: BatchedReply<Response>[]): void {
+    for (const reply of replies) {
+      const waiting = this.#settle(reply[0]);
+      if (!waiting) continue;
+      if (reply[1]) waiting.resolve(reply[2]);
+      else waiting.reject(new Error(reply[2]));
+    }
+    if (this.#waiting.size === 0) this.#worker?.unref();
   }
 
   #settle(id: number): Waiting<Response> | undefined {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BatchedWorker } from '../../../daemon/workers/batched-worker.js';
-import { REPLY_WAIT_MS } from '../../../daemon/workers/serve-batches.js';
+import { MAILBOX_BYTES } from '../../../daemon/workers/answer-mailbox.js';
+import { NUDGE_AT_ANSWERS, REPLY_WAIT_MS } from '../../../daemon/workers/serve-batches.js';
 import { closedAfterEach } from '../../support/closed-after-each.js';
 
 // The worker side is the compiled serve-batches.js in dist/ (`node scripts/build.mjs` first),
@@ -107,5 +108,61 @@ describe('a batched worker', () => {
     await thread.close();
     await ended;
     await expect(thread.run({ kind: 'echo', value: 1 })).rejects.toThrow('the worker is closed');
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Awaits `answer`, calling `collect()` every 20 ms meanwhile, as the runner does on its beat. */
+async function collected<T>(thread: BatchedWorker<Job, unknown>, answer: Promise<T>): Promise<T> {
+  let done = false;
+  void answer.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    await sleep(20);
+    thread.collect();
+  }
+  return answer;
+}
+
+// The runner's probe threads: their answers wait in shared memory (answer-mailbox.ts) for the
+// runner's next beat instead of waking its thread with a message.
+describe('a batched worker whose answers wait in a mailbox', () => {
+  const worker = closedAfterEach(() => new BatchedWorker<Job, unknown>({ entry: ENTRY, collectEveryMs: 60_000 }));
+  const nudging = closedAfterEach(() => new BatchedWorker<Job, unknown>({ entry: ENTRY, collectEveryMs: 50 }));
+
+  it('leaves its answers for collect() and posts nothing', async () => {
+    const thread = worker();
+    expect(await collected(thread, thread.run({ kind: 'echo', value: 'warm' }))).toBe('warm');
+    const answers = Promise.all([1, 2, 3].map((value) => thread.run({ kind: 'echo', value })));
+    await sleep(200);
+    expect(thread.pending).toBe(3);
+    expect(await collected(thread, answers)).toEqual([1, 2, 3]);
+    const counts = (await collected(thread, thread.run({ kind: 'counts' }))) as { batchesOut: number };
+    expect(counts.batchesOut).toBe(0);
+  });
+
+  it('posts word of answers left unread for twice the time it was promised a look', async () => {
+    expect(await nudging().run({ kind: 'echo', value: 'nudged' })).toBe('nudged');
+  });
+
+  it(`posts word at once when ${NUDGE_AT_ANSWERS} answers or more wait`, async () => {
+    const thread = worker();
+    const values = Array.from({ length: NUDGE_AT_ANSWERS + 10 }, (_, i) => i);
+    expect(await Promise.all(values.map((value) => thread.run({ kind: 'echo', value })))).toEqual(values);
+  });
+
+  it('posts a batch of answers that does not fit', async () => {
+    const value = 'x'.repeat(MAILBOX_BYTES);
+    expect(await worker().run({ kind: 'echo', value })).toBe(value);
+  });
+
+  it('still gives the answers a lost worker left', async () => {
+    const thread = worker();
+    const kept = thread.run({ kind: 'echo', value: 'kept' });
+    await sleep(300);
+    await expect(thread.run({ kind: 'exit' })).rejects.toThrow('the worker stopped with exit code 3');
+    expect(await kept).toBe('kept');
   });
 });
