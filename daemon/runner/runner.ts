@@ -17,6 +17,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { prepareCheck } from '../secrets/substitute.js';
 import type { JsonQueryEvaluator } from '../../probes/json-queries.js';
+import { Beat, hasCome, onBeat } from './beat.js';
 import { ensureStates } from './check-states.js';
 import { claimDue, earliestDue, releaseClaims, type ClaimedRun } from './claim.js';
 import { heartbeatVerdict } from './heartbeat.js';
@@ -67,17 +68,6 @@ const SYNC_MS = 5000;
 const PRUNE_MS = 10 * 60_000;
 /** At most this many runs per claim statement. */
 const CLAIM_BATCH = 500;
-/**
- * Runs start on the runner's beat: the first multiple of this many ms at or after their due
- * time. The runs due within one beat start in one turn of the event loop and share its wake-ups,
- * which costs a fifth less CPU on the daemon's thread at ordinary rates (docs/monitoring.md); each check's
- * interval stays exact, since its slots move by the same amount every time.
- */
-export const RUN_BEAT_MS = 100;
-
-/** When a run due at `dueAt` starts: on the next beat. */
-export const onBeat = (dueAt: number): number => Math.ceil(dueAt / RUN_BEAT_MS) * RUN_BEAT_MS;
-
 /** What every probed run records under SVC_RUNNER_DRY_RUN (benchmarks of the coordination). */
 const DRY_RUN_RESULT: ProbeResult = Object.freeze({ status: 'up', latencyMs: 0, message: 'dry run: not probed' });
 /** Lag samples kept for `stats()`. */
@@ -112,15 +102,22 @@ export class Runner {
   /** This runner's name in leases: unique per process. */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly queue: ResultQueue;
-  private readonly waiting = new Map<number, { run: ClaimedRun; timer: NodeJS.Timeout }>();
+  /** The runner's one timer: runs start, results are written and claims are made on it. */
+  private readonly beat: Beat;
+  /** Claimed runs waiting for their beat, by beat, with when it comes in `performance.now()`. */
+  private readonly waiting = new Map<number, { runs: ClaimedRun[]; startsAt: number }>();
+  private waitingRuns = 0;
   private readonly inflight = new Set<Promise<void>>();
   /** Series waiting or running here: a run this runner is so late with that its own lease ran out is not claimed twice. */
   private readonly active = new Set<number>();
   /** Runs waiting or running here per organization, held to its share of the concurrency. */
   private readonly perOrganization = new Map<string, number>();
+  private running = false;
   private stopping = false;
-  private loopDone: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  /** The claims under way, if any. */
+  private claiming: Promise<void> | undefined;
+  /** When the next claim is due, in `performance.now()`. */
+  private nextClaimAt = 0;
   private lastSync = 0;
   private lastPrune = 0;
   private readonly lag: number[] = [];
@@ -137,14 +134,24 @@ export class Runner {
       { failed: 'runner: claiming due runs failed', recovered: 'runner: claiming due runs works again' },
       { level: 'error' },
     );
-    this.queue = new ResultQueue(deps.db, deps.logger, { bufferLimit: deps.config.resultBuffer, metrics: deps.metrics, writeHealth: deps.writeHealth });
+    this.beat = new Beat(
+      () => this.now(),
+      () => this.onBeat(),
+    );
+    this.queue = new ResultQueue(deps.db, deps.logger, {
+      bufferLimit: deps.config.resultBuffer,
+      metrics: deps.metrics,
+      writeHealth: deps.writeHealth,
+      beat: this.beat,
+    });
   }
 
   /** Starts claiming and running checks until `stop()`. */
   start(): void {
-    if (this.loopDone) return;
+    if (this.running || this.stopping) return;
+    this.running = true;
     this.lastPrune = this.now() - PRUNE_MS + 60_000;
-    this.loopDone = this.loop();
+    this.claim();
   }
 
   /**
@@ -173,20 +180,17 @@ export class Runner {
    */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
-    await this.loopDone;
-    const unstarted = [...this.waiting.values()];
-    for (const { timer, run } of unstarted) {
-      clearTimeout(timer);
-      this.countRun(run.organizationUid, -1);
-    }
+    await this.claiming;
+    const unstarted = [...this.waiting.values()].flatMap(({ runs }) => runs);
+    for (const run of unstarted) this.countRun(run.organizationUid, -1);
     this.waiting.clear();
-    await releaseClaims(
-      this.deps.db,
-      this.owner,
-      unstarted.map(({ run }) => run),
-    ).catch((error) => this.deps.logger.warn({ err: (error as Error).message }, 'runner: could not release claims; they are taken over when their leases end'));
+    this.waitingRuns = 0;
+    await releaseClaims(this.deps.db, this.owner, unstarted).catch((error) =>
+      this.deps.logger.warn({ err: (error as Error).message }, 'runner: could not release claims; they are taken over when their leases end'),
+    );
+    // The beat goes on until the runs under way are written: their results' batches are written on it.
     await Promise.allSettled([...this.inflight]);
+    this.beat.stop();
     await this.queue.close();
   }
 
@@ -214,88 +218,127 @@ export class Runner {
     return this.deps.clock.now().getTime();
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      let claimedFull = false;
-      let pauseMs = POLL_MS;
-      try {
-        const nowMs = this.now();
-        if (nowMs - this.lastSync >= SYNC_MS) {
-          this.lastSync = nowMs;
-          await ensureStates(this.deps.db.kysely, nowMs);
-        }
-        if (nowMs - this.lastPrune >= PRUNE_MS) {
-          this.lastPrune = nowMs;
-          void pruneOnce(this.deps.db, nowMs, this.deps.config.resultsRetentionSeconds).then(
-            ({ partitions }) => {
-              if (partitions.length > 0) this.deps.logger.info({ partitions }, 'runner: dropped the result partitions past the retention');
-            },
-            (error) => this.deps.logger.warn({ err: (error as Error).message }, 'runner: pruning old results failed'),
-          );
-        }
-        const room = this.deps.config.concurrency - this.inflight.size - this.waiting.size;
-        const limit = Math.min(room, CLAIM_BATCH);
-        if (limit <= 0) pauseMs = NO_ROOM_POLL_MS;
-        const horizonMs = nowMs + LOOKAHEAD_MS;
-        // A claim is a write transaction: it is made only when a run is due by the horizon.
-        const earliest = limit > 0 ? await earliestDue(this.deps.db) : null;
-        if (earliest !== null && earliest <= horizonMs) {
-          const share = this.organizationShare;
-          const full = [...this.perOrganization].filter(([, count]) => count >= share).map(([org]) => org);
-          const claimStarted = performance.now();
-          const runs = await claimDue(this.deps.db, this.owner, {
-            nowMs,
-            horizonMs,
-            limit,
-            leaseMs: this.leaseMs,
-            skipOrganizations: full,
-          });
-          this.deps.metrics.runnerClaimSeconds.observe((performance.now() - claimStarted) / 1000);
-          // One claim may bring an organization past its share: the runs beyond it go back, due as they were.
-          const over: ClaimedRun[] = [];
-          for (const run of runs) {
-            if ((this.perOrganization.get(run.organizationUid) ?? 0) >= share) over.push(run);
-            else this.schedule(run);
-          }
-          if (over.length > 0) await releaseClaims(this.deps.db, this.owner, over);
-          if (runs.length > 0 && this.deps.logger.isLevelEnabled('debug')) {
-            this.deps.logger.debug({ claimed: runs.map((run) => `${run.series}@${run.dueAt}`), at: nowMs }, 'runner: claimed');
-          }
-          claimedFull = runs.length === limit;
-        }
-        this.claimFailures.succeeded();
-      } catch (error) {
-        this.claimFailures.failed(error as Error);
+  /**
+   * What is done on a beat: the probe threads' answers are read, the runs of this beat start,
+   * the result batch is written once it has waited its time, and due runs are claimed every
+   * POLL_MS. What is not due yet asks for its beat again.
+   */
+  private onBeat(): void {
+    this.deps.probeThreads?.collect();
+    const nowMs = performance.now();
+    for (const [at, { runs, startsAt }] of this.waiting) {
+      if (!hasCome(startsAt, nowMs)) {
+        this.beat.after(startsAt - nowMs);
+        continue;
       }
-      if (!claimedFull && !this.stopping) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, pauseMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
+      this.waiting.delete(at);
+      this.waitingRuns -= runs.length;
+      for (const run of runs) this.begin(run);
     }
+    this.queue.onBeat();
+    if (!this.running || this.stopping || this.claiming) return;
+    if (hasCome(this.nextClaimAt, nowMs)) this.claim();
+    else this.beat.after(this.nextClaimAt - nowMs);
   }
 
+  /** Claims due runs, again at once while its claims come back full, then asks for the beat of the next claim. */
+  private claim(): void {
+    this.claiming = (async () => {
+      let pauseMs = POLL_MS;
+      while (!this.stopping) {
+        let claimedFull: boolean;
+        ({ claimedFull, pauseMs } = await this.claimOnce());
+        if (!claimedFull) break;
+      }
+      this.nextClaimAt = performance.now() + pauseMs;
+    })().finally(() => {
+      this.claiming = undefined;
+      if (!this.stopping) this.beat.after(this.nextClaimAt - performance.now());
+    });
+  }
+
+  /** One claim: whether it took as many runs as it asked for, and how long to pause if not. */
+  private async claimOnce(): Promise<{ claimedFull: boolean; pauseMs: number }> {
+    let claimedFull = false;
+    let pauseMs = POLL_MS;
+    try {
+      const nowMs = this.now();
+      if (nowMs - this.lastSync >= SYNC_MS) {
+        this.lastSync = nowMs;
+        await ensureStates(this.deps.db.kysely, nowMs);
+      }
+      if (nowMs - this.lastPrune >= PRUNE_MS) {
+        this.lastPrune = nowMs;
+        void pruneOnce(this.deps.db, nowMs, this.deps.config.resultsRetentionSeconds).then(
+          ({ partitions }) => {
+            if (partitions.length > 0) this.deps.logger.info({ partitions }, 'runner: dropped the result partitions past the retention');
+          },
+          (error) => this.deps.logger.warn({ err: (error as Error).message }, 'runner: pruning old results failed'),
+        );
+      }
+      const room = this.deps.config.concurrency - this.inflight.size - this.waitingRuns;
+      const limit = Math.min(room, CLAIM_BATCH);
+      if (limit <= 0) pauseMs = NO_ROOM_POLL_MS;
+      const horizonMs = nowMs + LOOKAHEAD_MS;
+      // A claim is a write transaction: it is made only when a run is due by the horizon.
+      const earliest = limit > 0 ? await earliestDue(this.deps.db) : null;
+      if (earliest !== null && earliest <= horizonMs) {
+        const share = this.organizationShare;
+        const full = [...this.perOrganization].filter(([, count]) => count >= share).map(([org]) => org);
+        const claimStarted = performance.now();
+        const runs = await claimDue(this.deps.db, this.owner, {
+          nowMs,
+          horizonMs,
+          limit,
+          leaseMs: this.leaseMs,
+          skipOrganizations: full,
+        });
+        this.deps.metrics.runnerClaimSeconds.observe((performance.now() - claimStarted) / 1000);
+        // One claim may bring an organization past its share: the runs beyond it go back, due as they were.
+        const over: ClaimedRun[] = [];
+        for (const run of runs) {
+          if ((this.perOrganization.get(run.organizationUid) ?? 0) >= share) over.push(run);
+          else this.schedule(run);
+        }
+        if (over.length > 0) await releaseClaims(this.deps.db, this.owner, over);
+        if (runs.length > 0 && this.deps.logger.isLevelEnabled('debug')) {
+          this.deps.logger.debug({ claimed: runs.map((run) => `${run.series}@${run.dueAt}`), at: nowMs }, 'runner: claimed');
+        }
+        claimedFull = runs.length === limit;
+      }
+      this.claimFailures.succeeded();
+    } catch (error) {
+      this.claimFailures.failed(error as Error);
+    }
+    return { claimedFull, pauseMs };
+  }
+
+  /** Keeps a claimed run for its beat. */
   private schedule(run: ClaimedRun): void {
     if (this.active.has(run.series)) return;
     this.active.add(run.series);
     this.countRun(run.organizationUid, 1);
-    const delay = Math.max(0, onBeat(run.dueAt) - this.now());
-    const timer = setTimeout(() => {
-      this.waiting.delete(run.series);
-      const running = this.execute(run)
-        .then((record) => this.queue.push(record))
-        .finally(() => {
-          this.inflight.delete(running);
-          this.active.delete(run.series);
-          this.countRun(run.organizationUid, -1);
-        });
-      this.inflight.add(running);
-    }, delay);
-    this.waiting.set(run.series, { run, timer });
+    const at = onBeat(run.dueAt);
+    const waiting = this.waiting.get(at);
+    if (waiting) waiting.runs.push(run);
+    else {
+      const delayMs = at - this.now();
+      this.waiting.set(at, { runs: [run], startsAt: performance.now() + delayMs });
+      this.beat.after(delayMs);
+    }
+    this.waitingRuns++;
+  }
+
+  /** Starts a run on its beat; its result goes to the result queue. */
+  private begin(run: ClaimedRun): void {
+    const running = this.execute(run)
+      .then((record) => this.queue.push(record))
+      .finally(() => {
+        this.inflight.delete(running);
+        this.active.delete(run.series);
+        this.countRun(run.organizationUid, -1);
+      });
+    this.inflight.add(running);
   }
 
   /** Runs one claimed run and answers what to record. Never throws. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../daemon/clock.js';
 import { ensureStates } from '../../../daemon/runner/check-states.js';
-import { onBeat, type Runner } from '../../../daemon/runner/runner.js';
+import { onBeat } from '../../../daemon/runner/beat.js';
+import type { Runner } from '../../../daemon/runner/runner.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
 import { testRunner, until } from '../../support/runner.js';
