@@ -10,44 +10,33 @@ export const RUN_BEAT_MS = 100;
 export const onBeat = (atMs: number): number => Math.ceil(atMs / RUN_BEAT_MS) * RUN_BEAT_MS;
 
 /**
- * Whether a time `atMs` has come at `nowMs` (both of `performance.now()`). A timer can come a
- * millisecond before its time reads on a clock with fractions: Node times it in whole
- * milliseconds of its own monotonic clock.
- */
-export const hasCome = (atMs: number, nowMs: number): boolean => nowMs + 1 >= atMs;
-
-/**
  * The runner's one timer. Everything the runner does at a time of its own (a run starting, the
- * result batch written, the next claim) asks for a beat then, and all of it is done when the
- * beat comes: one wake-up of the thread for all of them rather than one per timer, since on
- * some machines a wake-up costs as much CPU as a run's own work on the thread
- * (docs/monitoring.md, "One timer for the runner"). Beats fall on the multiples of RUN_BEAT_MS
- * of the runner's clock; what waits for one keeps its own time in `performance.now()`, so that
- * the waits are real ones under an injected clock too.
+ * result batch written, the next claim) asks for the beat of that time, and all of it is done
+ * when a beat comes: one wake-up of the thread for all of them rather than one per timer, since
+ * on some machines a wake-up costs as much CPU as a run's own work on the thread
+ * (docs/monitoring.md, "One timer for the runner"). A beat comes with its time on the runner's
+ * clock: what is due by it is done then, whatever a timer's rounding or an injected clock that
+ * stands still reads at that moment. What was asked for a later beat asks again.
  */
 export class Beat {
   #timer: NodeJS.Timeout | undefined;
-  /** When the timer comes, in `performance.now()`. */
-  #timerAt = Number.POSITIVE_INFINITY;
+  /** The beat the timer is set for. */
+  #timerBeat = Number.POSITIVE_INFINITY;
   #stopped = false;
 
-  /** `tick` is called when a beat comes. */
+  /** `now` is the runner's clock; `tick` is called with the beat's time when one comes. */
   constructor(
-    private readonly now: () => number,
-    private readonly tick: () => void,
+    readonly now: () => number,
+    private readonly tick: (beatMs: number) => void,
   ) {}
 
-  /** Makes a beat come on the first beat at least `delayMs` from now (at once when not positive), unless one comes sooner. */
-  after(delayMs: number): void {
-    if (this.#stopped) return;
-    const nowMs = this.now();
-    const wait = Math.max(0, onBeat(nowMs + delayMs) - nowMs);
-    const at = performance.now() + wait;
-    // Asked again for the beat it is set for (the wall clock and `performance.now()` differ in their fractions).
-    if (at >= this.#timerAt - 1) return;
+  /** Makes the beat of `atMs` come (at once when its time has passed), unless one comes sooner. */
+  at(atMs: number): void {
+    const beat = onBeat(atMs);
+    if (this.#stopped || beat >= this.#timerBeat) return;
     clearTimeout(this.#timer);
-    this.#timerAt = at;
-    this.#timer = setTimeout(() => this.#come(), wait);
+    this.#timerBeat = beat;
+    this.#timer = setTimeout(() => this.#come(), Math.max(0, beat - this.now()));
   }
 
   /** No beat comes any more. */
@@ -55,12 +44,14 @@ export class Beat {
     this.#stopped = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#timerAt = Number.POSITIVE_INFINITY;
+    this.#timerBeat = Number.POSITIVE_INFINITY;
   }
 
   #come(): void {
+    // A timer that comes late comes for every beat passed meanwhile.
+    const beat = Math.max(this.#timerBeat, Math.floor(this.now() / RUN_BEAT_MS) * RUN_BEAT_MS);
     this.#timer = undefined;
-    this.#timerAt = Number.POSITIVE_INFINITY;
-    this.tick();
+    this.#timerBeat = Number.POSITIVE_INFINITY;
+    this.tick(beat);
   }
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/connect.js';
 import { databaseFault, type WriteHealth } from '../db/database-fault.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { hasCome, type Beat } from './beat.js';
+import { onBeat, type Beat } from './beat.js';
 import { writeRecords, type RunRecord } from './result-writer.js';
 
 /** Records are written when this many wait, or this long after the first of them. */
@@ -24,10 +24,10 @@ export interface ResultQueueOptions {
   /** Told when writes fail for a database fault and when they work again (`/ready`). */
   writeHealth?: WriteHealth;
   /**
-   * The runner's beat (beat.ts): a batch asks for the beat at its time and is written by
+   * The runner's beat (beat.ts): a batch asks for the beat of its time and is written by
    * `onBeat`, instead of by a timer of its own that would wake the thread once more.
    */
-  beat?: Pick<Beat, 'after'>;
+  beat?: Pick<Beat, 'at' | 'now'>;
 }
 
 /**
@@ -48,8 +48,8 @@ export class ResultQueue {
   private givenUp = 0;
   private retryDelay = RETRY_FIRST_MS;
   private timer: NodeJS.Timeout | undefined;
-  /** When the first of the records pending now came, in `performance.now()` (with a beat). */
-  private firstAt = 0;
+  /** The beat the records pending now are written on (with a beat). */
+  private dueBeat = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private readonly bufferLimit: number;
@@ -72,18 +72,16 @@ export class ResultQueue {
     if (this.pending.length >= BATCH_SIZE) void this.flush();
     else if (this.pending.length > 1) return;
     else if (this.options.beat) {
-      this.firstAt = performance.now();
-      this.options.beat.after(BATCH_DELAY_MS);
+      this.dueBeat = onBeat(this.options.beat.now() + BATCH_DELAY_MS);
+      this.options.beat.at(this.dueBeat);
     } else this.timer = setTimeout(() => void this.flush(), BATCH_DELAY_MS);
   }
 
   /** On the runner's beat: writes the batch once it has waited its time. */
-  onBeat(): void {
+  onBeat(beatMs: number): void {
     if (this.pending.length === 0) return;
-    const dueAt = this.firstAt + BATCH_DELAY_MS;
-    const nowMs = performance.now();
-    if (hasCome(dueAt, nowMs)) void this.flush();
-    else this.options.beat?.after(dueAt - nowMs);
+    if (this.dueBeat <= beatMs) void this.flush();
+    else this.options.beat?.at(this.dueBeat);
   }
 
   /** Writes everything queued so far, and what waited; resolves once written (or kept, or its failure logged). */

@@ -17,7 +17,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { prepareCheck } from '../secrets/substitute.js';
 import type { JsonQueryEvaluator } from '../../probes/json-queries.js';
-import { Beat, hasCome, onBeat } from './beat.js';
+import { Beat, onBeat } from './beat.js';
 import { ensureStates } from './check-states.js';
 import { claimDue, earliestDue, releaseClaims, type ClaimedRun } from './claim.js';
 import { heartbeatVerdict } from './heartbeat.js';
@@ -104,8 +104,8 @@ export class Runner {
   private readonly queue: ResultQueue;
   /** The runner's one timer: runs start, results are written and claims are made on it. */
   private readonly beat: Beat;
-  /** Claimed runs waiting for their beat, by beat, with when it comes in `performance.now()`. */
-  private readonly waiting = new Map<number, { runs: ClaimedRun[]; startsAt: number }>();
+  /** Claimed runs waiting for their beat, by beat. */
+  private readonly waiting = new Map<number, ClaimedRun[]>();
   private waitingRuns = 0;
   private readonly inflight = new Set<Promise<void>>();
   /** Series waiting or running here: a run this runner is so late with that its own lease ran out is not claimed twice. */
@@ -116,8 +116,8 @@ export class Runner {
   private stopping = false;
   /** The claims under way, if any. */
   private claiming: Promise<void> | undefined;
-  /** When the next claim is due, in `performance.now()`. */
-  private nextClaimAt = 0;
+  /** The beat of the next claim. */
+  private nextClaimBeat = 0;
   private lastSync = 0;
   private lastPrune = 0;
   private readonly lag: number[] = [];
@@ -136,7 +136,7 @@ export class Runner {
     );
     this.beat = new Beat(
       () => this.now(),
-      () => this.onBeat(),
+      (beatMs) => this.onBeat(beatMs),
     );
     this.queue = new ResultQueue(deps.db, deps.logger, {
       bufferLimit: deps.config.resultBuffer,
@@ -181,7 +181,7 @@ export class Runner {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.claiming;
-    const unstarted = [...this.waiting.values()].flatMap(({ runs }) => runs);
+    const unstarted = [...this.waiting.values()].flat();
     for (const run of unstarted) this.countRun(run.organizationUid, -1);
     this.waiting.clear();
     this.waitingRuns = 0;
@@ -223,22 +223,21 @@ export class Runner {
    * the result batch is written once it has waited its time, and due runs are claimed every
    * POLL_MS. What is not due yet asks for its beat again.
    */
-  private onBeat(): void {
+  private onBeat(beatMs: number): void {
     this.deps.probeThreads?.collect();
-    const nowMs = performance.now();
-    for (const [at, { runs, startsAt }] of this.waiting) {
-      if (!hasCome(startsAt, nowMs)) {
-        this.beat.after(startsAt - nowMs);
+    for (const [at, runs] of this.waiting) {
+      if (at > beatMs) {
+        this.beat.at(at);
         continue;
       }
       this.waiting.delete(at);
       this.waitingRuns -= runs.length;
       for (const run of runs) this.begin(run);
     }
-    this.queue.onBeat();
+    this.queue.onBeat(beatMs);
     if (!this.running || this.stopping || this.claiming) return;
-    if (hasCome(this.nextClaimAt, nowMs)) this.claim();
-    else this.beat.after(this.nextClaimAt - nowMs);
+    if (this.nextClaimBeat <= beatMs) this.claim();
+    else this.beat.at(this.nextClaimBeat);
   }
 
   /** Claims due runs, again at once while its claims come back full, then asks for the beat of the next claim. */
@@ -250,10 +249,10 @@ export class Runner {
         ({ claimedFull, pauseMs } = await this.claimOnce());
         if (!claimedFull) break;
       }
-      this.nextClaimAt = performance.now() + pauseMs;
+      this.nextClaimBeat = onBeat(this.now() + pauseMs);
     })().finally(() => {
       this.claiming = undefined;
-      if (!this.stopping) this.beat.after(this.nextClaimAt - performance.now());
+      if (!this.stopping) this.beat.at(this.nextClaimBeat);
     });
   }
 
@@ -319,12 +318,11 @@ export class Runner {
     this.active.add(run.series);
     this.countRun(run.organizationUid, 1);
     const at = onBeat(run.dueAt);
-    const waiting = this.waiting.get(at);
-    if (waiting) waiting.runs.push(run);
+    const runs = this.waiting.get(at);
+    if (runs) runs.push(run);
     else {
-      const delayMs = at - this.now();
-      this.waiting.set(at, { runs: [run], startsAt: performance.now() + delayMs });
-      this.beat.after(delayMs);
+      this.waiting.set(at, [run]);
+      this.beat.at(at);
     }
     this.waitingRuns++;
   }

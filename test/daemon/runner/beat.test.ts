@@ -4,12 +4,12 @@ import { Beat, onBeat, RUN_BEAT_MS } from '../../../daemon/runner/beat.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A beat on `clock` that records when each of its ticks came (Date.now() and performance.now()). */
+/** A beat on `clock` that records each of its ticks: the beat it came with, and when (Date.now() and performance.now()). */
 function recordedBeat(clock = systemClock) {
-  const ticks: Array<{ wall: number; real: number }> = [];
+  const ticks: Array<{ beat: number; wall: number; real: number }> = [];
   const beat = new Beat(
     () => clock.now().getTime(),
-    () => ticks.push({ wall: Date.now(), real: performance.now() }),
+    (beatMs) => ticks.push({ beat: beatMs, wall: Date.now(), real: performance.now() }),
   );
   return { beat, ticks };
 }
@@ -17,48 +17,59 @@ function recordedBeat(clock = systemClock) {
 // The runner's one timer (daemon/runner/beat.ts): runs, result batches and claims ask for it, and
 // one wake-up serves them all.
 describe("the runner's beat", () => {
-  it('serves every ask made before it comes with one tick, on a multiple of the beat', async () => {
+  it('serves every ask made before it comes with one tick, the first beat asked for', async () => {
     const { beat, ticks } = recordedBeat();
     const asked = Date.now();
-    beat.after(5);
-    beat.after(40);
-    beat.after(2.5 * RUN_BEAT_MS);
+    beat.at(asked + 5);
+    beat.at(asked + 40);
+    beat.at(asked + 2.5 * RUN_BEAT_MS);
     await sleep(5 * RUN_BEAT_MS);
     expect(ticks).toHaveLength(1);
-    // On the first beat at least 5 ms away (a timer may read a millisecond early on the wall
-    // clock), not on the later ones asked for: those asks wait for it.
-    expect(ticks[0].wall).toBeGreaterThanOrEqual(onBeat(asked + 5) - 1);
-    expect(ticks[0].wall).toBeLessThan(onBeat(asked + 5) + 2 * RUN_BEAT_MS);
+    expect(ticks[0].beat).toBe(onBeat(asked + 5));
+    // A timer may read a millisecond early on the wall clock; the later beats asked for wait for this one.
+    expect(ticks[0].wall).toBeGreaterThanOrEqual(ticks[0].beat - 1);
+    expect(ticks[0].wall).toBeLessThan(ticks[0].beat + 2 * RUN_BEAT_MS);
     beat.stop();
   });
 
-  it('comes sooner when something asks for a sooner beat', async () => {
+  it('comes sooner when something asks for a sooner beat, and at once for one passed', async () => {
     const { beat, ticks } = recordedBeat();
     const asked = performance.now();
-    beat.after(10 * RUN_BEAT_MS);
-    beat.after(0);
+    beat.at(Date.now() + 10 * RUN_BEAT_MS);
+    beat.at(Date.now() - 3 * RUN_BEAT_MS);
     await sleep(3 * RUN_BEAT_MS);
     expect(ticks).toHaveLength(1);
-    expect(ticks[0].real - asked).toBeLessThan(3 * RUN_BEAT_MS);
+    expect(ticks[0].real - asked).toBeLessThan(2 * RUN_BEAT_MS);
     beat.stop();
   });
 
-  it('waits in real time under an injected clock that stands still', async () => {
-    const { beat, ticks } = recordedBeat(manualClock(new Date('2026-03-01T10:00:00.050Z')));
+  it('comes for the beat asked, after the wait it asked, under an injected clock that stands still', async () => {
+    const clock = manualClock(new Date('2026-03-01T10:00:00.050Z'));
+    const { beat, ticks } = recordedBeat(clock);
     const asked = performance.now();
-    // The clock's next beat is 50 ms away; 250 ms away is its third.
-    beat.after(250);
+    beat.at(clock.now().getTime() + 250);
     await sleep(500);
     expect(ticks).toHaveLength(1);
+    expect(ticks[0].beat).toBe(new Date('2026-03-01T10:00:00.300Z').getTime());
     expect(ticks[0].real - asked).toBeGreaterThanOrEqual(250 - 1);
+    beat.stop();
+  });
+
+  it('comes late with the beat the clock has reached: everything due by then is done on it', async () => {
+    const clock = manualClock(new Date('2026-03-01T10:00:00.000Z'));
+    const { beat, ticks } = recordedBeat(clock);
+    beat.at(clock.now().getTime() + 50);
+    clock.advance(1234);
+    await sleep(3 * RUN_BEAT_MS);
+    expect(ticks.map((tick) => tick.beat)).toEqual([new Date('2026-03-01T10:00:01.200Z').getTime()]);
     beat.stop();
   });
 
   it('comes no more once stopped', async () => {
     const { beat, ticks } = recordedBeat();
-    beat.after(0);
+    beat.at(0);
     beat.stop();
-    beat.after(0);
+    beat.at(0);
     await sleep(2 * RUN_BEAT_MS);
     expect(ticks).toHaveLength(0);
   });
