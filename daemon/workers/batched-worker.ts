@@ -2,7 +2,8 @@
  * A long-lived worker thread serving many jobs at once (the runner's probe threads): the jobs
  * asked for in one turn of the event loop go to it in one message, and its answers come back
  * the same way (serve-batches.ts), so the hundreds of runs of one beat cost two messages, not
- * hundreds. Unlike a WorkerPool's jobs, these have no deadline here: the worker bounds each
+ * hundreds; or, with `collectEveryMs`, they wait in shared memory for the owner to collect them
+ * when it is awake anyway (answer-mailbox.ts), and cost no message at all. Unlike a WorkerPool's jobs, these have no deadline here: the worker bounds each
  * job itself. A worker that fails fails the jobs it held, and a fresh one serves the next.
  */
 import { Worker } from 'node:worker_threads';
@@ -115,9 +116,9 @@ export class BatchedWorker<Request, Response> {
     if (this.#worker) return this.#worker;
     const worker = new Worker(this.#options.entry, { workerData: this.#options.workerData, env: this.#options.env ?? {} });
     worker.unref();
-    const { collectEveryMs } = this.#options;
-    const mailbox = collectEveryMs ? new AnswerMailbox() : undefined;
-    if (mailbox) worker.postMessage({ mailbox: mailbox.buffer, nudgeAfterMs: 2 * collectEveryMs! } satisfies BatchedMailbox);
+    const { collectEveryMs = 0 } = this.#options;
+    const mailbox = collectEveryMs > 0 ? new AnswerMailbox() : undefined;
+    if (mailbox) worker.postMessage({ mailbox: mailbox.buffer, nudgeAfterMs: 2 * collectEveryMs } satisfies BatchedMailbox);
     worker.on('message', (message: BatchedMessage<Response>) => {
       if (message) this.#answer(message);
       else this.collect();

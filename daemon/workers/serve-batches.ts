@@ -3,7 +3,9 @@
  * with its handler. Every job of a batch starts at once. The answers wait for one another: they
  * go back in one message once no job is under way, or `REPLY_WAIT_MS` after the first of them
  * came in, whichever is sooner. The runs of one beat end within a few milliseconds of each other,
- * so they cost the daemon's thread one wake-up, not one per answer (docs/monitoring.md).
+ * so they cost the daemon's thread one wake-up, not one per answer (docs/monitoring.md). Given
+ * a mailbox (the first message, BatchedWorkerOptions.collectEveryMs), the answers are left there
+ * instead, and a message (`null`) only tells of answers left unread too long or too many.
  */
 import { parentPort } from 'node:worker_threads';
 import { AnswerMailbox } from './answer-mailbox.js';
