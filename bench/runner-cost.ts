@@ -17,6 +17,7 @@ import {
   sleep,
   threadCpuMs,
   threadShares,
+  type ThreadShare,
 } from './runner-setup.js';
 
 // CPU per run of a whole daemon process (`svc daemon`, role `all`, SQLite), measured from
@@ -42,7 +43,7 @@ export interface DaemonWindow {
   jitterP50Ms: number;
   loadAverage: string;
   /** CPU per second of each kind of thread (the main thread, V8's helpers, libuv's pool, workers). */
-  threads: Array<{ thread: string; cpuMsPerSecond: number }>;
+  threads: ThreadShare[];
 }
 
 /** How the measured daemon runs: under the CPU profiler (its profile's folder), with probe threads. */
@@ -191,10 +192,11 @@ export async function daemonCost(
         ['  peak RSS', `${fixed(window.peakRssMiB)} MiB`, '< 200 MiB'],
         ['  interval jitter p50 / p99', `${fixed(window.jitterP50Ms)} / ${fixed(window.jitterP99Ms)} ms`, 'p99 < 20 ms'],
       );
-      for (const { thread, cpuMsPerSecond } of window.threads.slice(0, 6)) {
+      for (const { thread, cpuMsPerSecond, sleepsPerSecond } of window.threads.slice(0, 6)) {
+        const idleShare = idle.threads.find((t) => t.thread === thread);
         rows.push([
-          `  CPU of ${thread}`,
-          `${fixed(cpuMsPerSecond, 1)} ms/s (idle daemon: ${fixed(idle.threads.find((t) => t.thread === thread)?.cpuMsPerSecond ?? 0, 1)})`,
+          `  CPU of ${thread}, and its sleeps (each a wake-up)`,
+          `${fixed(cpuMsPerSecond, 1)} ms/s, ${fixed(sleepsPerSecond)}/s (idle daemon: ${fixed(idleShare?.cpuMsPerSecond ?? 0, 1)} ms/s, ${fixed(idleShare?.sleepsPerSecond ?? 0)}/s)`,
           '',
         ]);
       }

@@ -77,19 +77,33 @@ export function processCpuMs(pid: number): { user: number; system: number } {
   return { user: (Number(fields[11]) * 1000) / CLOCK_TICKS_PER_SECOND, system: (Number(fields[12]) * 1000) / CLOCK_TICKS_PER_SECOND };
 }
 
+/** What a thread has spent so far: CPU time in ms (user and kernel), and how often it slept (and woke up again). */
+export interface ThreadSpent {
+  name: string;
+  ms: number;
+  sleeps: number;
+}
+
 /**
- * CPU time of each thread of a process so far, in ms (user and kernel), by thread id, with the
- * thread's name (V8's and libuv's helpers are named; the main thread and workers carry the
- * program's name), from /proc/<pid>/task/<tid>/stat.
+ * CPU time and sleeps of each thread of a process so far, by thread id, with the thread's name
+ * (V8's and libuv's helpers are named; the main thread and workers carry the program's name),
+ * from /proc/<pid>/task/<tid>/stat and the `voluntary_ctxt_switches` of its status: a thread
+ * that waits (for a timer, a socket, a message) gives up the CPU and is woken again, and on some
+ * machines each wake-up costs a good part of a run's own work (docs/monitoring.md).
  */
-export function threadCpuMs(pid: number): Map<number, { name: string; ms: number }> {
-  const threads = new Map<number, { name: string; ms: number }>();
+export function threadCpuMs(pid: number): Map<number, ThreadSpent> {
+  const threads = new Map<number, ThreadSpent>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      threads.set(Number(tid), { name, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND });
+      threads.set(Number(tid), {
+        name,
+        ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND,
+        sleeps: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+      });
     } catch {
       // The thread ended meanwhile.
     }
@@ -97,20 +111,25 @@ export function threadCpuMs(pid: number): Map<number, { name: string; ms: number
   return threads;
 }
 
-/** CPU per second of each kind of thread between two readings of `threadCpuMs` (the main thread by its id), largest first. */
-export function threadShares(
-  pid: number,
-  before: Map<number, { name: string; ms: number }>,
-  after: Map<number, { name: string; ms: number }>,
-  seconds: number,
-): Array<{ thread: string; cpuMsPerSecond: number }> {
-  const byName = new Map<string, number>();
-  for (const [tid, { name, ms }] of after) {
+/** What one kind of thread spent a second between two readings of `threadCpuMs`. */
+export interface ThreadShare {
+  thread: string;
+  cpuMsPerSecond: number;
+  sleepsPerSecond: number;
+}
+
+/** CPU and sleeps per second of each kind of thread between two readings of `threadCpuMs` (the main thread by its id), most CPU first. */
+export function threadShares(pid: number, before: Map<number, ThreadSpent>, after: Map<number, ThreadSpent>, seconds: number): ThreadShare[] {
+  const byName = new Map<string, ThreadShare>();
+  for (const [tid, { name, ms, sleeps }] of after) {
     // Node names none of its helper threads: they are told apart from the main thread only.
-    const kind = tid === pid ? 'main thread' : name === 'node' ? 'other threads (V8 helpers, libuv pool, workers)' : name;
-    byName.set(kind, (byName.get(kind) ?? 0) + (ms - (before.get(tid)?.ms ?? 0)) / seconds);
+    const thread = tid === pid ? 'main thread' : name === 'node' ? 'other threads (V8 helpers, libuv pool, workers)' : name;
+    const share = byName.get(thread) ?? { thread, cpuMsPerSecond: 0, sleepsPerSecond: 0 };
+    share.cpuMsPerSecond += (ms - (before.get(tid)?.ms ?? 0)) / seconds;
+    share.sleepsPerSecond += (sleeps - (before.get(tid)?.sleeps ?? 0)) / seconds;
+    byName.set(thread, share);
   }
-  return [...byName].map(([thread, cpuMsPerSecond]) => ({ thread, cpuMsPerSecond })).sort((a, b) => b.cpuMsPerSecond - a.cpuMsPerSecond);
+  return [...byName.values()].sort((a, b) => b.cpuMsPerSecond - a.cpuMsPerSecond);
 }
 
 /** Resident memory of a process now and at its peak, in MiB, from /proc/<pid>/status. */
