@@ -17,7 +17,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { prepareCheck } from '../secrets/substitute.js';
 import type { JsonQueryEvaluator } from '../../probes/json-queries.js';
-import { Beat, onBeat } from './beat.js';
+import { Beat, onBeat, RUN_BEAT_MS } from './beat.js';
 import { ensureStates } from './check-states.js';
 import { claimDue, earliestDue, releaseClaims, type ClaimedRun } from './claim.js';
 import { heartbeatVerdict } from './heartbeat.js';
@@ -59,9 +59,10 @@ const POLL_MS = 500;
 /**
  * How soon it looks again when it had no room (its concurrency taken by runs under way and
  * claimed ones waiting): at high rates the claimed runs last less than a poll, and the runs
- * finishing meanwhile make room for the next.
+ * finishing meanwhile make room for the next. On the beat after next at the latest: a look with
+ * no room reads nothing, and at such rates the beat comes anyway.
  */
-const NO_ROOM_POLL_MS = 200;
+const NO_ROOM_POLL_MS = RUN_BEAT_MS;
 /** How often new checks get their state rows. */
 const SYNC_MS = 5000;
 /** How often old results are pruned. */
@@ -236,19 +237,18 @@ export class Runner {
     }
     this.queue.onBeat(beatMs);
     if (!this.running || this.stopping || this.claiming) return;
-    if (this.nextClaimBeat <= beatMs) this.claim();
-    else this.beat.at(this.nextClaimBeat);
+    if (this.nextClaimBeat > beatMs) this.beat.at(this.nextClaimBeat);
+    // Once the answers read above have settled their runs (promises, in this turn still), so
+    // that the claim sees the room they made.
+    else setImmediate(() => this.claim());
   }
 
   /** Claims due runs, again at once while its claims come back full, then asks for the beat of the next claim. */
   private claim(): void {
+    if (this.claiming || this.stopping) return;
     this.claiming = (async () => {
-      let pauseMs = POLL_MS;
-      while (!this.stopping) {
-        let claimedFull: boolean;
-        ({ claimedFull, pauseMs } = await this.claimOnce());
-        if (!claimedFull) break;
-      }
+      let pauseMs = 0;
+      while (pauseMs === 0 && !this.stopping) pauseMs = await this.claimOnce();
       this.nextClaimBeat = onBeat(this.now() + pauseMs);
     })().finally(() => {
       this.claiming = undefined;
@@ -256,8 +256,8 @@ export class Runner {
     });
   }
 
-  /** One claim: whether it took as many runs as it asked for, and how long to pause if not. */
-  private async claimOnce(): Promise<{ claimedFull: boolean; pauseMs: number }> {
+  /** One claim; answers how long to pause before the next: 0 when it took as many runs as it asked for. */
+  private async claimOnce(): Promise<number> {
     let claimedFull = false;
     let pauseMs = POLL_MS;
     try {
@@ -309,7 +309,7 @@ export class Runner {
     } catch (error) {
       this.claimFailures.failed(error as Error);
     }
-    return { claimedFull, pauseMs };
+    return claimedFull ? 0 : pauseMs;
   }
 
   /** Keeps a claimed run for its beat. */
