@@ -195,7 +195,7 @@ export async function daemonCost(
       for (const { thread, cpuMsPerSecond, sleepsPerSecond } of window.threads.slice(0, 6)) {
         const idleShare = idle.threads.find((t) => t.thread === thread);
         rows.push([
-          `  CPU of ${thread}, and its sleeps (each a wake-up)`,
+          `  CPU of ${thread}; sleeps (each ends in a wake-up)`,
           `${fixed(cpuMsPerSecond, 1)} ms/s, ${fixed(sleepsPerSecond)}/s (idle daemon: ${fixed(idleShare?.cpuMsPerSecond ?? 0, 1)} ms/s, ${fixed(idleShare?.sleepsPerSecond ?? 0)}/s)`,
           '',
         ]);
