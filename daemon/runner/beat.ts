@@ -13,8 +13,8 @@ export const onBeat = (atMs: number): number => Math.ceil(atMs / RUN_BEAT_MS) * 
  * The runner's one timer. Everything the runner does at a time of its own (a run starting, the
  * result batch written, the next claim) asks for the beat of that time, and all of it is done
  * when a beat comes: one wake-up of the thread for all of them rather than one per timer, since
- * on some machines a wake-up costs as much CPU as a run's own work on the thread
- * (docs/monitoring.md, "One timer for the runner"). A beat comes with its time on the runner's
+ * on some machines a wake-up costs a fifth of a millisecond of CPU (docs/monitoring.md, "One
+ * timer for the runner"). A beat comes with its time on the runner's
  * clock: what is due by it is done then, whatever a timer's rounding or an injected clock that
  * stands still reads at that moment. What was asked for a later beat asks again.
  */

@@ -15,7 +15,7 @@ const WAITING = 2;
 const HEADER_BYTES = 16;
 const LENGTH_BYTES = 4;
 
-/** The room for answers: about 2,000 runs' results. A batch that does not fit goes as a message. */
+/** The room for answers: a few thousand runs' results. A batch that does not fit goes as a message. */
 export const MAILBOX_BYTES = 512 * 1024;
 
 export class AnswerMailbox {
