@@ -107,7 +107,6 @@ export class Runner {
   private readonly beat: Beat;
   /** Claimed runs waiting for their beat, by beat. */
   private readonly waiting = new Map<number, ClaimedRun[]>();
-  private waitingRuns = 0;
   private readonly inflight = new Set<Promise<void>>();
   /** Series waiting or running here: a run this runner is so late with that its own lease ran out is not claimed twice. */
   private readonly active = new Set<number>();
@@ -185,7 +184,6 @@ export class Runner {
     const unstarted = [...this.waiting.values()].flat();
     for (const run of unstarted) this.countRun(run.organizationUid, -1);
     this.waiting.clear();
-    this.waitingRuns = 0;
     await releaseClaims(this.deps.db, this.owner, unstarted).catch((error) =>
       this.deps.logger.warn({ err: (error as Error).message }, 'runner: could not release claims; they are taken over when their leases end'),
     );
@@ -211,6 +209,13 @@ export class Runner {
     else this.perOrganization.delete(organizationUid);
   }
 
+  /** Claimed runs waiting for their beat. */
+  private get waitingRuns(): number {
+    let count = 0;
+    for (const runs of this.waiting.values()) count += runs.length;
+    return count;
+  }
+
   private get leaseMs(): number {
     return this.deps.config.leaseSeconds * 1000;
   }
@@ -232,7 +237,6 @@ export class Runner {
         continue;
       }
       this.waiting.delete(at);
-      this.waitingRuns -= runs.length;
       for (const run of runs) this.begin(run);
     }
     this.queue.onBeat(beatMs);
@@ -324,7 +328,6 @@ export class Runner {
       this.waiting.set(at, [run]);
       this.beat.at(at);
     }
-    this.waitingRuns++;
   }
 
   /** Starts a run on its beat; its result goes to the result queue. */
