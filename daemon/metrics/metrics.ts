@@ -38,9 +38,13 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  */
 export function createMetrics(db: Db, options: { checkSeriesLimit: number }): Metrics {
   const registry = new Registry();
-  // The event loop's delay is sampled by a timer: every 10 ms by default, which alone woke an
-  // idle daemon a hundred times a second. Every 100 ms still catches any stall worth seeing.
-  collectDefaultMetrics({ register: registry, prefix: 'svc_', eventLoopMonitoringPrecision: 100 });
+  // The event loop's delay is sampled by a timer of its own, which no other timer shares: every
+  // 10 ms by default, which alone woke an idle daemon a hundred times a second. Once a second it
+  // still sees every stall of a second or more, and a shorter one as often as it overlaps a
+  // sample; the stalls that hold up work are seen in full where the work is timed: every run's
+  // lateness (svc_runner_lag_seconds) and every request's duration (docs/monitoring.md,
+  // "The event-loop delay sampled once a second").
+  collectDefaultMetrics({ register: registry, prefix: 'svc_', eventLoopMonitoringPrecision: 1000 });
   // Gauges named like counters, which promtool refuses: the event loop's handle counts are
   // not worth a name of their own here.
   for (const name of ['svc_nodejs_active_handles_total', 'svc_nodejs_active_requests_total', 'svc_nodejs_active_resources_total'])
