@@ -58,9 +58,8 @@ const LOOKAHEAD_MS = 1000;
 const POLL_MS = 500;
 /**
  * How soon it looks again when it had no room (its concurrency taken by runs under way and
- * claimed ones waiting): at high rates the claimed runs last less than a poll, and the runs
- * finishing meanwhile make room for the next. On the beat after next at the latest: a look with
- * no room reads nothing, and at such rates the beat comes anyway.
+ * claimed ones waiting), unless a run ends before (`roomMade`): on the beat after next at the
+ * latest. A look with no room reads nothing, and at such rates the beat comes anyway.
  */
 const NO_ROOM_POLL_MS = RUN_BEAT_MS;
 /** How often new checks get their state rows. */
@@ -118,6 +117,8 @@ export class Runner {
   private claiming: Promise<void> | undefined;
   /** The beat of the next claim. */
   private nextClaimBeat = 0;
+  /** The last look had no room: the next run that ends makes some, and the runner looks again then. */
+  private waitingForRoom = false;
   private lastSync = 0;
   private lastPrune = 0;
   private readonly lag: number[] = [];
@@ -247,6 +248,17 @@ export class Runner {
     else setImmediate(() => this.claim());
   }
 
+  /**
+   * A run ended. When the last look had no room, the runner looks again once the runs ending
+   * with it have settled, rather than on the beat after next: at high rates runs end between
+   * beats, as the probe threads' answers come in.
+   */
+  private roomMade(): void {
+    if (!this.waitingForRoom || !this.running || this.stopping || this.claiming) return;
+    this.waitingForRoom = false;
+    setImmediate(() => this.claim());
+  }
+
   /** Claims due runs, again at once while its claims come back full, then asks for the beat of the next claim. */
   private claim(): void {
     if (this.claiming || this.stopping) return;
@@ -281,6 +293,7 @@ export class Runner {
       }
       const room = this.deps.config.concurrency - this.inflight.size - this.waitingRuns;
       const limit = Math.min(room, CLAIM_BATCH);
+      this.waitingForRoom = limit <= 0;
       if (limit <= 0) pauseMs = NO_ROOM_POLL_MS;
       const horizonMs = nowMs + LOOKAHEAD_MS;
       // A claim is a write transaction: it is made only when a run is due by the horizon.
@@ -338,6 +351,7 @@ export class Runner {
         this.inflight.delete(running);
         this.active.delete(run.series);
         this.countRun(run.organizationUid, -1);
+        this.roomMade();
       });
     this.inflight.add(running);
   }
