@@ -1,10 +1,10 @@
 /**
  * Runs start on the runner's beat: the first multiple of this many ms at or after their due
  * time. The runs due within one beat start in one turn of the event loop and share its wake-ups,
- * which costs a fifth less CPU on the daemon's thread at ordinary rates (docs/monitoring.md); each check's
- * interval stays exact, since its slots move by the same amount every time.
+ * and those of the probe thread they go to (docs/monitoring.md, "A beat of 200 ms"); each
+ * check's interval stays exact, since its slots move by the same amount every time.
  */
-export const RUN_BEAT_MS = 100;
+export const RUN_BEAT_MS = 200;
 
 /** The beat of a time: the first multiple of RUN_BEAT_MS at or after it. */
 export const onBeat = (atMs: number): number => Math.ceil(atMs / RUN_BEAT_MS) * RUN_BEAT_MS;
