@@ -37,7 +37,7 @@ const BENCHMARKS: Record<string, { about: string; flags?: Record<string, string>
     load: () => import('./probe-http.js'),
   },
   'status-page': { about: 'a public status page of 50 checks and 90 days', load: () => import('./status-page.js') },
-  notify: { about: '1,000 incidents at once: their notifications delivered', load: () => import('./notify.js') },
+  notify: { about: '1,000 incidents at once: their notifications delivered, alone and beside a channel that never answers', load: () => import('./notify.js') },
   dashboard: { about: 'first paint of the checks list and the overview with 10,000 checks, in Chromium', load: () => import('./dashboard.js') },
   retention: { about: 'retention at 10 million results', flags: { 'results=N': 'the results to store first' }, load: () => import('./retention.js') },
   'check-list': { about: 'the check list with state and sparklines, 100 checks', load: () => import('./check-list.js') },

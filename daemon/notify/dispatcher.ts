@@ -9,7 +9,7 @@ import type { ChannelType } from '../../contract/notification-channels.js';
 import type { NotificationFacts } from './message.js';
 import { DeliveryError } from './delivery-error.js';
 import type { Notifier } from './notifier.js';
-import { leaseDue, markFailed, markSent, pruneDeliveries, type OutboxRow } from './outbox.js';
+import { laneOf, leaseDue, markFailed, markSent, pruneDeliveries, type OutboxRow } from './outbox.js';
 import { outboxStatistics } from './outbox-statistics.js';
 import { failureLog } from '../failure-log.js';
 import { startPollingLoop } from './polling-loop.js';
@@ -17,10 +17,21 @@ import { startPollingLoop } from './polling-loop.js';
 /** Why a member's personal e-mail is not sent when no SMTP server is configured. */
 const MAIL_OFF = new DeliveryError('e-mail is off: no SMTP server is configured (SVC_SMTP_URL)', null, true);
 
-/** Messages leased and sent at once by one daemon. */
-const BATCH = 25;
+/** Messages one daemon delivers at once. */
+const SLOTS = 25;
+/**
+ * Messages one daemon delivers at once to one channel (members' own e-mail counting as one): a
+ * receiver that hangs until SVC_NOTIFY_TIMEOUT holds up its own messages, not the others'.
+ */
+const SLOTS_PER_CHANNEL = 10;
 /** How often a daemon deletes old entries of the delivery log. */
 const PRUNE_EVERY_MS = 3600_000;
+
+/** A leased message, with the channels read for the messages leased with it. */
+interface Leased {
+  row: OutboxRow;
+  channels: Map<string, Promise<StoredChannel | undefined>>;
+}
 
 /** The running delivery loop of one daemon. */
 export interface Dispatcher {
@@ -31,9 +42,10 @@ export interface Dispatcher {
 }
 
 /**
- * Starts the loop that leases due messages from the outbox and delivers them: a full batch is
- * followed at once by the next, otherwise the loop sleeps SVC_NOTIFY_POLL_INTERVAL
- * (polling-loop.ts). "Now" is the injected clock, so tests skip back-off waits by moving it.
+ * Starts the loop that leases due messages from the outbox and delivers them, SLOTS at a time
+ * and SLOTS_PER_CHANNEL to one channel; a delivery that ends makes room for the next at once,
+ * and when nothing more is due the loop sleeps SVC_NOTIFY_POLL_INTERVAL (polling-loop.ts).
+ * "Now" is the injected clock, so tests skip back-off waits by moving it.
  */
 export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; logger: Logger; notifier: Notifier; keyring: Keyring }): Dispatcher {
   const owner = randomUUID();
@@ -43,7 +55,7 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
     let type: ChannelType;
     let channelConfig: Record<string, unknown>;
     if (row.channel_uid) {
-      // One read per channel and batch: a burst of incidents to one channel reads it once.
+      // One read per channel and lease: a burst of incidents to one channel reads it once.
       const key = `${row.organization_uid}/${row.channel_uid}`;
       if (!channels.has(key)) channels.set(key, getStoredChannel(db.kysely, keyring, row.organization_uid, row.channel_uid));
       const channel = await channels.get(key);
@@ -72,34 +84,27 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
   };
 
   const refreshStatistics = outboxStatistics(db, 'notification_outbox');
-  const deliverBatch = async (): Promise<number> => {
-    const rows = await leaseDue(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
-    // A full batch is a burst: fresh statistics let the next leases stop at their batch.
-    await refreshStatistics(rows.length === BATCH).catch((error: Error) =>
-      logger.warn({ err: error.message }, 'notification outbox statistics could not be refreshed'),
-    );
-    const channels = new Map<string, Promise<StoredChannel | undefined>>();
-    await Promise.all(
-      rows.map((row) =>
-        deliverOne(row, channels).catch((error: Error) =>
-          logger.error({ delivery: row.uid, err: error.message }, 'notification delivery could not be recorded'),
-        ),
-      ),
-    );
-    return rows.length;
-  };
-
   let prunedAt = 0;
-  const loop = startPollingLoop({
-    batch: BATCH,
+  const loop = startPollingLoop<Leased>({
+    slots: SLOTS,
+    slotsPerLane: SLOTS_PER_CHANNEL,
     intervalMs: config.notify.pollIntervalSeconds * 1000,
-    async round() {
+    async lease(limit, fullLanes) {
       if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
         prunedAt = Date.now();
         await pruneDeliveries(db, clock.now());
       }
-      return deliverBatch();
+      const rows = await leaseDue(db, owner, clock.now(), config.notify.leaseSeconds, limit, fullLanes);
+      // A full lease is a burst: fresh statistics let the next leases stop at their limit.
+      await refreshStatistics(rows.length === limit).catch((error: Error) =>
+        logger.warn({ err: error.message }, 'notification outbox statistics could not be refreshed'),
+      );
+      const channels = new Map<string, Promise<StoredChannel | undefined>>();
+      return rows.map((row) => ({ row, channels }));
     },
+    laneOf: ({ row }) => laneOf(row),
+    deliver: ({ row, channels }) =>
+      deliverOne(row, channels).catch((error: Error) => logger.error({ delivery: row.uid, err: error.message }, 'notification delivery could not be recorded')),
     failures: failureLog(logger, { failed: 'notification outbox could not be read', recovered: 'notification outbox can be read again' }),
   });
 

@@ -24,8 +24,9 @@ const iso = (at: Date, plusSeconds = 0) => new Date(at.getTime() + plusSeconds *
  * pending, so a service never hears "resolved" before "opened".
  * PostgreSQL skips rows another daemon is leasing this very moment (FOR UPDATE SKIP LOCKED);
  * SQLite has a single writer, so the one statement is enough.
+ * Messages of the lanes in `leaveOut` (see `laneOf`) are not leased.
  */
-export async function leaseDue(db: Db, owner: string, now: Date, leaseSeconds: number, limit: number): Promise<OutboxRow[]> {
+export async function leaseDue(db: Db, owner: string, now: Date, leaseSeconds: number, limit: number, leaveOut: readonly string[] = []): Promise<OutboxRow[]> {
   const at = iso(now);
   if (!(await anyMessageDue(db, 'notification_outbox', at))) return [];
   return db.kysely
@@ -41,6 +42,7 @@ export async function leaseDue(db: Db, owner: string, now: Date, leaseSeconds: n
         .where(
           sql<boolean>`not exists (select 1 from notification_outbox e where e.incident_uid = o.incident_uid and e.status = 'pending' and e.uid < o.uid and coalesce(e.channel_uid, e.recipient) = coalesce(o.channel_uid, o.recipient))`,
         )
+        .$if(leaveOut.length > 0, (q) => q.where(sql<string>`coalesce(o.channel_uid, '')`, 'not in', leaveOut))
         .orderBy('o.next_attempt_at')
         .limit(limit)
         .$if(db.kind === 'postgres', (q) => q.forUpdate().skipLocked()),
@@ -48,6 +50,9 @@ export async function leaseDue(db: Db, owner: string, now: Date, leaseSeconds: n
     .returningAll()
     .execute();
 }
+
+/** A message's lane: its channel, or `''` for a member's own e-mail (all of which go to one SMTP server). */
+export const laneOf = (row: OutboxRow): string => row.channel_uid ?? '';
 
 /** Records a delivery that arrived. */
 export async function markSent(db: Db, row: OutboxRow, owner: string, responseCode: number | null, now: Date): Promise<void> {

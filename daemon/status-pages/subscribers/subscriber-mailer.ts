@@ -13,8 +13,8 @@ import { pruneMaintenanceMail, queueMaintenanceMail } from './maintenance-mail.j
 import { leaseDueMail, markMailFailed, markMailSent, pruneSubscriberMail, type SubscriberMailRow } from './subscriber-outbox.js';
 import { CONFIRM_DAYS, issueConfirmToken, issueUnsubscribeToken } from './subscriptions.js';
 
-/** Mails leased and sent at once by one daemon. */
-const BATCH = 25;
+/** Mails one daemon sends at once. */
+const SLOTS = 25;
 const PRUNE_EVERY_MS = 3600_000;
 /** The maintenance mail due is looked for once per this much of the daemon's clock. */
 const MAINTENANCE_EVERY_MS = 60_000;
@@ -82,10 +82,12 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
   let maintenanceAt = Number.NEGATIVE_INFINITY;
   const refreshStatistics = outboxStatistics(db, 'status_page_mail');
   const maintenanceFailures = failureLog(logger, { failed: 'maintenance mail could not be queued', recovered: 'maintenance mail can be queued again' });
-  return startPollingLoop({
-    batch: BATCH,
+  return startPollingLoop<SubscriberMailRow>({
+    // All of it goes to one SMTP server: one lane, the slots all its own.
+    slots: SLOTS,
+    slotsPerLane: SLOTS,
     intervalMs: config.notify.pollIntervalSeconds * 1000,
-    async round(isStopping) {
+    async lease(limit, _fullLanes, isStopping) {
       if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
         prunedAt = Date.now();
         await pruneSubscriberMail(db, clock.now());
@@ -103,18 +105,15 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
           },
         );
       }
-      const rows = await leaseDueMail(db, owner, clock.now(), config.notify.leaseSeconds, BATCH);
-      // A full batch is a burst (an update to many subscribers): fresh statistics let the next leases stop at their batch.
-      await refreshStatistics(rows.length === BATCH).catch((error: Error) =>
+      const rows = await leaseDueMail(db, owner, clock.now(), config.notify.leaseSeconds, limit);
+      // A full lease is a burst (an update to many subscribers): fresh statistics let the next leases stop at their limit.
+      await refreshStatistics(rows.length === limit).catch((error: Error) =>
         logger.warn({ err: error.message }, 'subscriber mail outbox statistics could not be refreshed'),
       );
-      await Promise.all(
-        rows.map((row) =>
-          deliverOne(row).catch((error: Error) => logger.error({ mail: row.uid, err: error.message }, 'subscriber mail could not be recorded')),
-        ),
-      );
-      return rows.length;
+      return rows;
     },
+    laneOf: () => 'smtp',
+    deliver: (row) => deliverOne(row).catch((error: Error) => logger.error({ mail: row.uid, err: error.message }, 'subscriber mail could not be recorded')),
     failures: failureLog(logger, { failed: 'subscriber mail outbox could not be read', recovered: 'subscriber mail outbox can be read again' }),
   });
 }
