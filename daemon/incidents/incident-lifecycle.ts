@@ -2,7 +2,7 @@ import type { IncidentResolution } from '../../contract/responses.js';
 import { newId } from '../db/ids.js';
 import type { IncidentsTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import { enqueueIncidentNotifications } from '../notify/enqueue.js';
+import { enqueueIncidentNotifications, enqueueOpenedIncidentNotifications } from '../notify/enqueue.js';
 import type { Executor } from '../db/executor.js';
 
 // The one lifecycle of an incident, for people (the API) and the system (the engine):
@@ -44,7 +44,12 @@ export async function openIncident(trx: Executor, opening: IncidentOpening, now:
       updated_at: at,
     })
     .execute();
-  await enqueueIncidentNotifications(trx, { organizationUid: opening.organizationUid, uid }, 'incident.opened', now, opening.message);
+  await enqueueOpenedIncidentNotifications(
+    trx,
+    { organizationUid: opening.organizationUid, uid, title: opening.title, checkUid: opening.check?.uid ?? null, createdAt: at },
+    now,
+    opening.message,
+  );
   return uid;
 }
 

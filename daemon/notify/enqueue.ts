@@ -6,6 +6,7 @@ import type { NotificationEvent, NotificationFacts } from './message.js';
 import { quietHoursEnd } from './quiet-hours.js';
 import { channelsFor, mailRecipients } from './recipients.js';
 import type { Executor } from '../db/executor.js';
+import { readOncePerTransaction } from '../db/transaction-reads.js';
 
 /** The incident events that notify. */
 export type IncidentEvent = Extract<NotificationEvent, `incident.${string}`>;
@@ -50,6 +51,47 @@ async function incidentFacts(
   };
 }
 
+/** An incident opened in this transaction, as its opener wrote it. */
+export interface OpenedIncident {
+  organizationUid: string;
+  uid: string;
+  title: string;
+  checkUid: string | null;
+  createdAt: string;
+}
+
+/**
+ * What a message about an incident just opened says: the incident is as its opener wrote it, so
+ * only its organization (once per transaction) and its check are read.
+ */
+async function openedIncidentFacts(
+  db: Executor,
+  opened: OpenedIncident,
+  now: Date,
+  lastResultMessage: string | null | undefined,
+): Promise<NotificationFacts | undefined> {
+  const organization = await readOncePerTransaction(db, `organization ${opened.organizationUid}`, () =>
+    db.selectFrom('organizations').select(['uid', 'slug', 'name']).where('uid', '=', opened.organizationUid).executeTakeFirst(),
+  );
+  if (!organization) return undefined;
+  const check = opened.checkUid
+    ? await db
+        .selectFrom('checks as c')
+        .leftJoin('check_states as cs', 'cs.check_uid', 'c.uid')
+        .select(['c.uid', 'c.slug', 'c.name', 'c.type', 'c.target', 'cs.last_message'])
+        .where('c.uid', '=', opened.checkUid)
+        .executeTakeFirst()
+    : undefined;
+  return {
+    event: 'incident.opened',
+    organization,
+    incident: { uid: opened.uid, title: opened.title, status: 'open', createdAt: opened.createdAt, acknowledgedAt: null, resolvedAt: null },
+    check: check ? { uid: check.uid, slug: check.slug, name: check.name, type: check.type, target: check.target } : null,
+    occurredAt: now.toISOString(),
+    lastResultMessage: lastResultMessage ?? check?.last_message ?? null,
+  };
+}
+
 /**
  * Writes the messages about an incident's change to the outbox: one per channel that applies
  * (the check's chosen channels, else the organization's defaults) and one per member whose own
@@ -68,7 +110,18 @@ export async function enqueueIncidentNotifications(
   lastResultMessage?: string | null,
 ): Promise<number> {
   const facts = await incidentFacts(trx, incident.organizationUid, incident.uid, event, now, lastResultMessage);
-  if (!facts) return 0;
+  return facts ? queueMessages(trx, incident, facts, now) : 0;
+}
+
+/** `enqueueIncidentNotifications` for an incident opened in this transaction, with what its opener wrote. */
+export async function enqueueOpenedIncidentNotifications(trx: Executor, opened: OpenedIncident, now: Date, lastResultMessage?: string | null): Promise<number> {
+  const facts = await openedIncidentFacts(trx, opened, now, lastResultMessage);
+  return facts ? queueMessages(trx, opened, facts, now) : 0;
+}
+
+/** Writes the messages that tell `facts` to the outbox (see enqueueIncidentNotifications). */
+async function queueMessages(trx: Executor, incident: { organizationUid: string; uid: string }, facts: NotificationFacts, now: Date): Promise<number> {
+  const event = facts.event;
   const checkUid = facts.check?.uid ?? null;
   const flapping = checkUid ? await flappingCount(trx, checkUid, now) : undefined;
   const summarised = flapping !== undefined ? await alreadySummarised(trx, checkUid!, now) : new Set<string>();

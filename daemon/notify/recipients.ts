@@ -1,27 +1,11 @@
 import { DEFAULT_NOTIFICATION_SETTINGS, notificationSettingsSchema, type NotificationSettings } from '../notifications/notification-settings.js';
 import type { Executor } from '../db/executor.js';
+import { readOncePerTransaction } from '../db/transaction-reads.js';
 
 /** A channel a message goes to. */
 export interface ChannelTarget {
   uid: string;
   type: string;
-}
-
-/**
- * What a transaction has read of whom an organization notifies. An engine that opens many
- * incidents in one transaction (a batch of results with many checks down at once) reads the
- * default channels and the members' settings once instead of once per incident. Kept per
- * transaction, and only while it lives; outside a transaction every call reads.
- */
-const readInTransaction = new WeakMap<Executor, Map<string, Promise<unknown>>>();
-
-function readOncePerTransaction<T>(db: Executor, key: string, read: () => Promise<T>): Promise<T> {
-  if (!db.isTransaction) return read();
-  let reads = readInTransaction.get(db);
-  if (!reads) readInTransaction.set(db, (reads = new Map()));
-  let known = reads.get(key) as Promise<T> | undefined;
-  if (!known) reads.set(key, (known = read()));
-  return known;
 }
 
 /** The channels the check chose, or the organization's default channels when it chose none (or there is no check). */
