@@ -18,20 +18,20 @@ import { startPollingLoop } from './polling-loop.js';
 const MAIL_OFF = new DeliveryError('e-mail is off: no SMTP server is configured (SVC_SMTP_URL)', null, true);
 
 /** Messages one daemon delivers at once. */
-const SLOTS = 25;
+const SLOTS = 50;
 /**
  * Messages one daemon delivers at once to one channel (members' own e-mail counting as one): a
  * receiver that hangs until SVC_NOTIFY_TIMEOUT holds up its own messages, not the others'.
  */
-const SLOTS_PER_CHANNEL = 10;
+const SLOTS_PER_CHANNEL = 25;
+/**
+ * How long a channel's settings, once read, serve the deliveries that follow: a burst of
+ * incidents to one channel reads (and decrypts) it once a second, and a change to a channel
+ * reaches the messages leased a second later at most.
+ */
+const CHANNEL_READ_FOR_MS = 1000;
 /** How often a daemon deletes old entries of the delivery log. */
 const PRUNE_EVERY_MS = 3600_000;
-
-/** A leased message, with the channels read for the messages leased with it. */
-interface Leased {
-  row: OutboxRow;
-  channels: Map<string, Promise<StoredChannel | undefined>>;
-}
 
 /** The running delivery loop of one daemon. */
 export interface Dispatcher {
@@ -51,14 +51,24 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
   const owner = randomUUID();
   const { db, clock, config, logger, notifier, keyring } = deps;
 
-  const deliverOne = async (row: OutboxRow, channels: Map<string, Promise<StoredChannel | undefined>>) => {
+  let channels = new Map<string, Promise<StoredChannel | undefined>>();
+  let channelsReadAt = 0;
+  const channelOf = (organizationUid: string, channelUid: string) => {
+    if (Date.now() - channelsReadAt >= CHANNEL_READ_FOR_MS) {
+      channels = new Map();
+      channelsReadAt = Date.now();
+    }
+    const key = `${organizationUid}/${channelUid}`;
+    let channel = channels.get(key);
+    if (!channel) channels.set(key, (channel = getStoredChannel(db.kysely, keyring, organizationUid, channelUid)));
+    return channel;
+  };
+
+  const deliverOne = async (row: OutboxRow) => {
     let type: ChannelType;
     let channelConfig: Record<string, unknown>;
     if (row.channel_uid) {
-      // One read per channel and lease: a burst of incidents to one channel reads it once.
-      const key = `${row.organization_uid}/${row.channel_uid}`;
-      if (!channels.has(key)) channels.set(key, getStoredChannel(db.kysely, keyring, row.organization_uid, row.channel_uid));
-      const channel = await channels.get(key);
+      const channel = await channelOf(row.organization_uid, row.channel_uid);
       if (!channel) return; // deleted since: its messages went with it
       type = channel.type;
       channelConfig = channel.config;
@@ -85,26 +95,25 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
 
   const refreshStatistics = outboxStatistics(db, 'notification_outbox');
   let prunedAt = 0;
-  const loop = startPollingLoop<Leased>({
+  const loop = startPollingLoop<OutboxRow>({
     slots: SLOTS,
     slotsPerLane: SLOTS_PER_CHANNEL,
     intervalMs: config.notify.pollIntervalSeconds * 1000,
-    async lease(limit, fullLanes) {
+    async lease(limit, leaveOut) {
       if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
         prunedAt = Date.now();
         await pruneDeliveries(db, clock.now());
       }
-      const rows = await leaseDue(db, owner, clock.now(), config.notify.leaseSeconds, limit, fullLanes);
+      const rows = await leaseDue(db, owner, clock.now(), config.notify.leaseSeconds, limit, leaveOut);
       // A full lease is a burst: fresh statistics let the next leases stop at their limit.
       await refreshStatistics(rows.length === limit).catch((error: Error) =>
         logger.warn({ err: error.message }, 'notification outbox statistics could not be refreshed'),
       );
-      const channels = new Map<string, Promise<StoredChannel | undefined>>();
-      return rows.map((row) => ({ row, channels }));
+      return rows;
     },
-    laneOf: ({ row }) => laneOf(row),
-    deliver: ({ row, channels }) =>
-      deliverOne(row, channels).catch((error: Error) => logger.error({ delivery: row.uid, err: error.message }, 'notification delivery could not be recorded')),
+    laneOf,
+    deliver: (row) =>
+      deliverOne(row).catch((error: Error) => logger.error({ delivery: row.uid, err: error.message }, 'notification delivery could not be recorded')),
     failures: failureLog(logger, { failed: 'notification outbox could not be read', recovered: 'notification outbox can be read again' }),
   });
 

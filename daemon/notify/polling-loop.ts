@@ -17,8 +17,8 @@ export interface PollingLoopOptions<Row> {
   slotsPerLane: number;
   /** How long the loop sleeps when nothing more is due. */
   intervalMs: number;
-  /** Leases up to `limit` due messages, none of the lanes in `fullLanes`. */
-  lease: (limit: number, fullLanes: readonly string[], isStopping: () => boolean) => Promise<Row[]>;
+  /** Leases up to `limit` due messages, none of the lanes in `leaveOut` (an outbox of one lane, with `slotsPerLane` equal to `slots`, may ignore it). */
+  lease: (limit: number, leaveOut: readonly string[], isStopping: () => boolean) => Promise<Row[]>;
   /** The lane of a message. */
   laneOf: (row: Row) => string;
   /** Delivers one message and records how it went; never rejects. */
@@ -29,19 +29,43 @@ export interface PollingLoopOptions<Row> {
 
 /**
  * Delivers an outbox's due messages, `slots` at a time, until stopped. A delivery that ends
- * makes room at once: the next lease does not wait for the slowest delivery of the last one.
- * The loop leases again as soon as a delivery ends while its last lease came back full (a burst)
- * or left out a full lane; otherwise it sleeps `intervalMs`, and stopping wakes it. A lease that
- * throws is told to `failures` (unless the loop is stopping) and the loop sleeps as when nothing
- * is due. Shared by the notification dispatcher and the subscriber mailer.
+ * makes room: the next lease does not wait for the slowest delivery of the last one. While more
+ * is due than the last lease took (it came back full, or it left out a lane near its share), the loop
+ * leases again once there is room for a fifth of a lane's share, so a burst is leased in a few
+ * dozen statements rather than one per delivery; otherwise it sleeps `intervalMs`, and stopping
+ * wakes it. A lease that throws is told to `failures` (unless the loop is stopping) and the loop
+ * sleeps as when nothing is due. Shared by the notification dispatcher and the subscriber mailer.
  */
 export function startPollingLoop<Row>(options: PollingLoopOptions<Row>): PollingLoop {
   const underWay = new Set<Promise<void>>();
   const lanes = new Map<string, number>();
+  const worthALease = Math.max(1, Math.ceil(options.slotsPerLane / 5));
   let stopped = false;
   let wake: (() => void) | undefined;
-  // Whether a delivery that ends should wake the loop: more is due than the last lease took.
-  let wakeOnRoom = false;
+  // What the last lease says is still due: more (it came back full), more in the lanes it left out, or nothing known.
+  let lastLeaseFull = false;
+  let leftOut = new Set<string>();
+
+  /**
+   * The lanes too close to their share for a lease of `worthALease` (left out of the next lease,
+   * so that a lane that hangs near its share holds up nobody), and how many messages the next
+   * lease may take: no lane may pass its share with it.
+   */
+  const room = () => {
+    const leaveOut: string[] = [];
+    let busiest = 0;
+    for (const [lane, count] of lanes) {
+      if (options.slotsPerLane - count < worthALease) leaveOut.push(lane);
+      else busiest = Math.max(busiest, count);
+    }
+    return { leaveOut, limit: Math.min(options.slots - underWay.size, options.slotsPerLane - busiest) };
+  };
+
+  /** A delivery of `lane` ended: the loop, if it sleeps, wakes when there is now room for a lease worth making. */
+  const ended = (lane: string) => {
+    if (!wake) return;
+    if (lastLeaseFull ? room().limit >= worthALease : leftOut.has(lane) && options.slotsPerLane - (lanes.get(lane) ?? 0) >= worthALease) wake();
+  };
 
   const start = (row: Row) => {
     const lane = options.laneOf(row);
@@ -51,11 +75,12 @@ export function startPollingLoop<Row>(options: PollingLoopOptions<Row>): Polling
       const left = (lanes.get(lane) ?? 1) - 1;
       if (left > 0) lanes.set(lane, left);
       else lanes.delete(lane);
-      if (wakeOnRoom) wake?.();
+      ended(lane);
     });
     underWay.add(delivery);
   };
 
+  /** Sleeps `ms`, or (undefined) until woken by a delivery that ends or by stopping. */
   const sleep = (ms: number | undefined) =>
     new Promise<void>((resolve) => {
       const timer = ms === undefined ? undefined : setTimeout(resolve, ms);
@@ -69,38 +94,29 @@ export function startPollingLoop<Row>(options: PollingLoopOptions<Row>): Polling
 
   const loop = (async () => {
     while (!stopped) {
-      const free = options.slots - underWay.size;
-      if (free <= 0) {
-        wakeOnRoom = true;
-        await sleep(undefined);
-      } else {
-        // Lanes at their share are left out; no other lane may pass it with this lease.
-        const fullLanes: string[] = [];
-        let busiest = 0;
-        for (const [lane, count] of lanes) {
-          if (count >= options.slotsPerLane) fullLanes.push(lane);
-          else busiest = Math.max(busiest, count);
-        }
-        const limit = Math.min(free, options.slotsPerLane - busiest);
-        let leasedFull = false;
-        try {
-          const rows = await options.lease(limit, fullLanes, () => stopped);
-          options.failures.succeeded();
-          for (const row of rows) start(row);
-          leasedFull = rows.length === limit;
-          wakeOnRoom = leasedFull || fullLanes.length > 0;
-        } catch (error) {
-          wakeOnRoom = false;
-          if (!stopped) options.failures.failed(error as Error);
-        }
-        if (stopped) break;
-        // After a full lease the next one comes at once while a slot is free, else once one is.
-        // Otherwise new messages are looked for after the interval, or when a full lane's delivery ends.
-        if (!leasedFull) await sleep(options.intervalMs);
-        else if (underWay.size >= options.slots) await sleep(undefined);
+      const { leaveOut, limit } = room();
+      if (limit < 1 || (lastLeaseFull && limit < worthALease)) {
+        // No room, or in a burst too little for a lease: deliveries that end wake the loop (or the interval does).
+        await sleep(lastLeaseFull ? undefined : options.intervalMs);
+        continue;
       }
-      // Deliveries that end together are made room for by one lease.
-      if (!stopped) await new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        const rows = await options.lease(limit, leaveOut, () => stopped);
+        options.failures.succeeded();
+        for (const row of rows) start(row);
+        lastLeaseFull = rows.length === limit;
+        leftOut = new Set(leaveOut);
+      } catch (error) {
+        lastLeaseFull = false;
+        leftOut = new Set();
+        if (!stopped) options.failures.failed(error as Error);
+      }
+      if (stopped) break;
+      // After a full lease the next comes at once while there is room for it. Otherwise new
+      // messages are looked for after the interval, or when a lane left out makes room.
+      if (!lastLeaseFull) await sleep(options.intervalMs);
+      // Deliveries that end together make room for one lease.
+      else await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await Promise.all(underWay);
   })();

@@ -87,7 +87,7 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
     slots: SLOTS,
     slotsPerLane: SLOTS,
     intervalMs: config.notify.pollIntervalSeconds * 1000,
-    async lease(limit, _fullLanes, isStopping) {
+    async lease(limit, _leaveOut, isStopping) {
       if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
         prunedAt = Date.now();
         await pruneSubscriberMail(db, clock.now());

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon } from '../../support/daemon.js';
 
-// The notification dispatcher (daemon/notify/dispatcher.ts, polling-loop.ts) delivers 25 messages
-// at once and at most 10 to one channel, and a delivery that ends makes room at once: a receiver
+// The notification dispatcher (daemon/notify/dispatcher.ts, polling-loop.ts) delivers 50 messages
+// at once and at most 25 to one channel, and a delivery that ends makes room at once: a receiver
 // that holds every request open until the delivery's timeout holds up its own messages only.
 
 /** A webhook receiver that answers at once, or (`hangs`) holds every request open until closed. */
@@ -67,11 +67,13 @@ describe.each(DATABASE_KINDS)('a receiver that hangs [%s]', (kind) => {
       for (let i = 0; i < INCIDENTS; i++) {
         expect((await daemon.request('POST', '/orgs/default/incidents', { token, body: { title: `Incident ${i}` } })).status).toBe(201);
       }
-      // Every message to the quick channel arrives while ten to the hanging one are held open.
+      // Every message to the quick channel arrives while the hanging one holds its share open, and no more.
       await until(`${INCIDENTS} messages at the quick receiver`, () => quick.arrivals.length >= INCIDENTS, 20_000);
       expect(new Set(quick.arrivals).size).toBe(INCIDENTS);
-      expect(hanging.arrivals.length).toBe(10);
-      expect(hanging.mostHeld()).toBe(10);
+      // Its share is 25: the lane is left out once too near it for another lease of 5.
+      expect(hanging.mostHeld()).toBeGreaterThan(20);
+      expect(hanging.mostHeld()).toBeLessThanOrEqual(25);
+      expect(hanging.arrivals.length).toBe(hanging.mostHeld());
     } finally {
       await hanging.close();
       await quick.close();
