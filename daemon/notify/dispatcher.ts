@@ -43,8 +43,9 @@ export interface Dispatcher {
 
 /**
  * Starts the loop that leases due messages from the outbox and delivers them, SLOTS at a time
- * and SLOTS_PER_CHANNEL to one channel; a delivery that ends makes room for the next at once,
- * and when nothing more is due the loop sleeps SVC_NOTIFY_POLL_INTERVAL (polling-loop.ts).
+ * and SLOTS_PER_CHANNEL to one channel; deliveries that end make room for the next without
+ * waiting for the slowest, and when nothing more is due the loop sleeps SVC_NOTIFY_POLL_INTERVAL
+ * (polling-loop.ts).
  * "Now" is the injected clock, so tests skip back-off waits by moving it.
  */
 export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; logger: Logger; notifier: Notifier; keyring: Keyring }): Dispatcher {

@@ -5,8 +5,9 @@ import { DATABASE_KINDS } from '../../support/databases.js';
 import { startTestDaemon } from '../../support/daemon.js';
 
 // The notification dispatcher (daemon/notify/dispatcher.ts, polling-loop.ts) delivers 50 messages
-// at once and at most 25 to one channel, and a delivery that ends makes room at once: a receiver
-// that holds every request open until the delivery's timeout holds up its own messages only.
+// at once and at most 25 to one channel, and deliveries that end make room without waiting for the
+// slowest: a receiver that holds every request open until the delivery's timeout holds up its own
+// messages only.
 
 /** A webhook receiver that answers at once, or (`hangs`) holds every request open until closed. */
 async function startReceiver(hangs: boolean) {
