@@ -12,7 +12,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** Module state that is deliberate, each with why it belongs to no app. */
 const ALLOWED: Record<string, string> = {
   'daemon/audit/audit-log.ts: lastMsOf': 'the last audit id time per injected clock object, not per module',
-  'daemon/notify/recipients.ts: readInTransaction': "what one transaction object has read, kept while it lives; a transaction belongs to one app's database",
+  'daemon/db/transaction-reads.ts: readInTransaction': "what one transaction object has read, kept while it lives; a transaction belongs to one app's database",
   'daemon/mcp/tool-listing.ts: built': "each tool's JSON Schemas, derived once from the tool's own constant definition",
   'probes/http-dispatcher.ts: connectors': 'connectors derived from an egress policy object, which belongs to one app',
   'probes/egress-fetch.ts: dispatchers': 'dispatchers derived from an egress policy object, which belongs to one app',
