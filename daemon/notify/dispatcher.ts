@@ -98,7 +98,7 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
   let prunedAt = 0;
   const loop = startPollingLoop<OutboxRow>({
     slots: SLOTS,
-    slotsPerLane: SLOTS_PER_CHANNEL,
+    lanes: { slotsPerLane: SLOTS_PER_CHANNEL, laneOf },
     intervalMs: config.notify.pollIntervalSeconds * 1000,
     async lease(limit, leaveOut) {
       if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
@@ -112,7 +112,6 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
       );
       return rows;
     },
-    laneOf,
     deliver: (row) =>
       deliverOne(row).catch((error: Error) => logger.error({ delivery: row.uid, err: error.message }, 'notification delivery could not be recorded')),
     failures: failureLog(logger, { failed: 'notification outbox could not be read', recovered: 'notification outbox can be read again' }),

@@ -11,6 +11,27 @@ import { readOncePerTransaction } from '../db/transaction-reads.js';
 /** The incident events that notify. */
 export type IncidentEvent = Extract<NotificationEvent, `incident.${string}`>;
 
+/** A check as the message's queries select it (a left join: all null when the check is gone). */
+interface CheckColumns {
+  c_uid: string | null;
+  c_slug: string | null;
+  c_name: string | null;
+  c_type: string | null;
+  c_target: string | null;
+  last_message: string | null;
+}
+
+const CHECK_COLUMNS = ['c.uid as c_uid', 'c.slug as c_slug', 'c.name as c_name', 'c.type as c_type', 'c.target as c_target', 'cs.last_message'] as const;
+
+/**
+ * The check's part of a message: the check, and the result that changed its state when the
+ * engine gives it (`lastResultMessage`), else the check's last recorded one.
+ */
+function checkFacts(row: CheckColumns | undefined, lastResultMessage: string | null | undefined): Pick<NotificationFacts, 'check' | 'lastResultMessage'> {
+  const check = row?.c_uid != null ? { uid: row.c_uid, slug: row.c_slug!, name: row.c_name!, type: row.c_type!, target: row.c_target! } : null;
+  return { check, lastResultMessage: lastResultMessage ?? row?.last_message ?? null };
+}
+
 /** Reads what a message about the incident says; undefined when the incident does not exist. */
 async function incidentFacts(
   db: Executor,
@@ -25,10 +46,9 @@ async function incidentFacts(
     .innerJoin('organizations as o', 'o.uid', 'i.organization_uid')
     .leftJoin('checks as c', 'c.uid', 'i.check_uid')
     .leftJoin('check_states as cs', 'cs.check_uid', 'i.check_uid')
-    .select('cs.last_message')
-    .select(['i.uid', 'i.title', 'i.status', 'i.created_at', 'i.acknowledged_at', 'i.resolved_at', 'i.check_uid', 'i.check_slug'])
+    .select(['i.uid', 'i.title', 'i.status', 'i.created_at', 'i.acknowledged_at', 'i.resolved_at'])
     .select(['o.uid as org_uid', 'o.slug as org_slug', 'o.name as org_name'])
-    .select(['c.slug as c_slug', 'c.name as c_name', 'c.type as c_type', 'c.target as c_target'])
+    .select(CHECK_COLUMNS)
     .where('i.organization_uid', '=', orgUid)
     .where('i.uid', '=', incidentUid)
     .executeTakeFirst();
@@ -44,10 +64,8 @@ async function incidentFacts(
       acknowledgedAt: row.acknowledged_at,
       resolvedAt: row.resolved_at,
     },
-    check: row.check_uid && row.c_slug !== null ? { uid: row.check_uid, slug: row.c_slug, name: row.c_name!, type: row.c_type!, target: row.c_target! } : null,
+    ...checkFacts(row, lastResultMessage),
     occurredAt: now.toISOString(),
-    // The result that changed the state when the engine gives it, else the check's last one.
-    lastResultMessage: lastResultMessage ?? row.last_message ?? null,
   };
 }
 
@@ -78,7 +96,7 @@ async function openedIncidentFacts(
     ? await db
         .selectFrom('checks as c')
         .leftJoin('check_states as cs', 'cs.check_uid', 'c.uid')
-        .select(['c.uid', 'c.slug', 'c.name', 'c.type', 'c.target', 'cs.last_message'])
+        .select(CHECK_COLUMNS)
         .where('c.uid', '=', opened.checkUid)
         .executeTakeFirst()
     : undefined;
@@ -86,9 +104,8 @@ async function openedIncidentFacts(
     event: 'incident.opened',
     organization,
     incident: { uid: opened.uid, title: opened.title, status: 'open', createdAt: opened.createdAt, acknowledgedAt: null, resolvedAt: null },
-    check: check ? { uid: check.uid, slug: check.slug, name: check.name, type: check.type, target: check.target } : null,
+    ...checkFacts(check, lastResultMessage),
     occurredAt: now.toISOString(),
-    lastResultMessage: lastResultMessage ?? check?.last_message ?? null,
   };
 }
 

@@ -10,17 +10,16 @@ export interface PollingLoop {
 export interface PollingLoopOptions<Row> {
   /** Deliveries under way at once. */
   slots: number;
-  /**
-   * Deliveries under way at once to one lane (a channel): a receiver that hangs until its
-   * timeout holds this many slots at most, and the others keep the rest.
-   */
-  slotsPerLane: number;
   /** How long the loop sleeps when nothing more is due. */
   intervalMs: number;
-  /** Leases up to `limit` due messages, none of the lanes in `leaveOut` (an outbox of one lane, with `slotsPerLane` equal to `slots`, may ignore it). */
+  /** Leases up to `limit` due messages, none of the lanes in `leaveOut` (always empty for an outbox of one lane). */
   lease: (limit: number, leaveOut: readonly string[], isStopping: () => boolean) => Promise<Row[]>;
-  /** The lane of a message. */
-  laneOf: (row: Row) => string;
+  /**
+   * Lanes (channels) of messages, each with its share of the slots: a receiver that hangs until
+   * its timeout holds `slotsPerLane` slots at most, and the others keep the rest. Without it the
+   * outbox is one lane whose share is all the slots.
+   */
+  lanes?: { slotsPerLane: number; laneOf: (row: Row) => string };
   /** Delivers one message and records how it went; never rejects. */
   deliver: (row: Row) => Promise<void>;
   /** Where failed leases, and the first good one after them, are logged. */
@@ -39,12 +38,14 @@ export interface PollingLoopOptions<Row> {
 export function startPollingLoop<Row>(options: PollingLoopOptions<Row>): PollingLoop {
   const underWay = new Set<Promise<void>>();
   const lanes = new Map<string, number>();
-  const worthALease = Math.max(1, Math.ceil(options.slotsPerLane / 5));
+  const slotsPerLane = options.lanes?.slotsPerLane ?? options.slots;
+  const laneOf = options.lanes?.laneOf ?? (() => '');
+  const worthALease = Math.max(1, Math.ceil(slotsPerLane / 5));
   let stopped = false;
   let wake: (() => void) | undefined;
   // What the last lease says is still due: more (it came back full), more in the lanes it left out, or nothing known.
   let lastLeaseFull = false;
-  let leftOut = new Set<string>();
+  let leftOut: readonly string[] = [];
 
   /**
    * The lanes too close to their share for a lease of `worthALease` (left out of the next lease,
@@ -55,20 +56,21 @@ export function startPollingLoop<Row>(options: PollingLoopOptions<Row>): Polling
     const leaveOut: string[] = [];
     let busiest = 0;
     for (const [lane, count] of lanes) {
-      if (options.slotsPerLane - count < worthALease) leaveOut.push(lane);
+      // A lane whose share is all the slots holds them all when it hangs: leaving it out helps nobody.
+      if (slotsPerLane - count < worthALease && slotsPerLane < options.slots) leaveOut.push(lane);
       else busiest = Math.max(busiest, count);
     }
-    return { leaveOut, limit: Math.min(options.slots - underWay.size, options.slotsPerLane - busiest) };
+    return { leaveOut, limit: Math.min(options.slots - underWay.size, slotsPerLane - busiest) };
   };
 
   /** A delivery of `lane` ended: the loop, if it sleeps, wakes when there is now room for a lease worth making. */
   const ended = (lane: string) => {
     if (!wake) return;
-    if (lastLeaseFull ? room().limit >= worthALease : leftOut.has(lane) && options.slotsPerLane - (lanes.get(lane) ?? 0) >= worthALease) wake();
+    if (lastLeaseFull ? room().limit >= worthALease : leftOut.includes(lane) && slotsPerLane - (lanes.get(lane) ?? 0) >= worthALease) wake();
   };
 
   const start = (row: Row) => {
-    const lane = options.laneOf(row);
+    const lane = laneOf(row);
     lanes.set(lane, (lanes.get(lane) ?? 0) + 1);
     const delivery = options.deliver(row).finally(() => {
       underWay.delete(delivery);
@@ -105,10 +107,10 @@ export function startPollingLoop<Row>(options: PollingLoopOptions<Row>): Polling
         options.failures.succeeded();
         for (const row of rows) start(row);
         lastLeaseFull = rows.length === limit;
-        leftOut = new Set(leaveOut);
+        leftOut = leaveOut;
       } catch (error) {
         lastLeaseFull = false;
-        leftOut = new Set();
+        leftOut = [];
         if (!stopped) options.failures.failed(error as Error);
       }
       if (stopped) break;

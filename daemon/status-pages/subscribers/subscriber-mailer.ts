@@ -85,7 +85,6 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
   return startPollingLoop<SubscriberMailRow>({
     // All of it goes to one SMTP server: one lane, the slots all its own.
     slots: SLOTS,
-    slotsPerLane: SLOTS,
     intervalMs: config.notify.pollIntervalSeconds * 1000,
     async lease(limit, _leaveOut, isStopping) {
       if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
@@ -112,7 +111,6 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
       );
       return rows;
     },
-    laneOf: () => 'smtp',
     deliver: (row) => deliverOne(row).catch((error: Error) => logger.error({ mail: row.uid, err: error.message }, 'subscriber mail could not be recorded')),
     failures: failureLog(logger, { failed: 'subscriber mail outbox could not be read', recovered: 'subscriber mail outbox can be read again' }),
   });
