@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { inTransaction } from '../daemon/db/in-transaction.js';
 import { openIncident } from '../daemon/incidents/incident-lifecycle.js';
 import { postgresProblem, startBenchDaemon, type BenchDatabaseKind } from './import-setup.js';
 import { printTable } from './table.js';
@@ -76,7 +77,7 @@ async function measure(kind: BenchDatabaseKind, besideHanging = false) {
 
     // 1,000 incidents opened in one transaction, as an engine that finds many checks down at once would.
     const t0 = performance.now();
-    await daemon.deps.db.kysely.transaction().execute(async (trx) => {
+    await inTransaction(daemon.deps.db.kysely, async (trx) => {
       for (let i = 0; i < INCIDENTS; i++)
         await openIncident(trx, { organizationUid: orgUid, title: `Bench incident ${i}`, check: null, openedBy: admin.uid }, new Date());
     });

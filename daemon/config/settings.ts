@@ -474,7 +474,7 @@ export const SETTINGS = {
     parser: p.duration(1),
     default: 1,
     defaultDoc: '`1s`',
-    doc: 'How often an idle daemon looks for notifications that are due.',
+    doc: 'How often an idle daemon looks for notifications that are due. Those it queues itself go out as they commit; this is how soon other daemons sharing the database find them, and how soon a retry goes.',
   }),
   notifySlackApiUrl: setting({
     env: 'SVC_NOTIFY_SLACK_API_URL',

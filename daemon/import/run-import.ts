@@ -6,6 +6,7 @@ import { refreshCheckStatisticsAfter } from '../checks/check-statistics.js';
 import { upsertChecks, type Executor, type UpsertOutcome } from '../checks/check-store.js';
 import type { AppDeps } from '../deps.js';
 import { turnBetweenStatements } from '../db/executor.js';
+import { inTransaction } from '../db/in-transaction.js';
 import { conflict } from '../errors.js';
 import { replaceImportedWindows } from '../maintenance/window-store.js';
 import { reimportResolver } from './import-baselines.js';
@@ -71,7 +72,7 @@ export async function runImport(
   // The conversion's batches may all have been read in the turn that ended it (a conversion the
   // worker kept answers at once): other requests go first.
   await nextTurn();
-  const { response, writes } = await deps.db.kysely.transaction().execute(async (trx) => {
+  const { response, writes } = await inTransaction(deps.db.kysely, async (trx) => {
     if (!options.dryRun) await lockImports(trx, deps.db.kind, orgUid);
     const checkLimit = deps.config.organizations.checksLimit;
     const held = checkLimit > 0 ? await countChecks(trx, orgUid) : 0;

@@ -12,6 +12,7 @@ import type { Notifier } from './notifier.js';
 import { laneOf, leaseDue, markFailed, markSent, pruneDeliveries, type OutboxRow } from './outbox.js';
 import { outboxStatistics } from './outbox-statistics.js';
 import { failureLog } from '../failure-log.js';
+import { listenForQueuedMessages } from './outbox-bell.js';
 import { startPollingLoop } from './polling-loop.js';
 
 /** Why a member's personal e-mail is not sent when no SMTP server is configured. */
@@ -45,7 +46,7 @@ export interface Dispatcher {
  * Starts the loop that leases due messages from the outbox and delivers them, SLOTS at a time
  * and SLOTS_PER_CHANNEL to one channel; deliveries that end make room for the next without
  * waiting for the slowest, and when nothing more is due the loop sleeps SVC_NOTIFY_POLL_INTERVAL
- * (polling-loop.ts).
+ * (polling-loop.ts), or until this daemon queues messages of its own (outbox-bell.ts).
  * "Now" is the injected clock, so tests skip back-off waits by moving it.
  */
 export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; logger: Logger; notifier: Notifier; keyring: Keyring }): Dispatcher {
@@ -117,5 +118,13 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
     failures: failureLog(logger, { failed: 'notification outbox could not be read', recovered: 'notification outbox can be read again' }),
   });
 
-  return { owner, stop: () => loop.stop() };
+  // Messages this daemon queues are delivered as soon as they commit (outbox-bell.ts).
+  const stopListening = listenForQueuedMessages(db.kysely, () => loop.poke());
+  return {
+    owner,
+    stop: () => {
+      stopListening();
+      return loop.stop();
+    },
+  };
 }

@@ -7,6 +7,8 @@ import { quietHoursEnd } from './quiet-hours.js';
 import { channelsFor, mailRecipients } from './recipients.js';
 import type { Executor } from '../db/executor.js';
 import { readOncePerTransaction } from '../db/transaction-reads.js';
+import { afterCommit } from '../db/in-transaction.js';
+import { messagesQueued } from './outbox-bell.js';
 
 /** The incident events that notify. */
 export type IncidentEvent = Extract<NotificationEvent, `incident.${string}`>;
@@ -179,5 +181,7 @@ async function queueMessages(trx: Executor, incident: { organizationUid: string;
       .insertInto('notification_outbox')
       .values(due.slice(i, i + 500))
       .execute();
+  // This daemon's dispatcher delivers them as soon as they commit, not at its next poll.
+  if (due.length > 0) afterCommit(trx, messagesQueued);
   return due.length;
 }

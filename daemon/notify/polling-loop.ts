@@ -2,12 +2,14 @@ import type { FailureLog } from '../failure-log.js';
 
 /** A running outbox loop of one daemon. */
 export interface PollingLoop {
+  /** Messages were queued and have committed: the loop looks for them now, not after its interval. */
+  poke(): void;
   /** Stops leasing and waits for the deliveries under way. */
   stop(): Promise<void>;
 }
 
 /** What the loop asks of its outbox. */
-export interface PollingLoopOptions<Row> {
+export interface PollingLoopOptions<Row extends { uid: string }> {
   /** Deliveries under way at once. */
   slots: number;
   /** How long the loop sleeps when nothing more is due. */
@@ -31,20 +33,23 @@ export interface PollingLoopOptions<Row> {
  * makes room: the next lease does not wait for the slowest delivery of the last one. While more
  * is due than the last lease took (it came back full, or it left out a lane near its share), the loop
  * leases again once there is room for a fifth of a lane's share, so a burst is leased in a few
- * dozen statements rather than one per delivery; otherwise it sleeps `intervalMs`, and stopping
- * wakes it. A lease that throws is told to `failures` (unless the loop is stopping) and the loop
+ * dozen statements rather than one per delivery; otherwise it sleeps `intervalMs`, and a poke
+ * (messages queued) or stopping wakes it. A lease that throws is told to `failures` (unless the loop is stopping) and the loop
  * sleeps as when nothing is due. Shared by the notification dispatcher and the subscriber mailer.
  */
-export function startPollingLoop<Row>(options: PollingLoopOptions<Row>): PollingLoop {
-  const underWay = new Set<Promise<void>>();
+export function startPollingLoop<Row extends { uid: string }>(options: PollingLoopOptions<Row>): PollingLoop {
+  // The deliveries under way, by message.
+  const underWay = new Map<string, Promise<void>>();
   const lanes = new Map<string, number>();
   const slotsPerLane = options.lanes?.slotsPerLane ?? options.slots;
   const laneOf = options.lanes?.laneOf ?? (() => '');
   const worthALease = Math.max(1, Math.ceil(slotsPerLane / 5));
   let stopped = false;
   let wake: (() => void) | undefined;
-  // What the last lease says is still due: more (it came back full), more in the lanes it left out, or nothing known.
-  let lastLeaseFull = false;
+  // What is known to be due: more (the last lease came back full, or messages were queued since
+  // it began), more in the lanes it left out, or nothing known.
+  let moreDue = false;
+  let pokes = 0;
   let leftOut: readonly string[] = [];
 
   /**
@@ -66,20 +71,23 @@ export function startPollingLoop<Row>(options: PollingLoopOptions<Row>): Polling
   /** A delivery of `lane` ended: the loop, if it sleeps, wakes when there is now room for a lease worth making. */
   const ended = (lane: string) => {
     if (!wake) return;
-    if (lastLeaseFull ? room().limit >= worthALease : leftOut.includes(lane) && slotsPerLane - (lanes.get(lane) ?? 0) >= worthALease) wake();
+    if (moreDue ? room().limit >= worthALease : leftOut.includes(lane) && slotsPerLane - (lanes.get(lane) ?? 0) >= worthALease) wake();
   };
 
   const start = (row: Row) => {
+    // Leased again while this daemon still delivers it (its lease ran out first: the clock jumped
+    // forward, or the lease is set shorter than the delivery's timeout): sent once all the same.
+    if (underWay.has(row.uid)) return;
     const lane = laneOf(row);
     lanes.set(lane, (lanes.get(lane) ?? 0) + 1);
     const delivery = options.deliver(row).finally(() => {
-      underWay.delete(delivery);
+      underWay.delete(row.uid);
       const left = (lanes.get(lane) ?? 1) - 1;
       if (left > 0) lanes.set(lane, left);
       else lanes.delete(lane);
       ended(lane);
     });
-    underWay.add(delivery);
+    underWay.set(row.uid, delivery);
   };
 
   /** Sleeps `ms`, or (undefined) until woken by a delivery that ends or by stopping. */
@@ -97,33 +105,40 @@ export function startPollingLoop<Row>(options: PollingLoopOptions<Row>): Polling
   const loop = (async () => {
     while (!stopped) {
       const { leaveOut, limit } = room();
-      if (limit < 1 || (lastLeaseFull && limit < worthALease)) {
+      if (limit < 1 || (moreDue && limit < worthALease)) {
         // No room, or in a burst too little for a lease: deliveries that end wake the loop (or the interval does).
-        await sleep(lastLeaseFull ? undefined : options.intervalMs);
+        await sleep(moreDue ? undefined : options.intervalMs);
         continue;
       }
+      const pokesBefore = pokes;
       try {
         const rows = await options.lease(limit, leaveOut, () => stopped);
         options.failures.succeeded();
         for (const row of rows) start(row);
-        lastLeaseFull = rows.length === limit;
+        // Messages that committed while the lease ran may have been missed by it.
+        moreDue = rows.length === limit || pokes !== pokesBefore;
         leftOut = leaveOut;
       } catch (error) {
-        lastLeaseFull = false;
+        moreDue = false;
         leftOut = [];
         if (!stopped) options.failures.failed(error as Error);
       }
       if (stopped) break;
       // After a full lease the next comes at once while there is room for it. Otherwise new
       // messages are looked for after the interval, or when a lane left out makes room.
-      if (!lastLeaseFull) await sleep(options.intervalMs);
+      if (!moreDue) await sleep(options.intervalMs);
       // Deliveries that end together make room for one lease.
       else await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    await Promise.all(underWay);
+    await Promise.all(underWay.values());
   })();
 
   return {
+    poke() {
+      pokes++;
+      moreDue = true;
+      wake?.();
+    },
     async stop() {
       stopped = true;
       wake?.();

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ProbeResult } from '../../probes/probe.js';
 import type { Db } from '../db/connect.js';
+import { inTransaction } from '../db/in-transaction.js';
 import type { CheckStatesTable } from '../db/schema.js';
 import { maintenanceCoverage } from '../maintenance/coverage.js';
 import { recordStateChange, type ChangedCheck } from './check-incidents.js';
@@ -54,7 +55,8 @@ function staleVerdict(record: RunRecord, row: StateRow): boolean {
  */
 export async function writeRecords(db: Db, records: readonly RunRecord[]): Promise<RunRecord[]> {
   if (records.length === 0) return [];
-  return db.kysely.transaction().execute(async (trx) => {
+  // inTransaction: the notifications the batch queues are delivered as soon as it commits.
+  return inTransaction(db.kysely, async (trx) => {
     const series = [...new Set(records.map((record) => record.series))].sort((a, b) => a - b);
     let query = trx.selectFrom('check_states').selectAll().where('series', 'in', series).orderBy('series');
     if (db.kind === 'postgres') query = query.forUpdate();

@@ -13,6 +13,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const ALLOWED: Record<string, string> = {
   'daemon/audit/audit-log.ts: lastMsOf': 'the last audit id time per injected clock object, not per module',
   'daemon/db/transaction-reads.ts: readInTransaction': "what one transaction object has read, kept while it lives; a transaction belongs to one app's database",
+  'daemon/db/in-transaction.ts: commitHooks':
+    "what one transaction object does once it commits, kept while it lives; a transaction belongs to one app's database",
+  'daemon/notify/outbox-bell.ts: listeners': "the dispatchers listening on one app's database handle, held weakly by it",
   'daemon/mcp/tool-listing.ts: built': "each tool's JSON Schemas, derived once from the tool's own constant definition",
   'probes/http-dispatcher.ts: connectors': 'connectors derived from an egress policy object, which belongs to one app',
   'probes/egress-fetch.ts: dispatchers': 'dispatchers derived from an egress policy object, which belongs to one app',

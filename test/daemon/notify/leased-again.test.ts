@@ -1,0 +1,88 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../../daemon/clock.js';
+import { DATABASE_KINDS } from '../../support/databases.js';
+import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
+import { until } from '../../support/runner.js';
+
+// A message's lease (SVC_NOTIFY_LEASE) outlasts its delivery's timeout, so another lease finds it
+// only once its daemon is gone. When the clock jumps forward past the lease while the message is
+// still being delivered, this daemon's next lease takes it again: it must not send it twice.
+
+describe.each(DATABASE_KINDS)('a message leased again while its daemon still delivers it [%s]', (kind) => {
+  const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
+  let daemon: TestDaemon;
+  let admin: string;
+  let receiver: Server;
+  const held: ServerResponse[] = [];
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    // Holds every request until the test answers it.
+    receiver = createServer((req: IncomingMessage, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(req.headers['x-svc-delivery'] as string);
+        held.push(res);
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    daemon = await startTestDaemon(kind, { clock, env: { SVC_NOTIFY_POLL_INTERVAL: '1s', SVC_NOTIFY_TIMEOUT: '30s' } });
+    admin = await daemon.adminToken();
+    const channel = await daemon.request('POST', '/orgs/default/notification-channels', {
+      token: admin,
+      body: { name: 'hook', type: 'webhook', config: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` }, default: true },
+    });
+    expect(channel.status).toBe(201);
+  });
+  afterAll(async () => {
+    for (const res of held) res.end();
+    await daemon.stop();
+    receiver.closeAllConnections();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
+
+  it('is sent once, and recorded as sent', async () => {
+    const opened = await daemon.request('POST', '/orgs/default/incidents', { token: admin, body: { title: 'Clock jump' } });
+    expect(opened.status).toBe(201);
+    await until(() => received.length === 1);
+    expect(received).toHaveLength(1);
+    // Past the message's lease (60 s) while its delivery waits on the receiver: the next polls lease it again.
+    clock.advance(120_000);
+    const leasedAgain = async () =>
+      (
+        await daemon.deps.db.kysely
+          .selectFrom('notification_outbox')
+          .select('attempts')
+          .where('incident_uid', '=', opened.body.uid)
+          .where('channel_type', '=', 'webhook')
+          .executeTakeFirstOrThrow()
+      ).attempts;
+    await until(async () => (await leasedAgain()) >= 2);
+    expect(await leasedAgain()).toBeGreaterThanOrEqual(2);
+    held[0].writeHead(204).end();
+    await until(async () => {
+      const row = await daemon.deps.db.kysely
+        .selectFrom('notification_outbox')
+        .select('status')
+        .where('incident_uid', '=', opened.body.uid)
+        .where('channel_type', '=', 'webhook')
+        .executeTakeFirstOrThrow();
+      return row.status === 'sent';
+    });
+    expect(
+      (
+        await daemon.deps.db.kysely
+          .selectFrom('notification_outbox')
+          .select('status')
+          .where('incident_uid', '=', opened.body.uid)
+          .where('channel_type', '=', 'webhook')
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('sent');
+    // Another poll or two: nothing more goes out.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(received).toHaveLength(1);
+  });
+});
