@@ -31,11 +31,12 @@ export interface PollingLoopOptions<Row extends { uid: string }> {
 /**
  * Delivers an outbox's due messages, `slots` at a time, until stopped. A delivery that ends
  * makes room: the next lease does not wait for the slowest delivery of the last one. While more
- * is due than the last lease took (it came back full, or it left out a lane near its share), the loop
- * leases again once there is room for a fifth of a lane's share, so a burst is leased in a few
- * dozen statements rather than one per delivery; otherwise it sleeps `intervalMs`, and a poke
- * (messages queued) or stopping wakes it. A lease that throws is told to `failures` (unless the loop is stopping) and the loop
- * sleeps as when nothing is due. Shared by the notification dispatcher and the subscriber mailer.
+ * is due than the last lease took (it came back full, messages were queued meanwhile, or it left
+ * out a lane near its share), the loop leases again once there is room for a fifth of a lane's
+ * share, so a burst is leased in a few dozen statements rather than one per delivery; otherwise
+ * it sleeps `intervalMs`, and a poke (messages queued) or stopping wakes it. A lease that throws
+ * is told to `failures` (unless the loop is stopping) and the loop sleeps as when nothing is
+ * due. Shared by the notification dispatcher and the subscriber mailer.
  */
 export function startPollingLoop<Row extends { uid: string }>(options: PollingLoopOptions<Row>): PollingLoop {
   // The deliveries under way, by message.
