@@ -22,7 +22,8 @@ export async function inTransaction<T>(db: Executor, fn: (trx: Executor) => Prom
 /**
  * Runs `hook` once the transaction `trx` commits, or at once when `trx` is not a transaction.
  * Only a transaction begun by `inTransaction` runs its hooks: one begun elsewhere drops them, so
- * a hook may make something happen sooner, never be what makes it happen at all.
+ * a hook may make something happen sooner, never be what makes it happen at all. Hooks run
+ * before `inTransaction` answers and must not throw: the transaction has committed.
  */
 export function afterCommit(trx: Executor, hook: (db: Executor) => void): void {
   if (!trx.isTransaction) return hook(trx);

@@ -119,7 +119,7 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
   });
 
   // Messages this daemon queues are delivered as soon as they commit (outbox-bell.ts).
-  const stopListening = listenForQueuedMessages(db.kysely, () => loop.poke());
+  const stopListening = listenForQueuedMessages(db.kysely, 'notification_outbox', () => loop.poke());
   return {
     owner,
     stop: () => {

@@ -182,6 +182,6 @@ async function queueMessages(trx: Executor, incident: { organizationUid: string;
       .values(due.slice(i, i + 500))
       .execute();
   // This daemon's dispatcher delivers them as soon as they commit, not at its next poll.
-  if (due.length > 0) afterCommit(trx, messagesQueued);
+  if (due.length > 0) afterCommit(trx, messagesQueued.notification_outbox);
   return due.length;
 }

@@ -6,6 +6,7 @@ import { findStatusPage } from './status-page-store.js';
 import { type SubscriberMessage, mailSubscribers } from './subscribers/subscriber-outbox.js';
 import { changeUpdate, insertUpdate, type UpdateFields } from './update-store.js';
 import type { Executor } from '../db/executor.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -40,7 +41,7 @@ async function updateMessage(db: Executor, page: { uid: string; title: string },
  */
 export async function postUpdate(deps: Deps, ref: PageRef, fields: UpdateFields): Promise<StatusPageUpdate | undefined> {
   const now = deps.clock.now();
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     const page = await findStatusPage(trx, ref.orgUid, ref.pageSlug);
     if (!page) return undefined;
     const update = await insertUpdate(trx, page.uid, fields, now);
@@ -55,7 +56,7 @@ export async function postUpdate(deps: Deps, ref: PageRef, fields: UpdateFields)
  */
 export async function reviseUpdate(deps: Deps, ref: PageRef, uid: string, changes: Partial<UpdateFields>): Promise<StatusPageUpdate | undefined> {
   const now = deps.clock.now();
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     const page = await findStatusPage(trx, ref.orgUid, ref.pageSlug);
     if (!page) return undefined;
     const changed = await changeUpdate(trx, page.uid, uid, changes, now);

@@ -5,6 +5,7 @@ import type { Db } from '../../db/connect.js';
 import type { Logger } from '../../log.js';
 import { DeliveryError } from '../../notify/delivery-error.js';
 import { failureLog } from '../../failure-log.js';
+import { listenForQueuedMessages } from '../../notify/outbox-bell.js';
 import { outboxStatistics } from '../../notify/outbox-statistics.js';
 import { startPollingLoop } from '../../notify/polling-loop.js';
 import type { MailSender } from '../../notify/mail-sender.js';
@@ -82,7 +83,7 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
   let maintenanceAt = Number.NEGATIVE_INFINITY;
   const refreshStatistics = outboxStatistics(db, 'status_page_mail');
   const maintenanceFailures = failureLog(logger, { failed: 'maintenance mail could not be queued', recovered: 'maintenance mail can be queued again' });
-  return startPollingLoop<SubscriberMailRow>({
+  const loop = startPollingLoop<SubscriberMailRow>({
     // All of it goes to one SMTP server: one lane, the slots all its own.
     slots: SLOTS,
     intervalMs: config.notify.pollIntervalSeconds * 1000,
@@ -114,4 +115,12 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
     deliver: (row) => deliverOne(row).catch((error: Error) => logger.error({ mail: row.uid, err: error.message }, 'subscriber mail could not be recorded')),
     failures: failureLog(logger, { failed: 'subscriber mail outbox could not be read', recovered: 'subscriber mail outbox can be read again' }),
   });
+  // Mail this daemon queues is sent as soon as it commits (outbox-bell.ts).
+  const stopListening = listenForQueuedMessages(db.kysely, 'status_page_mail', () => loop.poke());
+  return {
+    stop: () => {
+      stopListening();
+      return loop.stop();
+    },
+  };
 }

@@ -5,6 +5,8 @@ import { newId } from '../../db/ids.js';
 import type { StatusPageMailTable } from '../../db/schema.js';
 import { nextAttemptAt } from '../../notify/backoff.js';
 import { anyMessageDue } from '../../notify/outbox-due.js';
+import { afterCommit } from '../../db/in-transaction.js';
+import { messagesQueued } from '../../notify/outbox-bell.js';
 
 // The subscriber mail's life cycle, as the notification outbox's: pending -> leased by one
 // daemon -> sent, or back to pending after a back-off, or failed once retrying is over. Each
@@ -55,6 +57,8 @@ export async function mailSubscribers(db: Executor, pageUid: string, message: Su
       .insertInto('status_page_mail')
       .values(rows.slice(i, i + 500))
       .execute();
+  // This daemon's mailer sends them as soon as they commit, not at its next poll.
+  if (rows.length > 0) afterCommit(db, messagesQueued.status_page_mail);
   return rows.length;
 }
 
@@ -64,6 +68,7 @@ export async function queueConfirmation(db: Executor, subscriberUid: string, mes
     .insertInto('status_page_mail')
     .values(pendingRow(subscriberUid, 'confirmation', message, now))
     .execute();
+  afterCommit(db, messagesQueued.status_page_mail);
 }
 
 /** Whether a confirmation to this subscriber is still waiting to go out. */

@@ -1,6 +1,7 @@
 import type { Subscriber, SubscriberCounts } from '../../../contract/status-pages.js';
 import { randomToken, sha256 } from '../../crypto/tokens.js';
 import type { Executor } from '../../db/executor.js';
+import { inTransaction } from '../../db/in-transaction.js';
 import { newId } from '../../db/ids.js';
 import { confirmationPending, queueConfirmation, type SubscriberMessage } from './subscriber-outbox.js';
 
@@ -20,7 +21,7 @@ export interface PageOfLink {
  */
 export async function subscribe(db: Executor, pageUid: string, email: string, confirmation: SubscriberMessage, now: Date): Promise<void> {
   const key = email.toLowerCase();
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .insertInto('status_page_subscribers')
       .values({

@@ -26,7 +26,7 @@ describe.each(DATABASE_KINDS)('a maintenance window holds back incidents and not
   };
   const check = async () => (await daemon.request('GET', '/orgs/default/checks/shop', { token: admin })).body;
   const incidents = () => daemon.deps.db.kysely.selectFrom('incidents').select(['uid', 'status']).execute();
-  const outbox = () => daemon.deps.db.kysely.selectFrom('notification_outbox').select(['event', 'incident_uid']).execute();
+  const outbox = () => daemon.deps.db.kysely.selectFrom('notification_outbox').select(['event', 'incident_uid']).orderBy('uid').execute();
 
   beforeAll(async () => {
     target = createServer((_req, res) => res.writeHead(status).end());
