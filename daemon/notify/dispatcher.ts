@@ -116,15 +116,8 @@ export function startDispatcher(deps: { db: Db; clock: Clock; config: Config; lo
     deliver: (row) =>
       deliverOne(row).catch((error: Error) => logger.error({ delivery: row.uid, err: error.message }, 'notification delivery could not be recorded')),
     failures: failureLog(logger, { failed: 'notification outbox could not be read', recovered: 'notification outbox can be read again' }),
+    // Messages this daemon queues are delivered as soon as they commit.
+    listen: (poke) => listenForQueuedMessages(db.kysely, 'notification_outbox', poke),
   });
-
-  // Messages this daemon queues are delivered as soon as they commit (outbox-bell.ts).
-  const stopListening = listenForQueuedMessages(db.kysely, 'notification_outbox', () => loop.poke());
-  return {
-    owner,
-    stop: () => {
-      stopListening();
-      return loop.stop();
-    },
-  };
+  return { owner, stop: () => loop.stop() };
 }

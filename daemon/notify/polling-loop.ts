@@ -2,8 +2,6 @@ import type { FailureLog } from '../failure-log.js';
 
 /** A running outbox loop of one daemon. */
 export interface PollingLoop {
-  /** Messages were queued and have committed: the loop looks for them now, not after its interval. */
-  poke(): void;
   /** Stops leasing and waits for the deliveries under way. */
   stop(): Promise<void>;
 }
@@ -26,6 +24,12 @@ export interface PollingLoopOptions<Row extends { uid: string }> {
   deliver: (row: Row) => Promise<void>;
   /** Where failed leases, and the first good one after them, are logged. */
   failures: FailureLog;
+  /**
+   * Subscribes `poke` to messages queued and committed by this daemon (`listenForQueuedMessages`,
+   * outbox-bell.ts), so the loop looks for them now, not after its interval; answers how to
+   * unsubscribe, which stopping does.
+   */
+  listen?: (poke: () => void) => () => void;
 }
 
 /**
@@ -34,9 +38,9 @@ export interface PollingLoopOptions<Row extends { uid: string }> {
  * is due than the last lease took (it came back full, messages were queued meanwhile, or it left
  * out a lane near its share), the loop leases again once there is room for a fifth of a lane's
  * share, so a burst is leased in a few dozen statements rather than one per delivery; otherwise
- * it sleeps `intervalMs`, and a poke (messages queued) or stopping wakes it. A lease that throws
- * is told to `failures` (unless the loop is stopping) and the loop sleeps as when nothing is
- * due. Shared by the notification dispatcher and the subscriber mailer.
+ * it sleeps `intervalMs`, and a poke (messages queued, told by `listen`) or stopping wakes it.
+ * A lease that throws is told to `failures` (unless the loop is stopping) and the loop sleeps as
+ * when nothing is due. Shared by the notification dispatcher and the subscriber mailer.
  */
 export function startPollingLoop<Row extends { uid: string }>(options: PollingLoopOptions<Row>): PollingLoop {
   // The deliveries under way, by message.
@@ -134,13 +138,14 @@ export function startPollingLoop<Row extends { uid: string }>(options: PollingLo
     await Promise.all(underWay.values());
   })();
 
+  const stopListening = options.listen?.(() => {
+    pokes++;
+    moreDue = true;
+    wake?.();
+  });
   return {
-    poke() {
-      pokes++;
-      moreDue = true;
-      wake?.();
-    },
     async stop() {
+      stopListening?.();
       stopped = true;
       wake?.();
       await loop;

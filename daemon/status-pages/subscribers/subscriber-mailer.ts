@@ -83,7 +83,7 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
   let maintenanceAt = Number.NEGATIVE_INFINITY;
   const refreshStatistics = outboxStatistics(db, 'status_page_mail');
   const maintenanceFailures = failureLog(logger, { failed: 'maintenance mail could not be queued', recovered: 'maintenance mail can be queued again' });
-  const loop = startPollingLoop<SubscriberMailRow>({
+  return startPollingLoop<SubscriberMailRow>({
     // All of it goes to one SMTP server: one lane, the slots all its own.
     slots: SLOTS,
     intervalMs: config.notify.pollIntervalSeconds * 1000,
@@ -114,13 +114,7 @@ export function startSubscriberMailer(deps: { db: Db; clock: Clock; config: Conf
     },
     deliver: (row) => deliverOne(row).catch((error: Error) => logger.error({ mail: row.uid, err: error.message }, 'subscriber mail could not be recorded')),
     failures: failureLog(logger, { failed: 'subscriber mail outbox could not be read', recovered: 'subscriber mail outbox can be read again' }),
+    // Mail this daemon queues is sent as soon as it commits.
+    listen: (poke) => listenForQueuedMessages(db.kysely, 'status_page_mail', poke),
   });
-  // Mail this daemon queues is sent as soon as it commits (outbox-bell.ts).
-  const stopListening = listenForQueuedMessages(db.kysely, 'status_page_mail', () => loop.poke());
-  return {
-    stop: () => {
-      stopListening();
-      return loop.stop();
-    },
-  };
 }

@@ -50,37 +50,18 @@ describe.each(DATABASE_KINDS)('a message leased again while its daemon still del
     expect(received).toHaveLength(1);
     // Past the message's lease (60 s) while its delivery waits on the receiver: the next polls lease it again.
     clock.advance(120_000);
-    const leasedAgain = async () =>
-      (
-        await daemon.deps.db.kysely
-          .selectFrom('notification_outbox')
-          .select('attempts')
-          .where('incident_uid', '=', opened.body.uid)
-          .where('channel_type', '=', 'webhook')
-          .executeTakeFirstOrThrow()
-      ).attempts;
-    await until(async () => (await leasedAgain()) >= 2);
-    expect(await leasedAgain()).toBeGreaterThanOrEqual(2);
-    held[0].writeHead(204).end();
-    await until(async () => {
-      const row = await daemon.deps.db.kysely
+    const webhookMessage = () =>
+      daemon.deps.db.kysely
         .selectFrom('notification_outbox')
-        .select('status')
+        .select(['attempts', 'status'])
         .where('incident_uid', '=', opened.body.uid)
         .where('channel_type', '=', 'webhook')
         .executeTakeFirstOrThrow();
-      return row.status === 'sent';
-    });
-    expect(
-      (
-        await daemon.deps.db.kysely
-          .selectFrom('notification_outbox')
-          .select('status')
-          .where('incident_uid', '=', opened.body.uid)
-          .where('channel_type', '=', 'webhook')
-          .executeTakeFirstOrThrow()
-      ).status,
-    ).toBe('sent');
+    await until(async () => (await webhookMessage()).attempts >= 2);
+    expect((await webhookMessage()).attempts).toBeGreaterThanOrEqual(2);
+    held[0].writeHead(204).end();
+    await until(async () => (await webhookMessage()).status === 'sent');
+    expect((await webhookMessage()).status).toBe('sent');
     // Another poll or two: nothing more goes out.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(received).toHaveLength(1);
