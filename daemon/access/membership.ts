@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps.js';
 import { conflict, notFound, type AppError } from '../errors.js';
 import type { Role } from './permissions.js';
 import type { Executor } from '../db/executor.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** How someone came to join, recorded in the audit log. */
 export type JoinVia = 'invitation' | 'membership_request' | 'email_pattern' | 'team_chat' | 'ldap' | 'saml';
@@ -60,7 +61,7 @@ export const memberLimitReached = (limit: number): AppError =>
 
 /**
  * Adds a user to an organization with a role, respecting its member limit, in one transaction
- * that also records `member.joined`. `inTransaction` runs in the same transaction only when the
+ * that also records `member.joined`. `whenJoined` runs in the same transaction only when the
  * user actually joined (e.g. to mark an invitation accepted), so the two succeed or fail together.
  * Never throws for the limit or an existing membership: the result says, and callers choose
  * (refuse with {@link requireJoined}, or fall back to a membership request).
@@ -68,9 +69,9 @@ export const memberLimitReached = (limit: number): AppError =>
 export async function joinOrganization(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   input: JoinInput,
-  inTransaction?: (trx: Transaction<Database>) => Promise<void>,
+  whenJoined?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<JoinResult> {
-  return deps.db.kysely.transaction().execute((trx) => joinOrganizationIn(trx, deps.clock, input, inTransaction));
+  return inTransaction(deps.db.kysely, (trx) => joinOrganizationIn(trx, deps.clock, input, whenJoined));
 }
 
 /** {@link joinOrganization} inside a transaction the caller already holds. */
@@ -78,7 +79,7 @@ export async function joinOrganizationIn(
   trx: Transaction<Database>,
   clock: Clock,
   input: JoinInput,
-  inTransaction?: (trx: Transaction<Database>) => Promise<void>,
+  whenJoined?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<JoinResult> {
   const org = await lockOrganization(trx, input.organizationUid);
   const existing = await trx
@@ -99,7 +100,7 @@ export async function joinOrganizationIn(
     targetUid: input.userUid,
     data: { ...input.data, role, via: input.via },
   });
-  if (inTransaction) await inTransaction(trx);
+  if (whenJoined) await whenJoined(trx);
   return { status: 'joined', role };
 }
 

@@ -1,5 +1,6 @@
 import { newId } from '../db/ids.js';
 import type { AppDeps } from '../deps.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** The built-in password of the first super admin; it must be changed at first sign-in. */
 export const BUILT_IN_ADMIN_PASSWORD = 'svc-admin';
@@ -15,7 +16,7 @@ export async function bootstrapFirstStart(deps: Pick<AppDeps, 'db' | 'config' | 
   const passwordHash = await deps.hasher.hash(BUILT_IN_ADMIN_PASSWORD);
   const now = deps.clock.now().toISOString();
   const email = deps.config.adminEmail;
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     const orgUid = newId();
     const created = await trx
       .insertInto('organizations')

@@ -8,6 +8,7 @@ import { issueEmailVerification, sendVerificationMail } from './email-verificati
 import { revokeUserSessions } from '../auth/sessions.js';
 import { describeLiveTokens, livePersonalTokens, revokeAllPersonalTokens } from '../auth/token-management.js';
 import { findUserByEmail, normalizeEmail, requireUser } from './users.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this e-mail address.');
 
@@ -32,31 +33,28 @@ export async function changeEmail(
   if (holder && holder.uid !== input.target.uid) throw emailTaken();
 
   const now = deps.clock.now().toISOString();
-  const { user, verification } = await deps.db.kysely
-    .transaction()
-    .execute(async (trx) => {
-      const user = await trx
-        .updateTable('users')
-        .set({ email: newEmail, email_verified: 0, updated_at: now })
-        .where('uid', '=', input.target.uid)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await revokeUserSessions(deps, user.uid, { exceptIdHash: input.keepSessionIdHash, trx });
-      if (input.revokeTokens) await revokeAllPersonalTokens(trx, deps.clock, user.uid, 'email_change');
-      const verification = await issueEmailVerification(trx, deps, { userUid: user.uid, email: newEmail, purpose: 'email_change' });
-      await recordAuditInUserOrganizations(trx, deps.clock, user.uid, {
-        kind: 'auth.email_changed',
-        actorUid: input.actor.uid,
-        targetUid: user.uid,
-        data: { oldEmail, newEmail, by: input.by },
-      });
-      return { user, verification };
-    })
-    .catch((error: unknown) => {
-      // Another account took the address between the check and the update.
-      if (isUniqueViolation(error)) throw emailTaken();
-      throw error;
+  const { user, verification } = await inTransaction(deps.db.kysely, async (trx) => {
+    const user = await trx
+      .updateTable('users')
+      .set({ email: newEmail, email_verified: 0, updated_at: now })
+      .where('uid', '=', input.target.uid)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await revokeUserSessions(deps, user.uid, { exceptIdHash: input.keepSessionIdHash, trx });
+    if (input.revokeTokens) await revokeAllPersonalTokens(trx, deps.clock, user.uid, 'email_change');
+    const verification = await issueEmailVerification(trx, deps, { userUid: user.uid, email: newEmail, purpose: 'email_change' });
+    await recordAuditInUserOrganizations(trx, deps.clock, user.uid, {
+      kind: 'auth.email_changed',
+      actorUid: input.actor.uid,
+      targetUid: user.uid,
+      data: { oldEmail, newEmail, by: input.by },
     });
+    return { user, verification };
+  }).catch((error: unknown) => {
+    // Another account took the address between the check and the update.
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  });
 
   deps.logger.info({ user: user.uid, actor: input.actor.uid, by: input.by }, 'account e-mail address changed');
   if (deps.mailer.enabled) {

@@ -6,6 +6,7 @@ import { dashboardLink, verificationMail } from '../mail/notices.js';
 import { RateLimiter } from '../limits/rate-limit.js';
 import { randomToken, sha256 } from '../crypto/tokens.js';
 import type { Executor } from '../db/executor.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** How long a verification link works. */
 export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 3600;
@@ -64,7 +65,7 @@ const INVALID = () =>
  */
 export async function consumeEmailVerification(deps: Pick<AppDeps, 'db' | 'clock'>, token: string): Promise<{ user: User; purpose: VerificationPurpose }> {
   const now = deps.clock.now().toISOString();
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     // Claiming the row with a conditional update makes a link single-use even under concurrency.
     const claimed = await trx
       .updateTable('email_verifications')

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { passwordChangedNotice } from '../mail/notices.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import { describeLiveTokens, livePersonalTokens, revokeAllPersonalTokens } from '../auth/token-management.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /**
  * Sets a new password the holder has proven they may set (the current one was verified). In one
@@ -18,7 +19,7 @@ export async function changePassword(
   const passwordHash = await deps.hasher.hash(input.newPassword);
   const now = deps.clock.now().toISOString();
   const { user } = input;
-  const revokedTokens = await deps.db.kysely.transaction().execute(async (trx) => {
+  const revokedTokens = await inTransaction(deps.db.kysely, async (trx) => {
     await trx.updateTable('users').set({ password_hash: passwordHash, must_change_password: 0, updated_at: now }).where('uid', '=', user.uid).execute();
     await revokeUserSessions(deps, user.uid, { exceptIdHash: input.keepSession?.id_hash, trx });
     const revoked = input.revokeTokens ? await revokeAllPersonalTokens(trx, deps.clock, user.uid, 'password_change') : 0;

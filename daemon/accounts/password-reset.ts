@@ -16,6 +16,7 @@ import { revokeUserSessions } from '../auth/sessions.js';
 import { revokeAllPersonalTokens } from '../auth/token-management.js';
 import { findUser, findUserByEmail, normalizeEmail } from './users.js';
 import type { Executor } from '../db/executor.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** How long a reset link works. */
 export const PASSWORD_RESET_TTL_SECONDS = 3600;
@@ -73,7 +74,7 @@ export async function issuePasswordReset(deps: Deps, user: User, requestedByUid:
   const token = randomToken(32);
   const now = deps.clock.now().toISOString();
   const expiresAt = isoIn(deps.clock, PASSWORD_RESET_TTL_SECONDS);
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     await voidResets(trx, user.uid, now);
     await trx
       .insertInto('password_resets')
@@ -126,7 +127,7 @@ export async function requestPasswordReset(deps: Deps, ctx: Context, email: stri
     // The voiding half of issuing, so an unknown address does nearly the same work; for an
     // account that may not set a password it also ends links from before the parameter changed.
     const now = deps.clock.now().toISOString();
-    await deps.db.kysely.transaction().execute((trx) => voidResets(trx, user?.uid ?? '', now));
+    await inTransaction(deps.db.kysely, (trx) => voidResets(trx, user?.uid ?? '', now));
     if (user) mail = externalAccountMail({ to: user.email, baseUrl: deps.config.baseUrl });
   }
   if (mail) sendLater(deps, mail);
@@ -162,7 +163,7 @@ export async function confirmPasswordReset(deps: Deps & Pick<AppDeps, 'hasher'>,
   const passwordHash = await deps.hasher.hash(newPassword);
 
   const now = deps.clock.now().toISOString();
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     // A conditional update claims the link, so two concurrent uses cannot both succeed.
     const claimed = await trx
       .updateTable('password_resets')

@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import type { TokenView } from './personal-tokens.js';
 import type { Executor } from '../db/executor.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** The user's tokens that still exist (not revoked; expired ones are listed as such), newest first. */
 export async function listPersonalTokens(deps: Pick<AppDeps, 'db'>, userUid: string): Promise<TokenView[]> {
@@ -37,7 +38,7 @@ export async function listPersonalTokens(deps: Pick<AppDeps, 'db'>, userUid: str
 
 /** Revokes one of the user's own tokens (404 for anyone else's); revoking twice is harmless. */
 export async function revokePersonalToken(deps: Pick<AppDeps, 'db' | 'clock'>, userUid: string, tokenUid: string): Promise<void> {
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     const row = await trx.selectFrom('personal_tokens').selectAll().where('uid', '=', tokenUid).where('user_uid', '=', userUid).executeTakeFirst();
     if (!row) throw notFound('Access token not found.');
     if (row.revoked_at) return;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
 import { sha256 } from '../crypto/tokens.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** How many recovery codes a confirmation issues. */
 export const RECOVERY_CODE_COUNT = 10;
@@ -23,7 +24,7 @@ function newCode(): string {
 export async function issueRecoveryCodes(deps: Deps, userUid: string): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
   const now = deps.clock.now().toISOString();
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     await trx.deleteFrom('recovery_codes').where('user_uid', '=', userUid).execute();
     await trx
       .insertInto('recovery_codes')

@@ -1,4 +1,5 @@
 import type { Executor } from './executor.js';
+import { inTransaction } from './in-transaction.js';
 
 /**
  * A database fault that is no bug of ours and passes by itself: PostgreSQL does not answer, or
@@ -66,7 +67,7 @@ export class WriteHealth {
   async probe(db: Executor): Promise<string | undefined> {
     if (!this.fault) return undefined;
     try {
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         const now = new Date().toISOString();
         await trx
           .insertInto('parameters')

@@ -1,21 +1,27 @@
+import type { Kysely, Transaction } from 'kysely';
 import type { Executor } from './executor.js';
+import type { Database } from './schema.js';
 
 /**
  * What to do once a transaction begun by `inTransaction` has committed, each hook told the
  * database the transaction ran on. A hook registered twice runs once. Kept per transaction, and
  * only while it lives.
  */
-const commitHooks = new WeakMap<Executor, Set<(db: Executor) => void>>();
+const commitHooks = new WeakMap<Kysely<any>, Set<(db: Executor) => void>>();
 
-/** Runs `fn` in a transaction, or directly when `db` already is one, so that callers can compose. */
-export async function inTransaction<T>(db: Executor, fn: (trx: Executor) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return fn(db);
-  let transaction: Executor | undefined;
+/**
+ * Runs `fn` in a transaction, or directly when `db` already is one, so that callers can compose.
+ * Every transaction of the daemon begins here (test/architecture/transactions.test.ts), so that
+ * its commit hooks run.
+ */
+export async function inTransaction<T, DB = Database>(db: Kysely<DB>, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db as Transaction<DB>);
+  let transaction: Transaction<DB> | undefined;
   const result = await db.transaction().execute((trx) => {
     transaction = trx;
     return fn(trx);
   });
-  for (const hook of commitHooks.get(transaction!) ?? []) hook(db);
+  for (const hook of commitHooks.get(transaction!) ?? []) hook(db as Kysely<any>);
   return result;
 }
 
@@ -25,7 +31,7 @@ export async function inTransaction<T>(db: Executor, fn: (trx: Executor) => Prom
  * a hook may make something happen sooner, never be what makes it happen at all. Hooks run
  * before `inTransaction` answers and must not throw: the transaction has committed.
  */
-export function afterCommit(trx: Executor, hook: (db: Executor) => void): void {
+export function afterCommit(trx: Kysely<any>, hook: (db: Executor) => void): void {
   if (!trx.isTransaction) return hook(trx);
   let hooks = commitHooks.get(trx);
   if (!hooks) commitHooks.set(trx, (hooks = new Set()));

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { inTransaction } from './in-transaction.js';
 
 /**
  * PostgreSQL keeps check results in one partition per UTC day (`check_results_YYYYMMDD`, a range
@@ -70,7 +71,7 @@ export async function createDayPartition(trx: Kysely<any>, dayStartMs: number): 
 
 /** Runs `fn` in a transaction holding the partition lock, waiting at most LOCK_TIMEOUT for any table lock. */
 export async function withPartitionLock<T>(db: Kysely<any>, fn: (trx: Kysely<any>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(${PARTITION_LOCK})`.execute(trx);
     await sql`set local lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
     return fn(trx);

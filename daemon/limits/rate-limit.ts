@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -37,7 +38,7 @@ export class RateLimiter {
     // crash can forget the last moment's attempts, never let more through than it counted.
     const { rows } =
       this.deps.db.kind === 'postgres'
-        ? await this.deps.db.kysely.transaction().execute(async (trx) => {
+        ? await inTransaction(this.deps.db.kysely, async (trx) => {
             await sql`set local synchronous_commit = off`.execute(trx);
             return upsert.execute(trx);
           })

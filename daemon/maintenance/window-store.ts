@@ -6,6 +6,7 @@ import type { MaintenanceWindowsTable } from '../db/schema.js';
 import { validationFailed, type ValidationIssue } from '../errors.js';
 import { labelsMatch, scheduleOf } from './coverage.js';
 import { currentOrNext, isTimeZone, recurrenceProblem } from './recurrence.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 // The persistence of maintenance windows, shared by the REST routes and the import.
 
@@ -146,7 +147,7 @@ export async function createWindow(db: Executor, orgUid: string, fields: WindowF
     created_at: at,
     updated_at: at,
   };
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const checkUids = await resolveChecks(trx, orgUid, fields.checks);
     await trx.insertInto('maintenance_windows').values(row).execute();
     await replaceChecks(trx, row.uid, checkUids);
@@ -162,7 +163,7 @@ export async function updateWindow(
   changes: Partial<WindowFields>,
   now: Date,
 ): Promise<MaintenanceWindow | undefined> {
-  const found = await db.transaction().execute(async (trx) => {
+  const found = await inTransaction(db, async (trx) => {
     const row = await trx.selectFrom('maintenance_windows').selectAll().where('organization_uid', '=', orgUid).where('uid', '=', uid).executeTakeFirst();
     if (!row) return false;
     const schedule = {

@@ -4,6 +4,7 @@ import { roleRank, type Role } from '../access/permissions.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Organization, User } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 export { GROUP_ROLES, type GroupRole } from '../../contract/enterprise-sign-in.js';
 
@@ -22,7 +23,7 @@ export async function readGroupRoles(deps: Pick<AppDeps, 'db'>, organizationUid:
 
 /** Replaces an organization's whole mapping in one transaction, recording who changed it. */
 export async function replaceGroupRoles(deps: Deps, org: Organization, actorUid: string, mapping: Record<string, GroupRole>): Promise<void> {
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     // Two replacements at once take turns, so neither inserts a row the other just inserted.
     await lockOrganization(trx, org.uid);
     await trx.deleteFrom('group_roles').where('organization_uid', '=', org.uid).execute();
@@ -69,7 +70,7 @@ export async function applyGroupRoles(
   for (const [organizationUid, role] of best) {
     const fromGroups = mapped.some((row) => row.organization_uid === organizationUid);
     outcomes.push(
-      await deps.db.kysely.transaction().execute(async (trx) => {
+      await inTransaction(deps.db.kysely, async (trx) => {
         const joined = await joinOrganizationIn(trx, deps.clock, {
           organizationUid,
           userUid: user.uid,

@@ -13,6 +13,7 @@ import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { dashboardLink, invitationMail, maskEmail } from '../mail/notices.js';
 import type { Actor } from './members.js';
 import type { Invitation as ContractInvitation } from '../../contract/responses.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** How long an invitation link works. */
 export const INVITATION_TTL_SECONDS = 7 * 86400;
@@ -69,7 +70,7 @@ export async function createInvitation(
     revoked_at: null,
     created_at: now.toISOString(),
   };
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     await trx
       .updateTable('invitations')
       .set({ revoked_at: now.toISOString() })
@@ -142,7 +143,7 @@ export async function listInvitations(deps: Pick<AppDeps, 'db' | 'clock'>, organ
 /** Withdraws a pending invitation; its link stops working. */
 export async function revokeInvitation(deps: Pick<AppDeps, 'db' | 'clock'>, input: { organizationUid: string; uid: string; actorUid: string }): Promise<void> {
   const now = deps.clock.now().toISOString();
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     const row = await trx
       .selectFrom('invitations')
       .selectAll()

@@ -7,6 +7,7 @@ import type { AppDeps } from '../deps.js';
 import { conflict, notFound } from '../errors.js';
 import type { Member as ContractMember } from '../../contract/responses.js';
 import type { Executor } from '../db/executor.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -65,7 +66,7 @@ async function revokeMemberTokens(trx: Executor, organizationUid: string, userUi
  * demoted. Runs under the organization's lock, so two owners demoting each other cannot both win.
  */
 export async function changeMemberRole(deps: Deps, input: { organizationUid: string; actorUid: string; userUid: string; role: Role }): Promise<MemberView> {
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     await lockOrganization(trx, input.organizationUid);
     const actorRole = await lockedActorRole(trx, input.organizationUid, input.actorUid);
     const member = await trx
@@ -102,7 +103,7 @@ export async function changeMemberRole(deps: Deps, input: { organizationUid: str
  * tokens for this organization, so that re-admitting them later does not revive old tokens.
  */
 export async function removeMember(deps: Deps, input: { organizationUid: string; actorUid: string; userUid: string }): Promise<void> {
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     await lockOrganization(trx, input.organizationUid);
     const actorRole = await lockedActorRole(trx, input.organizationUid, input.actorUid);
     const member = await trx
@@ -126,7 +127,7 @@ export async function removeMember(deps: Deps, input: { organizationUid: string;
  * deleted. Runs under the organization's lock, so two last owners cannot both leave.
  */
 export async function leaveOrganization(deps: Deps, input: { organizationUid: string; userUid: string }): Promise<void> {
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     await lockOrganization(trx, input.organizationUid);
     const member = await trx
       .selectFrom('members')
@@ -152,7 +153,7 @@ export async function grantOwnershipAsSuperAdmin(
   deps: Deps,
   input: { organizationUid: string; organizationSlug: string; actorUid: string; userUid: string },
 ): Promise<MemberView> {
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     await lockOrganization(trx, input.organizationUid);
     const member = await trx
       .selectFrom('members')

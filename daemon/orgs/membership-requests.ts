@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps.js';
 import { conflict, notFound } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import type { MembershipRequest as ContractMembershipRequest } from '../../contract/responses.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -25,7 +26,7 @@ export async function requestMembership(
   deps: Deps,
   input: { organizationUid: string; userUid: string; via: MembershipRequestVia; message: string | null },
 ): Promise<'pending' | 'already-pending' | 'already-member'> {
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     await lockOrganization(trx, input.organizationUid);
     const member = await trx
       .selectFrom('members')
@@ -110,7 +111,7 @@ export async function decideMembershipRequest(
 ): Promise<{ status: 'approved' | 'rejected'; userUid: string; role?: Role }> {
   const role = input.role ?? 'user';
   if (input.decision === 'approve' && role === 'owner') requirePermission(input.actorRole, 'members:manage-owners');
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     await lockOrganization(trx, input.organizationUid);
     const request = await trx
       .selectFrom('membership_requests')
@@ -183,7 +184,7 @@ export async function listOwnMembershipRequests(
  * no longer pending.
  */
 export async function withdrawMembershipRequest(deps: Deps, input: { requestUid: string; userUid: string }): Promise<void> {
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     const request = await trx
       .selectFrom('membership_requests')
       .selectAll()

@@ -12,6 +12,7 @@ import { plainNameField } from '../plain-text.js';
 import { deleteParameter, readParameter, writeParameter } from '../parameters.js';
 import { EMAIL_PATTERN_PARAMETER } from './email-pattern.js';
 import type { Organization as ContractOrganization } from '../../contract/responses.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -65,7 +66,7 @@ export async function createOrganization(
 ): Promise<Organization> {
   const now = deps.clock.now().toISOString();
   const org: Organization = { uid: newId(), slug: input.slug, name: input.name, member_limit: null, created_at: now };
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     const limit = deps.config.organizations.perUserLimit;
     if (limit > 0 && !user.super_admin) {
       // The user's row is locked first (a no-op update), so parallel creations count one by one.
@@ -139,7 +140,7 @@ export async function updateOrganization(deps: Deps, org: Organization, actorUid
   }
   if (Object.keys(changed).length === 0) return org;
   // The row, the parameter and the audit entry: all of them or none.
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     const inTrx = { ...deps, db: { ...deps.db, kysely: trx } };
     if (changed.name || changed.memberLimit) {
       await trx.updateTable('organizations').set({ name: updated.name, member_limit: updated.member_limit }).where('uid', '=', org.uid).execute();
@@ -159,7 +160,7 @@ export async function updateOrganization(deps: Deps, org: Organization, actorUid
  * the same transaction.
  */
 export async function deleteOrganization(deps: Deps, org: Organization, actorUid: string): Promise<void> {
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     const memberCount = await countMembers(trx, org.uid);
     await trx.deleteFrom('organizations').where('uid', '=', org.uid).execute();
     await recordSystemAudit(trx, deps.clock, {

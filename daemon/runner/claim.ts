@@ -3,6 +3,7 @@ import type { StoredCheck } from '../checks/check-rows.js';
 import { rowToCheck } from '../checks/check-rows.js';
 import type { Db } from '../db/connect.js';
 import { preparedRead } from '../db/prepared-read.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** A run this runner has claimed: the check as it is now, and when the run is due. */
 export interface ClaimedRun {
@@ -32,7 +33,7 @@ export async function claimDue(
   options: { nowMs: number; horizonMs: number; limit: number; leaseMs: number; skipOrganizations?: readonly string[] },
 ): Promise<ClaimedRun[]> {
   if (options.limit <= 0) return [];
-  return db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(db.kysely, async (trx) => {
     const rows = await dueRunsQuery(trx, db.kind, options).execute();
     if (rows.length === 0) return [];
     const runs = rows.map(

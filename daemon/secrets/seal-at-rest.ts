@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { CIPHERTEXT_PREFIX, isEncrypted, keyIdOf, type Keyring } from './keyring.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** A column that holds a secret which must be read back, and so is stored encrypted. */
 interface SealedColumn {
@@ -40,7 +41,7 @@ export async function sealAtRest(db: Db, keyring: Keyring, mode: 'plaintext' | '
     const rows = (await query.execute()) as Record<string, string>[];
     const due = rows.filter((row) => stale(row[column]));
     for (let start = 0; start < due.length; start += BATCH) {
-      await kysely.transaction().execute(async (trx) => {
+      await inTransaction(kysely, async (trx) => {
         for (const row of due.slice(start, start + BATCH)) {
           const plain = isEncrypted(row[column]) ? keyring.decrypt(row[column]) : row[column];
           let update = trx

@@ -6,6 +6,7 @@ import { conflict, validationFailed } from '../errors.js';
 import { toPage, type Page, type PageRequest } from '../http/pagination.js';
 import { isUniqueViolation } from '../checks/unique-violation.js';
 import type { Executor } from '../db/executor.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** A status page as the API answers it. */
 export type StatusPageView = StatusPage;
@@ -107,7 +108,7 @@ export async function createStatusPage(db: Executor, orgUid: string, fields: Sta
     created_at: at,
     updated_at: at,
   };
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const checkUids = await resolveChecks(trx, orgUid, fields.checks);
     const inserted = await trx
       .insertInto('status_pages')
@@ -135,7 +136,7 @@ export async function updateStatusPage(
 ): Promise<StatusPageView | undefined> {
   const newSlug = changes.slug ?? slug;
   try {
-    const found = await db.transaction().execute(async (trx) => {
+    const found = await inTransaction(db, async (trx) => {
       const row = await findRow(trx, orgUid, slug);
       if (!row) return false;
       if (newSlug !== slug && (await findRow(trx, orgUid, newSlug))) throw slugTaken(newSlug);

@@ -7,6 +7,7 @@ import { accountClaimedNotice, claimUnverifiedAccount } from '../../accounts/cla
 import { SignInError } from './provider-error.js';
 import { registrationPatternAllows } from '../../accounts/registration-pattern.js';
 import type { Executor } from '../../db/executor.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger' | 'mailer' | 'caches'>;
 
@@ -74,7 +75,7 @@ async function resolveOnce(deps: Deps, provider: string, profile: ExternalProfil
  * holder ends in the same transaction as the link (docs/oauth.md, "Unverified accounts").
  */
 async function claimAccount(deps: Deps, provider: string, profile: ExternalProfile, user: User): Promise<{ user: User; created: boolean }> {
-  const claimed = await deps.db.kysely.transaction().execute(async (trx) => {
+  const claimed = await inTransaction(deps.db.kysely, async (trx) => {
     // Only while the account still has this address and it is still unverified.
     const still = await trx
       .selectFrom('users')

@@ -2,6 +2,7 @@ import { recordAudit } from '../../audit/audit-log.js';
 import type { AppDeps } from '../../deps.js';
 import { newId } from '../../db/ids.js';
 import { withoutControlCharacters } from '../../plain-text.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** Links are per provider; only the team-chat platform has workspaces. */
 const PROVIDER = 'team_chat';
@@ -45,7 +46,7 @@ export async function linkWorkspace(
   input: { organizationUid: string; workspaceId: string; workspaceName: string | null; actorUid: string },
 ): Promise<void> {
   const now = deps.clock.now().toISOString();
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     await trx
       .insertInto('workspace_links')
       .values({
@@ -74,7 +75,7 @@ export async function linkWorkspace(
 
 /** Removes the link: workspace members no longer join by it. Returns whether there was one. */
 export async function unlinkWorkspace(deps: Deps, input: { organizationUid: string; actorUid: string }): Promise<boolean> {
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     const removed = await trx
       .updateTable('workspace_links')
       .set({ removed_at: deps.clock.now().toISOString() })
@@ -112,7 +113,7 @@ export async function createWorkspaceOrganization(
     const slug = attempt === 0 ? stem : `${stem.slice(0, 40)}-${attempt + 1}`;
     const now = deps.clock.now().toISOString();
     const uid = newId();
-    const created = await deps.db.kysely.transaction().execute(async (trx) => {
+    const created = await inTransaction(deps.db.kysely, async (trx) => {
       const inserted = await trx
         .insertInto('organizations')
         .values({ uid, slug, name, member_limit: null, created_at: now })

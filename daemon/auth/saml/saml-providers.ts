@@ -4,6 +4,7 @@ import type { Organization, SamlProvidersTable } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { validationFailed } from '../../errors.js';
 import { fetchIdpMetadata, parseIdpMetadata } from './idp-metadata.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'memberEgress'>;
 
@@ -82,7 +83,7 @@ export async function storeSamlProvider(
     created_at: now,
     updated_at: now,
   };
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(deps.db.kysely, async (trx) => {
     // One upsert, so two first configurations at once both succeed (the last one wins).
     const { organization_uid: _key, ...replaced } = row;
     await trx
@@ -102,7 +103,7 @@ export async function storeSamlProvider(
 
 /** Removes an organization's identity provider (and with it "SAML required"); false when there was none. */
 export async function deleteSamlProvider(deps: Deps, org: Organization, actorUid: string): Promise<boolean> {
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(deps.db.kysely, async (trx) => {
     const deleted = await trx.deleteFrom('saml_providers').where('organization_uid', '=', org.uid).executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) return false;
     await trx.deleteFrom('saml_requests').where('organization_uid', '=', org.uid).execute();

@@ -5,6 +5,7 @@ import { type Occurrence, occurrencesBetween } from '../../maintenance/recurrenc
 import { publicPageLinks } from '../public/public-links.js';
 import { type CoveringWindow, windowsCovering } from '../public/public-maintenance.js';
 import { type SubscriberMessage, mailSubscribers } from './subscriber-outbox.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 // The mail a public page's subscribers get about the maintenance of its checks: a day before an
 // occurrence ('scheduled') and when it begins ('started'), each once per page, window and
@@ -101,7 +102,7 @@ async function queueOnce(
   message: SubscriberMessage,
   now: Date,
 ) {
-  return db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(db.kysely, async (trx) => {
     const recorded = await trx
       .insertInto('status_page_maintenance_mail')
       .values({
