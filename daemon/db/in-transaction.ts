@@ -27,9 +27,10 @@ export async function inTransaction<T, DB = Database>(db: Kysely<DB>, fn: (trx: 
 
 /**
  * Runs `hook` once the transaction `trx` commits, or at once when `trx` is not a transaction.
- * Only a transaction begun by `inTransaction` runs its hooks: one begun elsewhere drops them, so
- * a hook may make something happen sooner, never be what makes it happen at all. Hooks run
- * before `inTransaction` answers and must not throw: the transaction has committed.
+ * Only a transaction begun by `inTransaction` runs its hooks (the daemon begins none elsewhere; a
+ * bench or a test may, and drops them), so a hook may make something happen sooner, never be
+ * what makes it happen at all. Hooks run before `inTransaction` answers and must not throw: the
+ * transaction has committed.
  */
 export function afterCommit(trx: Kysely<any>, hook: (db: Executor) => void): void {
   if (!trx.isTransaction) return hook(trx);
