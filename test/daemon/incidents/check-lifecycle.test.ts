@@ -1,60 +1,27 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '../../../daemon/clock.js';
-import type { Runner } from '../../../daemon/runner/runner.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
-import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
-import { startFakeReceivers, type FakeReceivers } from '../../support/fakes/notify-receivers.js';
-import { testRunner } from '../../support/runner.js';
+import type { TestDaemon } from '../../support/daemon.js';
+import { startEngineSuite, type EngineSuite } from '../../support/engine-suite.js';
 
 // Pausing or deleting a check that is down resolves its incident at once, saying why, and
 // notifies it: nothing else would ever resolve it. Pausing shows in the state history at once.
 describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s]', (kind) => {
-  const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
+  let suite: EngineSuite;
   let daemon: TestDaemon;
   let admin: string;
-  let runner: Runner;
-  let target: Server;
-  let receiver: FakeReceivers;
-  const nextRun = async () => {
-    clock.advance(30_000);
-    await runner.tick();
-  };
+  const nextRun = () => suite.nextRun();
 
   beforeAll(async () => {
-    target = createServer((_req, res) => res.writeHead(503).end());
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    receiver = await startFakeReceivers();
-    daemon = await startTestDaemon(kind, { clock });
-    admin = await daemon.adminToken();
-    runner = testRunner(daemon, clock);
-    expect(
-      (
-        await daemon.request('POST', '/orgs/default/notification-channels', {
-          token: admin,
-          body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` }, default: true },
-        })
-      ).status,
-    ).toBe(201);
-    const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`;
-    for (const name of ['Shop', 'Blog']) {
-      const created = await daemon.request('POST', '/orgs/default/checks', {
-        token: admin,
-        body: { name, type: 'http', intervalSeconds: 30, target: url, thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 2000 } },
-      });
-      expect(created.status).toBe(201);
-    }
+    suite = await startEngineSuite(kind);
+    ({ daemon, admin } = suite);
+    suite.status = 503;
+    for (const name of ['Shop', 'Blog']) await suite.createCheck(name);
     await nextRun();
     await nextRun();
-    const opened = await receiver.waitFor('/hook', 2);
+    const opened = await suite.receiver.waitFor('/hook', 2);
     expect(opened.map((message) => message.json.event)).toEqual(['incident.opened', 'incident.opened']);
   });
-  afterAll(async () => {
-    await daemon.stop();
-    await receiver.close();
-    await new Promise<void>((resolve) => target.close(() => resolve()));
-  });
+  afterAll(() => suite.stop());
 
   const incidentOf = async (slug: string) => {
     const list = await daemon.request('GET', '/orgs/default/incidents', { token: admin });
@@ -72,7 +39,7 @@ describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s
       resolution: 'check-paused',
       openingMessage: 'expected status 200-299, got 503',
     });
-    const [, , resolved] = await receiver.waitFor('/hook', 3);
+    const [, , resolved] = await suite.receiver.waitFor('/hook', 3);
     expect(resolved.json).toMatchObject({
       event: 'incident.resolved',
       check: { slug: 'shop' },
@@ -92,14 +59,14 @@ describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s
     const changes = await daemon.request('GET', '/orgs/default/state-changes', { token: admin });
     expect(changes.body.items[0]).toMatchObject({ checkSlug: 'shop', from: 'paused', to: 'pending' });
     await nextRun();
-    const messages = await receiver.waitFor('/hook', 4);
+    const messages = await suite.receiver.waitFor('/hook', 4);
     expect(messages[3].json).toMatchObject({ event: 'incident.opened', check: { slug: 'shop' } });
   });
 
   it('deleting resolves the incident as check-deleted and notifies it', async () => {
     expect((await daemon.request('DELETE', '/orgs/default/checks/blog', { token: admin })).status).toBe(204);
     expect(await incidentOf('blog')).toMatchObject({ status: 'resolved', resolvedBySystem: true, resolution: 'check-deleted' });
-    const messages = await receiver.waitFor('/hook', 5);
+    const messages = await suite.receiver.waitFor('/hook', 5);
     expect(messages[4].json).toMatchObject({
       event: 'incident.resolved',
       check: { slug: 'blog' },

@@ -1,79 +1,42 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '../../../daemon/clock.js';
-import type { Runner } from '../../../daemon/runner/runner.js';
 import { DATABASE_KINDS } from '../../support/databases.js';
-import { startTestDaemon, type TestDaemon } from '../../support/daemon.js';
-import { startFakeReceivers, type FakeReceivers } from '../../support/fakes/notify-receivers.js';
-import { testRunner } from '../../support/runner.js';
+import type { TestDaemon } from '../../support/daemon.js';
+import { startEngineSuite, type EngineSuite } from '../../support/engine-suite.js';
 
 // A covered check that fails during a window opens nothing and sends nothing; when the window
 // ends and it still fails, its incident opens and is notified then. The runner, the target and
 // the webhook receiver are real, on loopback.
 
 describe.each(DATABASE_KINDS)('a maintenance window holds back incidents and notifications [%s]', (kind) => {
-  const clock = manualClock(new Date('2026-03-01T10:00:00Z'));
+  let suite: EngineSuite;
   let daemon: TestDaemon;
-  let runner: Runner;
-  let target: Server;
-  let receiver: FakeReceivers;
   let admin: string;
-  let status = 200;
-  const nextRun = async () => {
-    clock.advance(30_000);
-    await runner.tick();
-  };
+  const nextRun = () => suite.nextRun();
   const check = async () => (await daemon.request('GET', '/orgs/default/checks/shop', { token: admin })).body;
   const incidents = () => daemon.deps.db.kysely.selectFrom('incidents').select(['uid', 'status']).execute();
   const outbox = () => daemon.deps.db.kysely.selectFrom('notification_outbox').select(['event', 'incident_uid']).orderBy('uid').execute();
 
   beforeAll(async () => {
-    target = createServer((_req, res) => res.writeHead(status).end());
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    receiver = await startFakeReceivers();
-    daemon = await startTestDaemon(kind, { clock });
-    admin = await daemon.adminToken();
-    runner = testRunner(daemon, clock);
-    const channel = await daemon.request('POST', '/orgs/default/notification-channels', {
-      token: admin,
-      body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` }, default: true },
-    });
-    expect(channel.status).toBe(201);
+    suite = await startEngineSuite(kind);
+    ({ daemon, admin } = suite);
     // The window names no check: it covers the shop's checks by label, the check comes later.
     const window = await daemon.request('POST', '/orgs/default/maintenance-windows', {
       token: admin,
       body: { title: 'Database upgrade', startsAt: '2026-03-01T10:01:00Z', endsAt: '2026-03-01T10:05:00Z', labels: { team: 'shop' } },
     });
     expect(window.status).toBe(201);
-    const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`;
-    const created = await daemon.request('POST', '/orgs/default/checks', {
-      token: admin,
-      body: {
-        name: 'Shop',
-        type: 'http',
-        intervalSeconds: 30,
-        target: url,
-        labels: { team: 'shop' },
-        thresholds: { failuresBeforeDown: 1, successesBeforeUp: 1, timeoutMs: 2000 },
-      },
-    });
-    expect(created.status).toBe(201);
+    await suite.createCheck('Shop', { labels: { team: 'shop' } });
   });
-  afterAll(async () => {
-    await daemon.stop();
-    await receiver.close();
-    await new Promise<void>((resolve) => target.close(() => resolve()));
-  });
+  afterAll(() => suite.stop());
 
   it('runs and keeps the results in the window, opens and sends nothing, and opens the incident after it', async () => {
     await nextRun(); // 10:00:30
     expect((await check()).state).toBe('up');
-    status = 503;
+    suite.status = 503;
     let inWindow = 0;
-    while (clock.now().getTime() < Date.parse('2026-03-01T10:04:30Z')) {
+    while (suite.clock.now().getTime() < Date.parse('2026-03-01T10:04:30Z')) {
       await nextRun();
-      if (clock.now().getTime() >= Date.parse('2026-03-01T10:01:00Z')) inWindow++;
+      if (suite.clock.now().getTime() >= Date.parse('2026-03-01T10:01:00Z')) inWindow++;
     }
     expect(inWindow).toBeGreaterThanOrEqual(6);
     const during = await check();
@@ -101,7 +64,7 @@ describe.each(DATABASE_KINDS)('a maintenance window holds back incidents and not
     const [incident] = await incidents();
     expect(incident).toMatchObject({ status: 'open' });
     expect(await outbox()).toContainEqual({ event: 'incident.opened', incident_uid: incident.uid });
-    const [opened] = await receiver.waitFor('/hook', 1);
+    const [opened] = await suite.receiver.waitFor('/hook', 1);
     expect(opened.json).toMatchObject({ event: 'incident.opened', check: { slug: 'shop' } });
     const changes = await daemon.request('GET', '/orgs/default/state-changes', { token: admin });
     expect(changes.body.items.map((c: { from: string; to: string }) => `${c.from}>${c.to}`).reverse()).toEqual([
@@ -117,8 +80,8 @@ describe.each(DATABASE_KINDS)('a maintenance window holds back incidents and not
       token: admin,
       body: {
         title: 'Fix',
-        startsAt: new Date(clock.now().getTime() + 10_000).toISOString(),
-        endsAt: new Date(clock.now().getTime() + 70_000).toISOString(),
+        startsAt: new Date(suite.clock.now().getTime() + 10_000).toISOString(),
+        endsAt: new Date(suite.clock.now().getTime() + 70_000).toISOString(),
         checks: ['shop'],
       },
     });
@@ -126,7 +89,7 @@ describe.each(DATABASE_KINDS)('a maintenance window holds back incidents and not
     await nextRun();
     expect((await check()).state).toBe('maintenance');
     expect(await incidents()).toEqual([{ uid: incident.uid, status: 'open' }]);
-    status = 200;
+    suite.status = 200;
     await nextRun();
     expect((await check()).state).toBe('maintenance');
     await nextRun();
