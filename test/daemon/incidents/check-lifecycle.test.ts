@@ -21,7 +21,7 @@ describe.each(DATABASE_KINDS)('pausing and deleting a check end its incident [%s
     const opened = await suite.receiver.waitFor('/hook', 2);
     expect(opened.map((message) => message.json.event)).toEqual(['incident.opened', 'incident.opened']);
   });
-  afterAll(() => suite.stop());
+  afterAll(() => suite?.stop());
 
   const incidentOf = async (slug: string) => {
     const list = await daemon.request('GET', '/orgs/default/incidents', { token: admin });

@@ -27,7 +27,7 @@ describe.each(DATABASE_KINDS)('a maintenance window holds back incidents and not
     expect(window.status).toBe(201);
     await suite.createCheck('Shop', { labels: { team: 'shop' } });
   });
-  afterAll(() => suite.stop());
+  afterAll(() => suite?.stop());
 
   it('runs and keeps the results in the window, opens and sends nothing, and opens the incident after it', async () => {
     await nextRun(); // 10:00:30

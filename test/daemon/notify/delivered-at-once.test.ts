@@ -18,7 +18,7 @@ describe.each(DATABASE_KINDS)('messages a daemon queues go out as they commit, n
     await suite.createCheck('Shop');
     // The dispatcher's first look, at its start, found nothing: it now sleeps ten minutes.
   });
-  afterAll(() => suite.stop());
+  afterAll(() => suite?.stop());
 
   it('delivers an incident a member opens, and its acknowledgement, within seconds', async () => {
     const opened = await suite.daemon.request('POST', '/orgs/default/incidents', { token: suite.admin, body: { title: 'Mail is slow' } });

@@ -9,7 +9,7 @@ describe.each(DATABASE_KINDS)('incidents the engine opens and resolves are notif
     suite = await startEngineSuite(kind);
     await suite.createCheck('Shop');
   });
-  afterAll(() => suite.stop());
+  afterAll(() => suite?.stop());
 
   it('sends opened with the failing result’s message, then resolved', async () => {
     await suite.nextRun();
