@@ -7,7 +7,7 @@ import { DeliveryError } from '../../notify/delivery-error.js';
 import { failureLog } from '../../failure-log.js';
 import { listenForQueuedMessages } from '../../notify/outbox-bell.js';
 import { outboxStatistics } from '../../notify/outbox-statistics.js';
-import { startPollingLoop } from '../../notify/polling-loop.js';
+import { startPollingLoop, type PollingLoop } from '../../notify/polling-loop.js';
 import type { MailSender } from '../../notify/mail-sender.js';
 import { subscriptionLinks } from '../public/public-links.js';
 import { pruneMaintenanceMail, queueMaintenanceMail } from './maintenance-mail.js';
@@ -20,11 +20,8 @@ const PRUNE_EVERY_MS = 3600_000;
 /** The maintenance mail due is looked for once per this much of the daemon's clock. */
 const MAINTENANCE_EVERY_MS = 60_000;
 
-/** The running subscriber-mail loop of one daemon. */
-export interface SubscriberMailer {
-  /** Stops leasing and waits for the mails under way. */
-  stop(): Promise<void>;
-}
+/** The running subscriber-mail loop of one daemon: the outbox's polling loop itself. */
+export type SubscriberMailer = PollingLoop;
 
 /** The mail as it goes out: the text with its link, and for news the RFC 8058 one-click headers. */
 export function finishedMail(row: SubscriberMailRow, links: { confirm: string; unsubscribe: string }): { text: string; headers?: Record<string, string> } {
