@@ -206,6 +206,37 @@ describe.each(DATABASE_KINDS)('public status pages, feeds and badges [%s]', (kin
     }
   });
 
+  it('tags the HTML page by what it shows: the same tag while nothing changes, a new page once something does', async () => {
+    const path = '/status/default/status';
+    const revalidate = (etag: string) => get(path, { 'if-none-match': etag, 'cache-control': 'max-age=0' });
+    const first = await get(path);
+    const etag = first.headers.get('etag')!;
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    expect(etag).toMatch(/-gz"$/);
+    const page = await first.text();
+    // Again: the same tag, and the same page (its compressed body from the cache).
+    const again = await get(path);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(await again.text()).toBe(page);
+    // Without gzip: its own tag, and the same page.
+    const plain = await get(path, { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('etag')).toBe(etag.replace('-gz"', '"'));
+    expect(await plain.text()).toBe(page);
+
+    try {
+      expect((await daemon.request('PATCH', '/orgs/default/status-pages/status', { token: admin, body: { description: 'Changed <now>' } })).status).toBe(200);
+      const changed = await revalidate(etag);
+      expect(changed.status).toBe(200);
+      expect(await changed.text()).toContain('Changed &lt;now&gt;');
+      const newTag = changed.headers.get('etag')!;
+      expect(newTag).not.toBe(etag);
+      expect((await revalidate(newTag)).status).toBe(304);
+    } finally {
+      await daemon.request('PATCH', '/orgs/default/status-pages/status', { token: admin, body: { description: 'Our public services.' } });
+    }
+  });
+
   it('draws badges of the state and the uptime of checks on a public page', async () => {
     const status = await get('/api/v1/public/badges/default/payments/status.svg');
     expect(status.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');

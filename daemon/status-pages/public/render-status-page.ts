@@ -102,6 +102,12 @@ ${update.checks.length ? markup`<p class="muted">Affects: ${update.checks.join('
 </li>`;
 }
 
+/** Where a status page's feed is, and where its form subscribes (absent when the server sends no mail). */
+export interface StatusPageLinks {
+  feed: string;
+  subscribe?: string;
+}
+
 /**
  * The public status page as one small HTML document that works without JavaScript: the overall
  * state, the open updates, each check's state in words (and the state of an open update naming
@@ -109,7 +115,7 @@ ${update.checks.length ? markup`<p class="muted">Affects: ${update.checks.join('
  * updates of 90 days, and a form to subscribe by e-mail (none when `links.subscribe` is absent:
  * the server sends no mail).
  */
-export function renderStatusPage(status: PublicStatus, links: { feed: string; subscribe?: string }): string {
+export function renderStatusPage(status: PublicStatus, links: StatusPageLinks): string {
   const cell = dayCells();
   const open = status.updates.filter((update) => update.resolvedAt === null);
   const past = status.updates.filter((update) => update.resolvedAt !== null);

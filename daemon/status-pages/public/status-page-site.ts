@@ -1,12 +1,13 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../../deps.js';
-import { sendCacheable } from './cacheable.js';
+import { sendCacheable, sendRendered } from './cacheable.js';
 import { renderIncidentFeed } from './incident-feed.js';
 import { publicPageLinks } from './public-links.js';
 import { limitPublicClient } from './public-rate-limit.js';
 import { takesSubscriptions } from '../subscribers/request-subscription.js';
 import { loadPublicStatus } from './public-status.js';
-import { renderNotFoundPage, renderStatusPage } from './render-status-page.js';
+import { renderNotFoundPage, renderStatusPage, type StatusPageLinks } from './render-status-page.js';
+import { statusPageFingerprint } from './status-page-fingerprint.js';
 import { STATUS_PAGE_CSP } from './status-page-style.js';
 
 /** `/status/{org}/{page}` and `/status/{org}/{page}/feed.atom`; slugs never contain a slash. */
@@ -42,13 +43,16 @@ export function statusPageSite(deps: AppDeps): Middleware {
       return;
     }
     const links = publicPageLinks(deps.config.baseUrl, orgSlug!, pageSlug!);
-    if (match[3]) await sendCacheable(ctx, deps.caches.gzipped, 'application/atom+xml; charset=utf-8', renderIncidentFeed(status, links));
-    else
-      await sendCacheable(
-        ctx,
-        deps.caches.gzipped,
-        'text/html; charset=utf-8',
-        renderStatusPage(status, { ...links, subscribe: takesSubscriptions(deps.config) ? `${new URL(links.page).pathname}/subscribe` : undefined }),
-      );
+    if (match[3]) {
+      await sendCacheable(ctx, deps.caches.gzipped, 'application/atom+xml; charset=utf-8', renderIncidentFeed(status, links));
+      return;
+    }
+    const pageLinks: StatusPageLinks = {
+      feed: links.feed,
+      subscribe: takesSubscriptions(deps.config) ? `${new URL(links.page).pathname}/subscribe` : undefined,
+    };
+    await sendRendered(ctx, deps.caches.gzipped, 'text/html; charset=utf-8', statusPageFingerprint(status, pageLinks), () =>
+      renderStatusPage(status, pageLinks),
+    );
   };
 }
