@@ -79,6 +79,7 @@ function combine(results: MeasuredLoad[]): LoadResult & { cpuMicrosPerRequest: n
     seconds,
     requestsPerSecond: requests / seconds,
     p50Ms: Math.max(...results.map((r) => r.p50Ms)),
+    p95Ms: Math.max(...results.map((r) => r.p95Ms)),
     p99Ms: Math.max(...results.map((r) => r.p99Ms)),
   };
 }

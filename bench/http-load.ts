@@ -18,6 +18,7 @@ export interface LoadResult {
   seconds: number;
   requestsPerSecond: number;
   p50Ms: number;
+  p95Ms: number;
   p99Ms: number;
 }
 
@@ -47,7 +48,7 @@ async function generate(spec: LoadSpec): Promise<LoadResult> {
   await pool.close();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { requests: sent, errors, seconds, requestsPerSecond: sent / seconds, p50Ms: at(0.5), p99Ms: at(0.99) };
+  return { requests: sent, errors, seconds, requestsPerSecond: sent / seconds, p50Ms: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) };
 }
 
 /**
