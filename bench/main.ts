@@ -20,15 +20,16 @@ const BENCHMARKS: Record<string, { about: string; flags?: Record<string, string>
     load: () => import('./import.js'),
   },
   runner: {
-    about: "the engine: CPU per run, the highest rate, replicas, the coordinator's ceiling",
+    about: "the engine: CPU per run (and Uptime Kuma's per beat), the highest rate, replicas, the coordinator's ceiling",
     flags: {
-      'only=cost,steady,rate,processes,replicas,uptime,coordinator': 'only these parts',
+      'only=cost,kuma,steady,rate,processes,replicas,uptime,coordinator': 'only these parts',
       quick: 'shorter windows',
       'seconds=N': 'the length of the measured windows',
       'rates=N,N': 'the rates (runs a second) the rate part tries',
       'probe-threads=N': "HTTP and TCP runs on N probe threads (the daemon's default when absent)",
       profile: "the cost part's daemon under the CPU profiler, with its top frames",
       'checks=N': 'checks of the coordinator part',
+      'kuma-dir=PATH': 'a prepared Uptime Kuma 2.5.3 tree (or KUMA_DIR; docs/import.md): its CPU per beat beside the cost part',
     },
     load: () => import('./runner.js'),
   },

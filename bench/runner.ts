@@ -14,15 +14,17 @@ import { createEgressPolicy } from '../probes/egress.js';
 import { postgresProblem, startBenchDaemon, BENCH_SECRET_KEY } from './import-setup.js';
 import { coordinatorCeiling } from './coordinator.js';
 import { daemonCost, threadsNote } from './runner-cost.js';
+import { kumaCost } from './runner-kuma.js';
 import { maxRateProcesses } from './runner-processes-rate.js';
 import { daemonCommand, fixed, httpChecks, percentile, resultsInWindow, seed, sleep, startTarget } from './runner-setup.js';
 import { printTable } from './table.js';
 import { flag } from './flags.js';
 import { SETTINGS } from '../daemon/config/settings.js';
 
-// `npm run bench -- runner [--quick] [--seconds=N] [--profile] [--only=cost,steady,rate,processes,replicas,uptime,coordinator] [--checks=N] [--rates=N,N] [--probe-threads=N]`: the monitoring engine
+// `npm run bench -- runner [--quick] [--seconds=N] [--profile] [--only=cost,kuma,steady,rate,processes,replicas,uptime,coordinator] [--checks=N] [--rates=N,N] [--probe-threads=N] [--kuma-dir=PATH]`: the monitoring engine
 // against a cheap local HTTP target (a separate process, so its CPU is not counted as the runner's).
-//   0. CPU per run of a whole `svc daemon` process, 1,000 HTTP checks at 20 s, and idle (runner-cost.ts).
+//   0. CPU per run of a whole `svc daemon` process, 1,000 HTTP checks at 20 s, and idle (runner-cost.ts);
+//      then the same checks in Uptime Kuma 2.5.3, its peer, when a prepared tree is given (runner-kuma.ts).
 //   1. 10,000 HTTP checks at 60 s on SQLite: schedule lag, CPU share, RSS, bytes per result.
 //   2. The highest rate (runs a second) sustained with lag p99 under 1 s, on SQLite, after a first
 //      interval of every check (its lag given apart); then the
@@ -34,7 +36,7 @@ import { SETTINGS } from '../daemon/config/settings.js';
 
 const QUICK = flag('quick') !== undefined;
 const SECONDS = Number(flag('seconds') ?? (QUICK ? 30 : 120));
-/** `--only=cost,steady,rate,processes,replicas,uptime,coordinator` runs some parts only. */
+/** `--only=cost,kuma,steady,rate,processes,replicas,uptime,coordinator` runs some parts only. */
 const ONLY = flag('only')?.split(',');
 const wanted = (part: string) => !ONLY || ONLY.includes(part);
 /** `--rates=2000,3000`: the rates `rate` tries (runs a second), instead of its ladder. */
@@ -340,6 +342,8 @@ export async function run(): Promise<Record<string, unknown>> {
         profile: flag('profile') !== undefined,
         probeThreads: PROBE_THREADS,
       });
+    if (wanted('kuma'))
+      await kumaCost(target.url, rows, figures, { seconds: Number(flag('seconds') ?? (QUICK ? 30 : 60)), kumaDir: flag('kuma-dir') ?? process.env.KUMA_DIR });
     if (wanted('steady')) await steadySqlite(target.url, rows, figures);
     if (wanted('rate')) await maxRate(target.url, rows, figures);
     if (wanted('processes'))

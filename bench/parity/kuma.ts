@@ -28,6 +28,8 @@ export interface Kuma {
   /** The data directory: kuma.db is in it. */
   dataDir: string;
   port: number;
+  /** Kuma's process, for its CPU and memory in /proc. */
+  pid: number;
   socket: Socket;
   /** Every heartbeat received, by monitor id, oldest first. */
   beats: Map<number, Beat[]>;
@@ -213,6 +215,7 @@ export async function startKuma(kumaDir: string, root: string, log: (line: strin
   return {
     dataDir,
     port,
+    pid: child.pid!,
     socket,
     beats,
     add: async (monitor) => {
