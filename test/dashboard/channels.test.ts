@@ -3,6 +3,7 @@ import { browserSkipReason, docScreenshots, launchBrowser, type TestBrowser } fr
 import { DATABASE_KINDS } from '../support/databases.js';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js';
 import { startFakeReceivers, type FakeReceivers } from '../support/fakes/notify-receivers.js';
+import { until } from '../support/runner.js';
 import { signInAsAdmin } from './flows.js';
 
 const skip = browserSkipReason();
@@ -55,7 +56,8 @@ describe.skipIf(skip).each(DATABASE_KINDS)('dashboard notification channels [%s]
 
     await daemon.request('POST', '/orgs/default/incidents', { token, body: { title: 'Seen in the log', checkSlug: 'shop' } });
     await receiver.waitFor('/hook', 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The log is read once it says so: the delivery is recorded after its answer arrives.
+    await until(async () => (await daemon.deps.db.kysely.selectFrom('notification_outbox').select('uid').where('status', '=', 'sent').execute()).length > 0);
     await card.getByRole('button', { name: 'Deliveries' }).click();
     await card.locator('tr[data-delivery-status="sent"]').waitFor();
     await docScreenshots(page, 'channels', kind);
