@@ -17,6 +17,7 @@ const ALLOWED: Record<string, string> = {
     "what one transaction object does once it commits, kept while it lives; a transaction belongs to one app's database",
   'daemon/notify/outbox-bell.ts: listeners': "the dispatchers listening on one app's database handle, held weakly by it",
   'daemon/mcp/tool-listing.ts: built': "each tool's JSON Schemas, derived once from the tool's own constant definition",
+  'daemon/status-pages/public/status-page-fingerprint.ts: renderer': "the status page renderer's identity, derived once from its constant sample page",
   'probes/http-dispatcher.ts: connectors': 'connectors derived from an egress policy object, which belongs to one app',
   'probes/egress-fetch.ts: dispatchers': 'dispatchers derived from an egress policy object, which belongs to one app',
   'probes/tls-options.ts: trustStores': 'trust stores derived from an egress policy object, which belongs to one app',

@@ -6,6 +6,7 @@ import { migrate, openDatabase, type Db } from '../../../daemon/db/connect.js';
 import { newId } from '../../../daemon/db/ids.js';
 import type { Executor } from '../../../daemon/db/executor.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../../support/databases.js';
+import { until } from '../../support/runner.js';
 
 // Label rows and import baselines refer to their check: on SQLite by foreign keys, on PostgreSQL
 // by the statement-level triggers of migration 024. Both must mean the same: no row of a check
@@ -118,7 +119,15 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))("a check's labels and baseli
       deleted = deleteCheck(deleter.kysely, orgUid, 'raced').finally(() => {
         deleteSettled = true;
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The server says the delete waits for a lock (the check's, which this transaction holds).
+      await until(
+        async () =>
+          (
+            await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(
+              writer.kysely,
+            )
+          ).rows[0].n > 0,
+      );
       expect(deleteSettled).toBe(false);
     });
     expect(await deleted).toBe(true);
