@@ -82,36 +82,40 @@ export async function kumaCost(
     return;
   }
   const root = mkdtempSync(join(tmpdir(), 'svc-bench-kuma-'));
-  const kuma = await startKuma(options.kumaDir, root, (line) => process.stdout.write(`${line}\n`));
   const measured: Array<{ start: number; end: number; cpuMs: number; systemMs: number; peakRssMiB: number; loadAverage: string }> = [];
+  let counted: Array<{ beats: number; jitter: number[] }>;
   try {
-    const adding = Date.now();
-    await addMonitors(kuma, target);
-    process.stdout.write(`added ${MONITORS} monitors to Uptime Kuma in ${fixed((Date.now() - adding) / 1000, 1)} s\n`);
-    // Nobody watches its dashboard: Kuma sends its beats to no open page.
-    kuma.socket.close();
-    const begun = Date.now();
-    for (const at of [INTERVAL + 5, STEADY_AFTER_SECONDS]) {
-      await sleep(Math.max(0, begun + at * 1000 - Date.now()));
-      const start = Date.now();
-      const cpu0 = processCpuMs(kuma.pid);
-      await sleep(options.seconds * 1000);
-      const cpu1 = processCpuMs(kuma.pid);
-      const end = Date.now();
-      measured.push({
-        start,
-        end,
-        cpuMs: cpu1.user + cpu1.system - cpu0.user - cpu0.system,
-        systemMs: cpu1.system - cpu0.system,
-        peakRssMiB: processMemoryMiB(kuma.pid).peak,
-        loadAverage: load(),
-      });
+    const kuma = await startKuma(options.kumaDir, root, (line) => process.stdout.write(`${line}\n`));
+    try {
+      const adding = Date.now();
+      await addMonitors(kuma, target);
+      process.stdout.write(`added ${MONITORS} monitors to Uptime Kuma in ${fixed((Date.now() - adding) / 1000, 1)} s\n`);
+      // Nobody watches its dashboard: Kuma sends its beats to no open page.
+      kuma.socket.close();
+      const begun = Date.now();
+      for (const at of [INTERVAL + 5, STEADY_AFTER_SECONDS]) {
+        await sleep(Math.max(0, begun + at * 1000 - Date.now()));
+        const start = Date.now();
+        const cpu0 = processCpuMs(kuma.pid);
+        await sleep(options.seconds * 1000);
+        const cpu1 = processCpuMs(kuma.pid);
+        const end = Date.now();
+        measured.push({
+          start,
+          end,
+          cpuMs: cpu1.user + cpu1.system - cpu0.user - cpu0.system,
+          systemMs: cpu1.system - cpu0.system,
+          peakRssMiB: processMemoryMiB(kuma.pid).peak,
+          loadAverage: load(),
+        });
+      }
+    } finally {
+      await kuma.stop();
     }
+    counted = beatsIn(kuma.dataDir, measured);
   } finally {
-    await kuma.stop();
+    rmSync(root, { recursive: true, force: true });
   }
-  const counted = beatsIn(kuma.dataDir, measured);
-  rmSync(root, { recursive: true, force: true });
   const windows: KumaWindow[] = measured.map((window, i) => ({
     cpuMsPerSecond: window.cpuMs / ((window.end - window.start) / 1000),
     beats: counted[i].beats,
