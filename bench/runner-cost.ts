@@ -27,10 +27,11 @@ import {
 // part of the figure per run. With `--profile` the loaded daemon also runs under
 // `node --cpu-prof` and its top frames are printed.
 
-const CHECKS = 1000;
-const INTERVAL = 20;
+// The workload, which the runner's peer is given too (runner-kuma.ts).
+export const CHECKS = 1000;
+export const INTERVAL = 20;
 /** When the second window of the loaded daemon starts: seconds after the daemon started. */
-const STEADY_AFTER_SECONDS = 180;
+export const STEADY_AFTER_SECONDS = 180;
 
 export interface DaemonWindow {
   cpuMsPerSecond: number;

@@ -3,19 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startKuma, type Kuma } from './parity/kuma.js';
+import { CHECKS as MONITORS, INTERVAL, STEADY_AFTER_SECONDS } from './runner-cost.js';
 import { fixed, load, percentile, processCpuMs, processMemoryMiB, sleep } from './runner-setup.js';
 
 // The runner's peer, measured as the runner is (runner-cost.ts): Uptime Kuma 2.5.3 from a
 // prepared source tree (KUMA_DIR or --kuma-dir=, docs/import.md "Differential run against Uptime
 // Kuma"), its own process on SQLite, 1,000 HTTP monitors at 20 s against the same local target,
 // each beat on a new connection as Kuma makes it (server/model/monitor.js: a new http.Agent per
-// beat, no keep-alive). Its CPU from /proc over the same windows, its beats and their intervals
-// from its database.
-
-const MONITORS = 1000;
-const INTERVAL = 20;
-/** When the second window starts: seconds after the last monitor was added. */
-const STEADY_AFTER_SECONDS = 180;
+// beat, no keep-alive). Its CPU from /proc over the same windows (counted from the last monitor
+// added), its beats and their intervals from its database.
 
 export interface KumaWindow {
   cpuMsPerSecond: number;
