@@ -6,6 +6,7 @@ import { canonicalJson } from '../checks/canonical-json.js';
 import { rowToCheck } from '../checks/check-rows.js';
 import type { Executor, UpsertOutcome, UpsertResolver } from '../checks/check-store.js';
 import { onPostgres, turnBetweenStatements } from '../db/executor.js';
+import { insertRows } from '../db/insert-rows.js';
 import type { ChecksTable } from '../db/schema.js';
 import { definitionChanges, mergeReimport } from './reimport-merge.js';
 
@@ -15,11 +16,11 @@ import { definitionChanges, mergeReimport } from './reimport-merge.js';
 /** Check uids per look-up: one parameter each, well under both engines' limits. */
 const LOOKUP_BATCH = 2000;
 /**
- * Rows per multi-row write: 5 parameters each. On SQLite a statement holds the event loop while
- * it runs; on PostgreSQL each statement runs the rows' reference check once (migration 024).
- * (Sent as arrays, the definitions' JSON would be escaped into array literals: slower here.)
+ * Rows per multi-row write (insertRows): on SQLite 5 parameters each, and a statement holds the
+ * event loop while it runs; on PostgreSQL one array per column, and each statement runs the
+ * rows' reference check once (migration 024).
  */
-const WRITE_BATCH = { sqlite: 500, postgres: 2000 };
+const WRITE_BATCH = { sqlite: 500, postgres: 5000 };
 
 interface Baseline {
   source: string;
@@ -103,9 +104,7 @@ export function reimportResolver(source: ImportSource, overwrite: boolean, canon
       }
       const size = onPostgres(db) ? WRITE_BATCH.postgres : WRITE_BATCH.sqlite;
       for (let i = 0; i < rows.length; i += size) {
-        await db
-          .insertInto('check_import_baselines')
-          .values(rows.slice(i, i + size))
+        await insertRows(db, 'check_import_baselines', rows.slice(i, i + size))
           .onConflict((oc) =>
             oc.column('check_uid').doUpdateSet((eb) => ({
               source: eb.ref('excluded.source'),

@@ -1,14 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../../../daemon/db/connect.js';
 import { newId } from '../../../daemon/db/ids.js';
-import { insertRows } from '../../../daemon/db/insert-rows.js';
+import { sql } from 'kysely';
+import { arrayLiteral, insertRows } from '../../../daemon/db/insert-rows.js';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../../support/databases.js';
 
 // insertRows writes many rows in one statement: on PostgreSQL as one array per column (unnest),
 // on SQLite as a VALUES list. Both must store exactly what they are given.
 
-/** Text that an array literal must escape: quotes, backslashes, braces, commas, blanks, NULL spelled out, JSON. */
-const AWKWARD = ['plain', 'say "hi"', 'back\\slash', '{braces}', 'a,b', ' padded ', 'NULL', '', 'ünïcødé ✓', '{"json":["a\\"b",1]}', 'line\nbreak'];
+/**
+ * Text that an array literal must escape: quotes, backslashes, braces, commas, blanks, NULL spelled
+ * out, JSON, and what JSON.stringify would write otherwise than an array literal (control
+ * characters, a character beyond the BMP).
+ */
+const AWKWARD = [
+  'plain',
+  'say "hi"',
+  'back\\slash',
+  '{braces}',
+  'a,b',
+  ' padded ',
+  'NULL',
+  '',
+  'ünïcødé ✓',
+  '{"json":["a\\"b",1]}',
+  'line\nbreak',
+  'tab\tand\r\ncontrol \u0001\u001f',
+  'astral 😀 "quoted" \\',
+  '{"escaped":"\\n\\u0001\\"","nested":{"k":"\\\\"}}',
+];
+
+/** The texts of AWKWARD that JSON.stringify quotes as an array literal does (arrayLiteral writes a list of only these in one pass). */
+const WRITTEN_ALIKE = AWKWARD.filter((text) => !/[\u0000-\u001f\ud800-\udfff]/.test(text));
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 describe.each(DATABASE_KINDS)('insertRows [%s]', (kind) => {
   let database: TestDatabase;
@@ -86,6 +111,46 @@ describe.each(DATABASE_KINDS)('insertRows [%s]', (kind) => {
         lease_owner,
       })),
     );
+  });
+
+  it('stores import baselines, their definitions JSON text holding every awkward text, exactly', async () => {
+    const checks = await db.kysely.selectFrom('checks').select('uid').where('slug', 'like', 'awkward-%').orderBy('uid').execute();
+    expect(checks).toHaveLength(AWKWARD.length);
+    const definition = (i: number) => JSON.stringify({ name: AWKWARD[i], config: { body: AWKWARD.at(-1 - i), n: i } });
+    const rows = checks.map(({ uid }, i) => ({
+      check_uid: uid,
+      organization_uid: orgUid,
+      source: 'configfile-monitor',
+      definition: definition(i),
+      imported_at: '2026-11-30T00:00:00.000Z',
+    }));
+    await insertRows(db.kysely, 'check_import_baselines', rows).execute();
+    // Again, the definitions reversed, as a re-run records its baselines.
+    await insertRows(
+      db.kysely,
+      'check_import_baselines',
+      rows.map((row, i) => ({ ...row, definition: definition(rows.length - 1 - i) })),
+    )
+      .onConflict((oc) => oc.column('check_uid').doUpdateSet((eb) => ({ definition: eb.ref('excluded.definition') })))
+      .execute();
+    const stored = await db.kysely.selectFrom('check_import_baselines').select(['check_uid', 'definition']).execute();
+    expect(new Map(stored.map((row) => [row.check_uid, row.definition]))).toEqual(
+      new Map(rows.map((row, i) => [row.check_uid, definition(rows.length - 1 - i)])),
+    );
+  });
+
+  it.runIf(kind === 'postgres')('writes array literals that PostgreSQL reads back as the lists given', async () => {
+    const lists: (string | null)[][] = [WRITTEN_ALIKE, [...WRITTEN_ALIKE, null], AWKWARD, [null, ...AWKWARD, null], ['lone \ud800 surrogate'], []];
+    expect(WRITTEN_ALIKE.length).toBeLessThan(AWKWARD.length);
+    for (const list of lists) {
+      const { rows } = await sql<{ list: (string | null)[] }>`select ${arrayLiteral(list)}::text[] as list`.execute(db.kysely);
+      // A lone surrogate cannot be stored as UTF-8: it arrives as U+FFFD, as the driver sends it.
+      expect(rows[0].list).toEqual(list.map((text) => text?.replace(LONE_SURROGATE, '\ufffd') ?? null));
+    }
+    const numbers = [0, -1, 2 ** 53 - 1, null, 1_796_000_000_000];
+    const { rows } = await sql<{ list: (string | null)[] }>`select ${arrayLiteral(numbers)}::int8[]::text[] as list`.execute(db.kysely);
+    expect(rows[0].list).toEqual(numbers.map((n) => (n === null ? null : String(n))));
+    expect(() => arrayLiteral([true])).toThrow(/a boolean is neither a text nor a number/);
   });
 
   it('takes onConflict and returning as any insert does', async () => {
