@@ -4,6 +4,7 @@ import type { IncidentsTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { enqueueIncidentNotifications, enqueueOpenedIncidentNotifications } from '../notify/enqueue.js';
 import type { Executor } from '../db/executor.js';
+import type { KnownOpening } from '../notify/opening-reads.js';
 
 // The one lifecycle of an incident, for people (the API) and the system (the engine):
 // open -> acknowledged -> resolved, or open -> resolved. Every step that changes an incident
@@ -22,8 +23,11 @@ export interface IncidentOpening {
   message?: string | null;
 }
 
-/** Opens an incident and queues its notifications; answers its uid. Call inside a transaction. */
-export async function openIncident(trx: Executor, opening: IncidentOpening, now: Date): Promise<string> {
+/**
+ * Opens an incident and queues its notifications; answers its uid. Call inside a transaction.
+ * `known`: what the messages read about its check, read ahead (opening-reads.ts).
+ */
+export async function openIncident(trx: Executor, opening: IncidentOpening, now: Date, known?: KnownOpening): Promise<string> {
   const at = now.toISOString();
   const uid = newId(now.getTime());
   await trx
@@ -49,6 +53,8 @@ export async function openIncident(trx: Executor, opening: IncidentOpening, now:
     { organizationUid: opening.organizationUid, uid, title: opening.title, checkUid: opening.check?.uid ?? null, createdAt: at },
     now,
     opening.message,
+    // The check's incidents now include this one, as a read after the insert would find.
+    known && { ...known, incidentTimes: [...known.incidentTimes, at] },
   );
   return uid;
 }

@@ -8,22 +8,11 @@ import { channelsFor, mailRecipients } from './recipients.js';
 import type { Executor } from '../db/executor.js';
 import { readOncePerTransaction } from '../db/transaction-reads.js';
 import { afterCommit } from '../db/in-transaction.js';
+import { CHECK_COLUMNS, type CheckColumns, type KnownOpening } from './opening-reads.js';
 import { messagesQueued } from './outbox-bell.js';
 
 /** The incident events that notify. */
 export type IncidentEvent = Extract<NotificationEvent, `incident.${string}`>;
-
-/** A check as the message's queries select it (a left join: all null when the check is gone). */
-interface CheckColumns {
-  c_uid: string | null;
-  c_slug: string | null;
-  c_name: string | null;
-  c_type: string | null;
-  c_target: string | null;
-  last_message: string | null;
-}
-
-const CHECK_COLUMNS = ['c.uid as c_uid', 'c.slug as c_slug', 'c.name as c_name', 'c.type as c_type', 'c.target as c_target', 'cs.last_message'] as const;
 
 /**
  * The check's part of a message: the check, and the result that changed its state when the
@@ -82,26 +71,30 @@ export interface OpenedIncident {
 
 /**
  * What a message about an incident just opened says: the incident is as its opener wrote it, so
- * only its organization (once per transaction) and its check are read.
+ * only its organization (once per transaction) and its check are read, the check not even that
+ * when it is `known` (opening-reads.ts).
  */
 async function openedIncidentFacts(
   db: Executor,
   opened: OpenedIncident,
   now: Date,
   lastResultMessage: string | null | undefined,
+  known: KnownOpening | undefined,
 ): Promise<NotificationFacts | undefined> {
   const organization = await readOncePerTransaction(db, `organization ${opened.organizationUid}`, () =>
     db.selectFrom('organizations').select(['uid', 'slug', 'name']).where('uid', '=', opened.organizationUid).executeTakeFirst(),
   );
   if (!organization) return undefined;
-  const check = opened.checkUid
-    ? await db
-        .selectFrom('checks as c')
-        .leftJoin('check_states as cs', 'cs.check_uid', 'c.uid')
-        .select(CHECK_COLUMNS)
-        .where('c.uid', '=', opened.checkUid)
-        .executeTakeFirst()
-    : undefined;
+  const check = !opened.checkUid
+    ? undefined
+    : known
+      ? known.check
+      : await db
+          .selectFrom('checks as c')
+          .leftJoin('check_states as cs', 'cs.check_uid', 'c.uid')
+          .select(CHECK_COLUMNS)
+          .where('c.uid', '=', opened.checkUid)
+          .executeTakeFirst();
   return {
     event: 'incident.opened',
     organization,
@@ -132,17 +125,33 @@ export async function enqueueIncidentNotifications(
   return facts ? queueMessages(trx, incident, facts, now) : 0;
 }
 
-/** `enqueueIncidentNotifications` for an incident opened in this transaction, with what its opener wrote. */
-export async function enqueueOpenedIncidentNotifications(trx: Executor, opened: OpenedIncident, now: Date, lastResultMessage?: string | null): Promise<number> {
-  const facts = await openedIncidentFacts(trx, opened, now, lastResultMessage);
-  return facts ? queueMessages(trx, opened, facts, now) : 0;
+/**
+ * `enqueueIncidentNotifications` for an incident opened in this transaction, with what its opener
+ * wrote; `known`: what its check's messages read, read ahead (opening-reads.ts), the incident's
+ * own opening time among the check's incident times.
+ */
+export async function enqueueOpenedIncidentNotifications(
+  trx: Executor,
+  opened: OpenedIncident,
+  now: Date,
+  lastResultMessage?: string | null,
+  known?: KnownOpening,
+): Promise<number> {
+  const facts = await openedIncidentFacts(trx, opened, now, lastResultMessage, known);
+  return facts ? queueMessages(trx, opened, facts, now, known) : 0;
 }
 
 /** Writes the messages that tell `facts` to the outbox (see enqueueIncidentNotifications). */
-async function queueMessages(trx: Executor, incident: { organizationUid: string; uid: string }, facts: NotificationFacts, now: Date): Promise<number> {
+async function queueMessages(
+  trx: Executor,
+  incident: { organizationUid: string; uid: string },
+  facts: NotificationFacts,
+  now: Date,
+  known?: KnownOpening,
+): Promise<number> {
   const event = facts.event;
   const checkUid = facts.check?.uid ?? null;
-  const flapping = checkUid ? await flappingCount(trx, checkUid, now) : undefined;
+  const flapping = checkUid ? await flappingCount(trx, checkUid, now, known?.incidentTimes) : undefined;
   const summarised = flapping !== undefined ? await alreadySummarised(trx, checkUid!, now) : new Set<string>();
   const stored: NotificationFacts =
     flapping !== undefined ? { ...facts, event: 'check.flapping', flapping: { incidents: flapping, windowMinutes: FLAP_WINDOW_MINUTES } } : facts;
@@ -170,7 +179,7 @@ async function queueMessages(trx: Executor, incident: { organizationUid: string;
     created_at: at,
   });
   const rows: Insertable<NotificationOutboxTable>[] = [];
-  for (const channel of await channelsFor(trx, incident.organizationUid, checkUid)) rows.push(row(channel.uid, channel.type, null, at));
+  for (const channel of await channelsFor(trx, incident.organizationUid, checkUid, known?.chosenChannels)) rows.push(row(channel.uid, channel.type, null, at));
   for (const member of await mailRecipients(trx, incident.organizationUid, event)) {
     rows.push(row(null, 'email', member.email, (quietHoursEnd(member.settings, now) ?? now).toISOString()));
   }

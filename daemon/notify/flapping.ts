@@ -8,16 +8,24 @@ import type { Executor } from '../db/executor.js';
 export const FLAP_THRESHOLD = 3;
 export const FLAP_WINDOW_MINUTES = 60;
 
-/** How many incidents the check had opened in the window, when that makes it flapping; else undefined. */
-export async function flappingCount(db: Executor, checkUid: string, now: Date): Promise<number | undefined> {
+/**
+ * How many incidents the check had opened in the window, when that makes it flapping; else
+ * undefined. `knownTimes`: when each of its incidents was opened, known already (opening-reads.ts).
+ */
+export async function flappingCount(db: Executor, checkUid: string, now: Date, knownTimes?: readonly string[]): Promise<number | undefined> {
   const since = new Date(now.getTime() - FLAP_WINDOW_MINUTES * 60_000).toISOString();
-  const row = await db
-    .selectFrom('incidents')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('check_uid', '=', checkUid)
-    .where('created_at', '>=', since)
-    .executeTakeFirst();
-  const count = Number(row?.n ?? 0);
+  const count = knownTimes
+    ? knownTimes.filter((at) => at >= since).length
+    : Number(
+        (
+          await db
+            .selectFrom('incidents')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('check_uid', '=', checkUid)
+            .where('created_at', '>=', since)
+            .executeTakeFirst()
+        )?.n ?? 0,
+      );
   return count > FLAP_THRESHOLD ? count : undefined;
 }
 

@@ -8,17 +8,27 @@ export interface ChannelTarget {
   type: string;
 }
 
-/** The channels the check chose, or the organization's default channels when it chose none (or there is no check). */
-export async function channelsFor(db: Executor, orgUid: string, checkUid: string | null): Promise<readonly ChannelTarget[]> {
+/**
+ * The channels the check chose, or the organization's default channels when it chose none (or
+ * there is no check). `knownChosen`: the check's choice, known already (opening-reads.ts).
+ */
+export async function channelsFor(
+  db: Executor,
+  orgUid: string,
+  checkUid: string | null,
+  knownChosen?: readonly ChannelTarget[],
+): Promise<readonly ChannelTarget[]> {
   if (checkUid) {
-    const chosen = await db
-      .selectFrom('check_channels as cc')
-      .innerJoin('notification_channels as ch', 'ch.uid', 'cc.channel_uid')
-      .select(['ch.uid', 'ch.type'])
-      .where('cc.check_uid', '=', checkUid)
-      .where('ch.organization_uid', '=', orgUid)
-      .orderBy('ch.uid')
-      .execute();
+    const chosen =
+      knownChosen ??
+      (await db
+        .selectFrom('check_channels as cc')
+        .innerJoin('notification_channels as ch', 'ch.uid', 'cc.channel_uid')
+        .select(['ch.uid', 'ch.type'])
+        .where('cc.check_uid', '=', checkUid)
+        .where('ch.organization_uid', '=', orgUid)
+        .orderBy('ch.uid')
+        .execute());
     if (chosen.length > 0) return chosen;
   }
   return readOncePerTransaction(db, `defaults ${orgUid}`, () =>

@@ -1,6 +1,7 @@
 import type { Executor } from '../checks/check-store.js';
 import { newId } from '../db/ids.js';
 import { openIncident, resolveBySystem } from '../incidents/incident-lifecycle.js';
+import { readOpenings, type KnownOpening } from '../notify/opening-reads.js';
 import type { CheckState } from './state-machine.js';
 
 /** The check a state change is about. */
@@ -9,6 +10,72 @@ export interface ChangedCheck {
   organizationUid: string;
   slug: string;
   name: string;
+}
+
+/** A check's change of state, caused by the result with `message` (null without one) at `at`. */
+export interface StateChange {
+  check: ChangedCheck;
+  from: CheckState;
+  to: CheckState;
+  message: string | null;
+  at: Date;
+}
+
+/** What recording a check's going down reads, read ahead: its latest unresolved incident, and what opening one reads. */
+interface KnownDown {
+  unresolved: string | null;
+  opening: KnownOpening;
+}
+
+/** Checks per look-up of unresolved incidents: one parameter each. */
+const CHECKS_PER_READ = 500;
+
+/**
+ * Records `changes` in order, as recordStateChange does one by one; each change's `state` is its
+ * check's state row, whose incident it reads before and writes after, so that several changes of
+ * one check follow each other. What a check's first change reads when it goes down is read
+ * ahead for all such checks at once, in a few statements instead of four for each; a later change
+ * of the same check reads afresh, since the first may have opened or resolved an incident.
+ */
+export async function recordStateChanges(db: Executor, changes: readonly (StateChange & { state: { incident_uid: string | null } })[]): Promise<void> {
+  const first = new Map<string, StateChange>();
+  for (const change of changes) if (!first.has(change.check.uid)) first.set(change.check.uid, change);
+  const going = [...first.values()].filter((change) => change.to === 'down');
+  const known = new Map<string, KnownDown>();
+  if (going.length > 1) {
+    const earliest = new Date(Math.min(...going.map((change) => change.at.getTime())));
+    const openings = await readOpenings(
+      db,
+      going.map(({ check }) => ({ uid: check.uid, organizationUid: check.organizationUid })),
+      earliest,
+    );
+    const unresolved = await latestUnresolved(
+      db,
+      going.map(({ check }) => check.uid),
+    );
+    for (const [uid, opening] of openings) known.set(uid, { unresolved: unresolved.get(uid) ?? null, opening });
+  }
+  for (const change of changes) {
+    // Only a check's first change may use what was read ahead.
+    const ahead = first.get(change.check.uid) === change ? known.get(change.check.uid) : undefined;
+    change.state.incident_uid = await recordStateChange(db, { ...change, incidentUid: change.state.incident_uid }, ahead);
+  }
+}
+
+/** Each check's latest unresolved incident, by check uid (absent: none). */
+async function latestUnresolved(db: Executor, checkUids: readonly string[]): Promise<Map<string, string>> {
+  const latest = new Map<string, string>();
+  for (let i = 0; i < checkUids.length; i += CHECKS_PER_READ) {
+    const rows = await db
+      .selectFrom('incidents')
+      .select((eb) => ['check_uid', eb.fn.max('uid').as('uid')])
+      .where('check_uid', 'in', checkUids.slice(i, i + CHECKS_PER_READ))
+      .where('status', '!=', 'resolved')
+      .groupBy('check_uid')
+      .execute();
+    for (const row of rows) latest.set(row.check_uid!, row.uid);
+  }
+  return latest;
 }
 
 /**
@@ -20,15 +87,12 @@ export interface ChangedCheck {
  * when it is not down; the open one, kept, in maintenance). Runs inside the result writer's transaction,
  * which holds the check's state row, so two writers never open two incidents for one check.
  */
-export async function recordStateChange(
-  db: Executor,
-  change: { check: ChangedCheck; from: CheckState; to: CheckState; message: string | null; incidentUid: string | null; at: Date },
-): Promise<string | null> {
+export async function recordStateChange(db: Executor, change: StateChange & { incidentUid: string | null }, known?: KnownDown): Promise<string | null> {
   const at = change.at.toISOString();
   const organizationUid = change.check.organizationUid;
   let incidentUid = change.incidentUid;
   if (change.to === 'down') {
-    incidentUid = await unresolvedIncident(db, change.check.uid, incidentUid);
+    incidentUid = await unresolvedIncident(db, change.check.uid, incidentUid, known?.unresolved);
     incidentUid ??= await openIncident(
       db,
       {
@@ -39,6 +103,7 @@ export async function recordStateChange(
         message: change.message,
       },
       change.at,
+      known?.opening,
     );
   } else if (incidentUid && change.to !== 'pending' && change.to !== 'maintenance') {
     // Up or degraded: the check recovered. Paused: nobody watches it any more, so nothing will
@@ -62,16 +127,24 @@ export async function recordStateChange(
   return change.to === 'down' || change.to === 'maintenance' ? incidentUid : null;
 }
 
-/** The unresolved incident about the check: the one it is known to be under, or any other. */
-async function unresolvedIncident(db: Executor, checkUid: string, known: string | null): Promise<string | null> {
-  const row = await db
-    .selectFrom('incidents')
-    .select('uid')
-    .where('check_uid', '=', checkUid)
-    .where('status', '!=', 'resolved')
-    .orderBy('uid', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+/**
+ * The unresolved incident about the check: the one it is known to be under, or any other.
+ * `latest`: the check's latest unresolved incident, read ahead (null: none).
+ */
+async function unresolvedIncident(db: Executor, checkUid: string, known: string | null, latest?: string | null): Promise<string | null> {
+  const row =
+    latest !== undefined
+      ? latest === null
+        ? undefined
+        : { uid: latest }
+      : await db
+          .selectFrom('incidents')
+          .select('uid')
+          .where('check_uid', '=', checkUid)
+          .where('status', '!=', 'resolved')
+          .orderBy('uid', 'desc')
+          .limit(1)
+          .executeTakeFirst();
   if (known && row?.uid !== known) {
     const still = await db.selectFrom('incidents').select('uid').where('uid', '=', known).where('status', '!=', 'resolved').executeTakeFirst();
     if (still) return known;

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { inTransaction } from '../db/in-transaction.js';
 import type { CheckStatesTable } from '../db/schema.js';
 import { maintenanceCoverage } from '../maintenance/coverage.js';
-import { recordStateChange, type ChangedCheck } from './check-incidents.js';
+import { recordStateChanges, type ChangedCheck, type StateChange } from './check-incidents.js';
 import { BUCKET_COLUMNS, bucketOf } from './latency-histogram.js';
 import { STATUS_CODE, storedMessage } from './result-codes.js';
 import { RowWrite } from './row-write.js';
@@ -72,6 +72,9 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
       Math.max(...times),
     );
     const unaggregated = new Set<RunRecord>();
+    // The state changes, recorded with their incidents once every record is judged (in order:
+    // each reads and writes its row's incident).
+    const changes: (StateChange & { state: StateRow })[] = [];
     for (const asRun of records) {
       const row = rows.get(asRun.series);
       // The check was deleted, or another runner took this run over.
@@ -116,11 +119,12 @@ export async function writeRecords(db: Db, records: readonly RunRecord[]): Promi
         row.run_started_at = null;
       }
       if (to !== from) {
-        row.incident_uid = await recordStateChange(trx, { check: record.check, from, to, message, incidentUid: row.incident_uid, at: new Date(record.at) });
+        changes.push({ check: record.check, from, to, message, at: new Date(record.at), state: row });
         row.state = to;
         row.state_since = new Date(record.at).toISOString();
       }
     }
+    await recordStateChanges(trx, changes);
     const results = written.filter((record) => record.result !== null);
     await INSERT_RESULTS.run(
       trx,
