@@ -1,10 +1,12 @@
 import type { IncidentResolution } from '../../contract/responses.js';
 import { newId } from '../db/ids.js';
+import type { Insertable } from 'kysely';
 import type { IncidentsTable } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { enqueueIncidentNotifications, enqueueOpenedIncidentNotifications } from '../notify/enqueue.js';
 import type { Executor } from '../db/executor.js';
 import type { KnownOpening } from '../notify/opening-reads.js';
+import type { DeferredInserts } from '../db/deferred-inserts.js';
 
 // The one lifecycle of an incident, for people (the API) and the system (the engine):
 // open -> acknowledged -> resolved, or open -> resolved. Every step that changes an incident
@@ -25,29 +27,29 @@ export interface IncidentOpening {
 
 /**
  * Opens an incident and queues its notifications; answers its uid. Call inside a transaction.
- * `known`: what the messages read about its check, read ahead (opening-reads.ts).
+ * `known`: what the messages read about its check, read ahead (opening-reads.ts); `inserts`:
+ * where its rows wait to be inserted with others, instead of now (deferred-inserts.ts).
  */
-export async function openIncident(trx: Executor, opening: IncidentOpening, now: Date, known?: KnownOpening): Promise<string> {
+export async function openIncident(trx: Executor, opening: IncidentOpening, now: Date, known?: KnownOpening, inserts?: DeferredInserts): Promise<string> {
   const at = now.toISOString();
   const uid = newId(now.getTime());
-  await trx
-    .insertInto('incidents')
-    .values({
-      uid,
-      organization_uid: opening.organizationUid,
-      title: opening.title,
-      status: 'open',
-      check_uid: opening.check?.uid ?? null,
-      check_slug: opening.check?.slug ?? null,
-      opened_by: opening.openedBy,
-      acknowledged_at: null,
-      acknowledged_by: null,
-      resolved_at: null,
-      resolved_by: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  const row: Insertable<IncidentsTable> = {
+    uid,
+    organization_uid: opening.organizationUid,
+    title: opening.title,
+    status: 'open',
+    check_uid: opening.check?.uid ?? null,
+    check_slug: opening.check?.slug ?? null,
+    opened_by: opening.openedBy,
+    acknowledged_at: null,
+    acknowledged_by: null,
+    resolved_at: null,
+    resolved_by: null,
+    created_at: at,
+    updated_at: at,
+  };
+  if (inserts) inserts.add('incidents', [row]);
+  else await trx.insertInto('incidents').values(row).execute();
   await enqueueOpenedIncidentNotifications(
     trx,
     { organizationUid: opening.organizationUid, uid, title: opening.title, checkUid: opening.check?.uid ?? null, createdAt: at },
@@ -55,6 +57,7 @@ export async function openIncident(trx: Executor, opening: IncidentOpening, now:
     opening.message,
     // The check's incidents now include this one, as a read after the insert would find.
     known && { ...known, incidentTimes: [...known.incidentTimes, at] },
+    inserts,
   );
   return uid;
 }

@@ -8,6 +8,7 @@ import { channelsFor, mailRecipients } from './recipients.js';
 import type { Executor } from '../db/executor.js';
 import { readOncePerTransaction } from '../db/transaction-reads.js';
 import { afterCommit } from '../db/in-transaction.js';
+import type { DeferredInserts } from '../db/deferred-inserts.js';
 import { CHECK_COLUMNS, type CheckColumns, type KnownOpening } from './opening-reads.js';
 import { messagesQueued } from './outbox-bell.js';
 
@@ -128,7 +129,8 @@ export async function enqueueIncidentNotifications(
 /**
  * `enqueueIncidentNotifications` for an incident opened in this transaction, with what its opener
  * wrote; `known`: what its check's messages read, read ahead (opening-reads.ts), the incident's
- * own opening time among the check's incident times.
+ * own opening time among the check's incident times; `inserts`: where the messages wait to be
+ * inserted with others (deferred-inserts.ts).
  */
 export async function enqueueOpenedIncidentNotifications(
   trx: Executor,
@@ -136,9 +138,10 @@ export async function enqueueOpenedIncidentNotifications(
   now: Date,
   lastResultMessage?: string | null,
   known?: KnownOpening,
+  inserts?: DeferredInserts,
 ): Promise<number> {
   const facts = await openedIncidentFacts(trx, opened, now, lastResultMessage, known);
-  return facts ? queueMessages(trx, opened, facts, now, known) : 0;
+  return facts ? queueMessages(trx, opened, facts, now, known, inserts) : 0;
 }
 
 /** Writes the messages that tell `facts` to the outbox (see enqueueIncidentNotifications). */
@@ -148,6 +151,7 @@ async function queueMessages(
   facts: NotificationFacts,
   now: Date,
   known?: KnownOpening,
+  inserts?: DeferredInserts,
 ): Promise<number> {
   const event = facts.event;
   const checkUid = facts.check?.uid ?? null;
@@ -184,12 +188,15 @@ async function queueMessages(
     rows.push(row(null, 'email', member.email, (quietHoursEnd(member.settings, now) ?? now).toISOString()));
   }
   const due = rows.filter((r) => !summarised.has(targetKey(r.channel_uid ?? null, r.recipient ?? null)));
-  // 18 parameters a row: 500 rows stay under both engines' limits.
-  for (let i = 0; i < due.length; i += 500)
-    await trx
-      .insertInto('notification_outbox')
-      .values(due.slice(i, i + 500))
-      .execute();
+  if (inserts) inserts.add('notification_outbox', due);
+  else {
+    // 18 parameters a row: 500 rows stay under both engines' limits.
+    for (let i = 0; i < due.length; i += 500)
+      await trx
+        .insertInto('notification_outbox')
+        .values(due.slice(i, i + 500))
+        .execute();
+  }
   // This daemon's dispatcher delivers them as soon as they commit, not at its next poll.
   if (due.length > 0) afterCommit(trx, messagesQueued.notification_outbox);
   return due.length;

@@ -1,6 +1,7 @@
 import type { Executor } from '../checks/check-store.js';
 import { newId } from '../db/ids.js';
 import { openIncident, resolveBySystem } from '../incidents/incident-lifecycle.js';
+import { DeferredInserts } from '../db/deferred-inserts.js';
 import { readOpenings, type KnownOpening } from '../notify/opening-reads.js';
 import type { CheckState } from './state-machine.js';
 
@@ -21,27 +22,35 @@ export interface StateChange {
   at: Date;
 }
 
-/** What recording a check's going down reads, read ahead: its latest unresolved incident, and what opening one reads. */
+/**
+ * What recording a check's going down reads, read ahead: its latest unresolved incident, and
+ * what opening one reads; and where the rows it writes wait to be inserted with the others.
+ */
 interface KnownDown {
   unresolved: string | null;
   opening: KnownOpening;
+  inserts: DeferredInserts;
 }
 
 /** Checks per look-up of unresolved incidents: one parameter each. */
 const CHECKS_PER_READ = 500;
 
 /**
- * Records `changes` in order, as recordStateChange does one by one; each change's `state` is its
- * check's state row, whose incident it reads before and writes after, so that several changes of
- * one check follow each other. What a check's first change reads when it goes down is read
- * ahead for all such checks at once, in a few statements instead of four for each; a later change
- * of the same check reads afresh, since the first may have opened or resolved an incident.
+ * Records `changes` as recordStateChange does one by one, in order for each check; each change's
+ * `state` is its check's state row, whose incident it reads before and writes after, so that
+ * several changes of one check follow each other. What a check's first change reads when it goes
+ * down is read ahead for all such checks at once, in a few statements instead of four for each,
+ * and what those first changes write (incidents, messages, state changes) is inserted together,
+ * a few multi-row statements instead of three for each. The other changes are recorded after,
+ * one by one: a later change of the same check reads afresh (the first may have opened or
+ * resolved an incident) and finds what the first wrote.
  */
 export async function recordStateChanges(db: Executor, changes: readonly (StateChange & { state: { incident_uid: string | null } })[]): Promise<void> {
   const first = new Map<string, StateChange>();
   for (const change of changes) if (!first.has(change.check.uid)) first.set(change.check.uid, change);
   const going = [...first.values()].filter((change) => change.to === 'down');
   const known = new Map<string, KnownDown>();
+  const inserts = new DeferredInserts();
   if (going.length > 1) {
     const earliest = new Date(Math.min(...going.map((change) => change.at.getTime())));
     const openings = await readOpenings(
@@ -53,13 +62,19 @@ export async function recordStateChanges(db: Executor, changes: readonly (StateC
       db,
       going.map(({ check }) => check.uid),
     );
-    for (const [uid, opening] of openings) known.set(uid, { unresolved: unresolved.get(uid) ?? null, opening });
+    for (const [uid, opening] of openings) known.set(uid, { unresolved: unresolved.get(uid) ?? null, opening, inserts });
   }
-  for (const change of changes) {
-    // Only a check's first change may use what was read ahead.
-    const ahead = first.get(change.check.uid) === change ? known.get(change.check.uid) : undefined;
+  // Only a check's first change may use what was read ahead.
+  const readAhead = (change: StateChange) => (first.get(change.check.uid) === change ? known.get(change.check.uid) : undefined);
+  const record = async (change: (typeof changes)[number], ahead?: KnownDown) => {
     change.state.incident_uid = await recordStateChange(db, { ...change, incidentUid: change.state.incident_uid }, ahead);
+  };
+  for (const change of changes) {
+    const ahead = readAhead(change);
+    if (ahead) await record(change, ahead);
   }
+  await inserts.insert(db);
+  for (const change of changes) if (!readAhead(change)) await record(change);
 }
 
 /** Each check's latest unresolved incident, by check uid (absent: none). */
@@ -104,26 +119,26 @@ export async function recordStateChange(db: Executor, change: StateChange & { in
       },
       change.at,
       known?.opening,
+      known?.inserts,
     );
   } else if (incidentUid && change.to !== 'pending' && change.to !== 'maintenance') {
     // Up or degraded: the check recovered. Paused: nobody watches it any more, so nothing will
     // ever resolve the incident but this.
     await resolveBySystem(db, { organizationUid, uid: incidentUid }, change.to === 'paused' ? 'check-paused' : 'recovered', change.at, change.message);
   }
-  await db
-    .insertInto('check_state_changes')
-    .values({
-      uid: newId(change.at.getTime()),
-      organization_uid: change.check.organizationUid,
-      check_uid: change.check.uid,
-      check_slug: change.check.slug,
-      from_state: change.from,
-      to_state: change.to,
-      message: change.message,
-      incident_uid: incidentUid,
-      at,
-    })
-    .execute();
+  const row = {
+    uid: newId(change.at.getTime()),
+    organization_uid: change.check.organizationUid,
+    check_uid: change.check.uid,
+    check_slug: change.check.slug,
+    from_state: change.from,
+    to_state: change.to,
+    message: change.message,
+    incident_uid: incidentUid,
+    at,
+  };
+  if (known) known.inserts.add('check_state_changes', [row]);
+  else await db.insertInto('check_state_changes').values(row).execute();
   return change.to === 'down' || change.to === 'maintenance' ? incidentUid : null;
 }
 
