@@ -9,7 +9,7 @@ import type { Executor } from '../db/executor.js';
 import { readOncePerTransaction } from '../db/transaction-reads.js';
 import { afterCommit } from '../db/in-transaction.js';
 import type { DeferredInserts } from '../db/deferred-inserts.js';
-import { CHECK_COLUMNS, type CheckColumns, type KnownOpening } from './opening-reads.js';
+import { CHECK_COLUMNS, checkColumns, type CheckColumns, type KnownOpening } from './opening-reads.js';
 import { messagesQueued } from './outbox-bell.js';
 
 /** The incident events that notify. */
@@ -86,16 +86,7 @@ async function openedIncidentFacts(
     db.selectFrom('organizations').select(['uid', 'slug', 'name']).where('uid', '=', opened.organizationUid).executeTakeFirst(),
   );
   if (!organization) return undefined;
-  const check = !opened.checkUid
-    ? undefined
-    : known
-      ? known.check
-      : await db
-          .selectFrom('checks as c')
-          .leftJoin('check_states as cs', 'cs.check_uid', 'c.uid')
-          .select(CHECK_COLUMNS)
-          .where('c.uid', '=', opened.checkUid)
-          .executeTakeFirst();
+  const check = !opened.checkUid ? undefined : known ? known.check : await checkColumns(db).where('c.uid', '=', opened.checkUid).executeTakeFirst();
   return {
     event: 'incident.opened',
     organization,

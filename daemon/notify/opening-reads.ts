@@ -20,6 +20,9 @@ export interface CheckColumns {
 
 export const CHECK_COLUMNS = ['c.uid as c_uid', 'c.slug as c_slug', 'c.name as c_name', 'c.type as c_type', 'c.target as c_target', 'cs.last_message'] as const;
 
+/** Checks and their states as a message's facts read them; narrow it with `where` on `c.uid`. */
+export const checkColumns = (db: Executor) => db.selectFrom('checks as c').leftJoin('check_states as cs', 'cs.check_uid', 'c.uid').select(CHECK_COLUMNS);
+
 /**
  * What opening an incident about one check reads, known before: good for the first incident
  * opened about the check after the reads, and only while nothing else changed its rows.
@@ -33,8 +36,8 @@ export interface KnownOpening {
   chosenChannels: readonly ChannelTarget[];
 }
 
-/** Checks per statement: one parameter each, well under both engines' limits. */
-const CHECKS_PER_READ = 500;
+/** Checks per statement of a read ahead: one parameter each, well under both engines' limits. */
+export const CHECKS_PER_READ = 500;
 
 /**
  * Reads what opening an incident about each of `checks` would read, in three statements per

@@ -2,7 +2,7 @@ import type { Executor } from '../checks/check-store.js';
 import { newId } from '../db/ids.js';
 import { openIncident, resolveBySystem } from '../incidents/incident-lifecycle.js';
 import { DeferredInserts } from '../db/deferred-inserts.js';
-import { readOpenings, type KnownOpening } from '../notify/opening-reads.js';
+import { CHECKS_PER_READ, readOpenings, type KnownOpening } from '../notify/opening-reads.js';
 import type { CheckState } from './state-machine.js';
 
 /** The check a state change is about. */
@@ -31,9 +31,6 @@ interface KnownDown {
   opening: KnownOpening;
   inserts: DeferredInserts;
 }
-
-/** Checks per look-up of unresolved incidents: one parameter each. */
-const CHECKS_PER_READ = 500;
 
 /**
  * Records `changes` as recordStateChange does one by one, in order for each check; each change's
@@ -147,22 +144,22 @@ export async function recordStateChange(db: Executor, change: StateChange & { in
  * `latest`: the check's latest unresolved incident, read ahead (null: none).
  */
 async function unresolvedIncident(db: Executor, checkUid: string, known: string | null, latest?: string | null): Promise<string | null> {
-  const row =
+  const latestUid =
     latest !== undefined
-      ? latest === null
-        ? undefined
-        : { uid: latest }
-      : await db
-          .selectFrom('incidents')
-          .select('uid')
-          .where('check_uid', '=', checkUid)
-          .where('status', '!=', 'resolved')
-          .orderBy('uid', 'desc')
-          .limit(1)
-          .executeTakeFirst();
-  if (known && row?.uid !== known) {
+      ? latest
+      : ((
+          await db
+            .selectFrom('incidents')
+            .select('uid')
+            .where('check_uid', '=', checkUid)
+            .where('status', '!=', 'resolved')
+            .orderBy('uid', 'desc')
+            .limit(1)
+            .executeTakeFirst()
+        )?.uid ?? null);
+  if (known && latestUid !== known) {
     const still = await db.selectFrom('incidents').select('uid').where('uid', '=', known).where('status', '!=', 'resolved').executeTakeFirst();
     if (still) return known;
   }
-  return row?.uid ?? null;
+  return latestUid;
 }
